@@ -1,0 +1,101 @@
+// bindings_c/c_glue.h: the hand-written half of the C bindings. The generated functions.cc uses
+// `call` to check that MPI is usable, look up handles, pick the error handler (the first
+// communicator or window argument's, else MPI_COMM_SELF's) and raise errors through it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "mpi.h"
+#include "mpiattr/api.h"
+#include "mpiattr/runtime.h"
+
+#define MPIATTR_EXPORT __attribute__((visibility("default")))
+
+namespace mpiattr::cbind {
+
+template <typename H>
+inline handle_t to_handle(H h) {
+  return static_cast<handle_t>(reinterpret_cast<std::uintptr_t>(h));
+}
+inline handle_t to_handle(handle_t h) { return h; }
+template <typename H>
+inline H to_c(handle_t h) {
+  return reinterpret_cast<H>(static_cast<std::uintptr_t>(h));
+}
+
+inline void empty_status(MPI_Status* s) {
+  if (s == MPI_STATUS_IGNORE) return;
+  s->MPI_SOURCE = MPI_ANY_SOURCE;
+  s->MPI_TAG = MPI_ANY_TAG;
+  s->MPI_ERROR = MPI_SUCCESS;
+}
+
+class call {
+ public:
+  explicit call(const char* routine) : routine_(routine) {}
+
+  bool usable() {
+    if (rt().usable()) return true;
+    pending_ = rt().state.load() == static_cast<int>(phase::before_init)
+                   ? mpiattr::fail(MPI_ERR_OTHER, "MPI is not initialized yet (call MPI_Init first, R10.5)")
+                   : mpiattr::fail(MPI_ERR_OTHER, "MPI has been finalized (R10.5)");
+    return false;
+  }
+
+  comm_object* lookup_comm(MPI_Comm h, const char* name) {
+    comm_object* o = rt().comms.lookup(to_handle(h));
+    if (o == nullptr) bad_handle(h == MPI_COMM_NULL, MPI_ERR_COMM, "communicator", "MPI_COMM_NULL", name, to_handle(h));
+    return o;
+  }
+  win_object* lookup_win(MPI_Win h, const char* name) {
+    win_object* o = rt().wins.lookup(to_handle(h));
+    if (o == nullptr) bad_handle(h == MPI_WIN_NULL, MPI_ERR_WIN, "window", "MPI_WIN_NULL", name, to_handle(h));
+    return o;
+  }
+  type_object* lookup_type(MPI_Datatype h, const char* name) {
+    type_object* o = rt().types.lookup(to_handle(h));
+    if (o == nullptr) bad_handle(h == MPI_DATATYPE_NULL, MPI_ERR_TYPE, "datatype", "MPI_DATATYPE_NULL", name, to_handle(h));
+    return o;
+  }
+  group_object* lookup_group(MPI_Group h, const char* name) {
+    group_object* o = rt().groups.lookup(to_handle(h));
+    if (o == nullptr) bad_handle(h == MPI_GROUP_NULL, MPI_ERR_GROUP, "group", "MPI_GROUP_NULL", name, to_handle(h));
+    return o;
+  }
+  errhandler_object* lookup_errhandler(MPI_Errhandler h, const char* name) {
+    errhandler_object* o = rt().errhandlers.lookup(to_handle(h));
+    if (o == nullptr) bad_handle(h == MPI_ERRHANDLER_NULL, MPI_ERR_ARG, "error handler", "MPI_ERRHANDLER_NULL", name, to_handle(h));
+    return o;
+  }
+  // For INOUT handles the core looks the object up; these only choose the error handler.
+  comm_object* peek_comm(handle_t h) { return rt().comms.lookup(h); }
+  win_object* peek_win(handle_t h) { return rt().wins.lookup(h); }
+
+  void target(const attr_object* o) { target_ = o; }
+
+  // Raises the pending (or given) failure on the chosen error handler; returns the error code.
+  int fail() { return raise_error(target_, pending_, routine_); }
+  int fail(status st) { return raise_error(target_, st, routine_); }
+
+ private:
+  void bad_handle(bool is_null, int cls, const char* what, const char* null_name, const char* name,
+                  handle_t h) {
+    pending_ = is_null ? mpiattr::fail(cls, "%s is %s", name, null_name)
+                       : mpiattr::fail(cls, "%s (0x%x) is not a valid %s handle (freed, never created, or another kind's)",
+                                       name, h, what);
+  }
+
+  const char* routine_;
+  const attr_object* target_ = nullptr;
+  status pending_;
+};
+
+// The predefined callbacks, as predefined.cc defines them.
+struct predefined_callback {
+  fnptr fn;
+  enum { null_copy, dup, null_delete } behaviour;
+};
+extern const predefined_callback predefined_callbacks[];
+extern const std::size_t predefined_callback_count;
+
+}  // namespace mpiattr::cbind

@@ -1,0 +1,1 @@
+"""mpiattr_codegen: spec/*.toml -> typed model -> Jinja2 templates -> bindings in the build tree."""

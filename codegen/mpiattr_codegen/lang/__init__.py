@@ -1,0 +1,1 @@
+"""One module per output family: each lists its outputs and registers its Jinja filters."""

@@ -1,0 +1,200 @@
+"""The C view of the spec: C declarations, and how the generated C binding checks, converts and
+passes each parameter to the core (cxx_core/include/mpiattr/api.h).
+
+Every parameter becomes a `Lowering`: lines run before the core call (checks, lookups, locals),
+the expression passed to the core, and lines run after a successful call (writing outputs). The
+templates only loop over these; all knowledge of kinds lives here and in spec/kinds.toml."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Callback, Function, Param, PredefinedCallback, Spec
+
+OUTPUTS = [
+    ("c/mpi.h.j2", "include/mpi.h"),
+    ("c/functions.cc.j2", "src/bindings_c/functions.cc"),
+    ("c/predefined.cc.j2", "src/bindings_c/predefined.cc"),
+]
+
+# The null handle of each object table (its C constant), for outputs of failed calls.
+_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
+         "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
+         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
+_ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
+        "group": "MPI_ERR_GROUP", "request": "MPI_ERR_REQUEST",
+        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP"}
+# Handles the core looks up itself (it accepts their null and predefined values).
+_PASS_AS_HANDLE = {"info", "op"}
+_OBJECT_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
+
+
+def c_type(p: Param) -> str:
+    """The C declaration of a parameter, as the standard prints it (R12.1)."""
+    k = p.kind
+    if p.c_decl:
+        return p.c_decl
+    if k.cls == "function":
+        return f"{p.func_type}* {p.name}"
+    if k.c_by_value_pointer or k.cls == "buffer":
+        return f"{'const ' if p.const else ''}void* {p.name}"
+    if k.cls == "string":
+        return f"{'const ' if p.const or p.dir == 'in' else ''}char* {p.name}"
+    if p.length is not None:
+        return f"{'const ' if p.const else ''}{k.c} {p.name}[]"
+    if p.dir == "in":
+        return f"{k.c} {p.name}"
+    return f"{k.c}* {p.name}"
+
+
+def c_params(entry) -> str:
+    return ", ".join(c_type(p) for p in entry.params) or "void"
+
+
+def c_return(fn: Function) -> str:
+    return fn.returns.c if fn.returns else "int"
+
+
+def c_prototype(entry, name: str | None = None) -> str:
+    n = name or entry.name
+    if isinstance(entry, Callback):
+        return f"typedef int {n}({c_params(entry)})"
+    ret = "int" if isinstance(entry, PredefinedCallback) else c_return(entry)
+    return f"{ret} {n}({c_params(entry)})"
+
+
+@dataclass
+class Lowering:
+    pre: list[str] = field(default_factory=list)
+    arg: str | None = None
+    post: list[str] = field(default_factory=list)     # after a successful call
+    always: list[str] = field(default_factory=list)   # after the call, whatever it returned
+
+
+def _null_check(p: Param) -> str:
+    return (f'if ({p.name} == nullptr) return c.fail(mpiattr::fail(MPI_ERR_ARG, '
+            f'"{p.name} is a NULL pointer"));')
+
+
+def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
+    k, n, L = p.kind, p.name, Lowering()
+    if k.cls == "handle":
+        obj = k.object
+        if p.dir == "in" and obj not in _PASS_AS_HANDLE:
+            L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")
+            L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
+            if first_target and obj in ("comm", "win"):
+                L.pre.append(f"c.target({n}_o);")
+            L.arg = f"*{n}_o"
+        elif p.dir == "in":
+            L.arg = f"mpiattr::cbind::to_handle({n})"
+        elif p.dir == "out":
+            L.pre.append(_null_check(p))
+            L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle({_NULL[obj]});")
+            L.arg = f"{n}_h"
+            # A failed call leaves the null handle (the core never returns half-built objects).
+            L.always.append(f"*{n} = mpiattr::cbind::to_c<{k.c}>({n}_h);")
+        else:  # inout: the core looks the handle up; the binding picks the error handler
+            L.pre.append(_null_check(p))
+            L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle(*{n});")
+            if first_target and obj in ("comm", "win"):
+                L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
+            L.arg = f"{n}_h"
+            L.post.append(f"*{n} = mpiattr::cbind::to_c<{k.c}>({n}_h);")
+    elif k.cls == "keyval":
+        if p.dir == "in":
+            L.arg = n
+        else:
+            L.pre.append(_null_check(p))
+            L.arg = f"*{n}"
+    elif k.cls == "attr":
+        if p.dir == "in":
+            L.arg = f"mpiattr::attribute_value::from_c({n})"
+        else:
+            L.pre.append(_null_check(p))
+            L.pre.append(f"mpiattr::attr_read {n}_r;")
+            L.arg = f"{n}_r"
+            L.post.append(f"if ({n}_r.found) *static_cast<void**>({n}) = {n}_r.as_c();")
+    elif k.cls == "extra":
+        L.arg = f"reinterpret_cast<mpiattr::aint>({n})"
+    elif k.cls == "function":
+        L.arg = f"reinterpret_cast<mpiattr::fnptr>({n})"
+    elif k.cls == "logical":
+        L.pre.append(_null_check(p))
+        L.pre.append(f"bool {n}_b = false;")
+        L.arg = f"{n}_b"
+        L.post.append(f"*{n} = {n}_b ? 1 : 0;")
+    elif k.cls in ("scalar", "error"):
+        if p.length is not None:
+            L.arg = n
+        elif p.dir == "in":
+            L.arg = n
+        else:
+            L.pre.append(_null_check(p))
+            L.arg = f"*{n}"
+    elif k.cls == "string":
+        L.pre.append(_null_check(p))
+        L.arg = n
+    elif k.cls == "buffer":
+        if k.name == "C_BUFFER" and p.dir == "out":
+            L.pre.append(_null_check(p))
+        L.arg = n
+    elif k.cls == "status":
+        L.post.append(f"mpiattr::cbind::empty_status({n});")
+    elif k.cls in ("argc", "argv"):
+        L.arg = n
+    else:
+        raise ValueError(f"{fn.origin}: no C lowering for kind {k.name}")
+    return L
+
+
+def lowerings(fn: Function) -> list[Lowering]:
+    out, targeted = [], False
+    for p in fn.params:
+        first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
+        targeted = targeted or first
+        out.append(lower(fn, p, first))
+    return out
+
+
+def core_args(fn: Function) -> str:
+    """The core call's arguments: prefix arguments the routine's family implies, then one per
+    parameter that the core receives."""
+    prefix = []
+    if fn.object and fn.core in ("create_keyval", "free_keyval"):
+        prefix.append(f"mpiattr::object_kind::{_OBJECT_ENUM[fn.object]}")
+    if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler"):
+        prefix.append("mpiattr::language::c")
+    return ", ".join(prefix + [L.arg for L in lowerings(fn) if L.arg is not None])
+
+
+def predefined_body(pc: PredefinedCallback) -> list[str]:
+    names = [p.name for p in pc.params]
+    if pc.behaviour == "dup":  # R6.5: flag = 1, *out = in
+        return [f"*static_cast<void**>({names[4]}) = {names[3]};", f"*{names[5]} = 1;",
+                "return MPI_SUCCESS;"]
+    if pc.behaviour == "null_copy":
+        return [f"*{names[5]} = 0;", "return MPI_SUCCESS;"]
+    return ["return MPI_SUCCESS;"]
+
+
+def unused_params(pc: PredefinedCallback) -> str:
+    used = {"dup": {3, 4, 5}, "null_copy": {5}, "null_delete": set()}[pc.behaviour]
+    return " ".join(f"(void){p.name};" for i, p in enumerate(pc.params) if i not in used)
+
+
+def handle_types(spec: Spec) -> list[str]:
+    seen = []
+    for k in spec.kinds.values():
+        if k.cls == "handle" and k.c not in seen:
+            seen.append(k.c)
+    return seen
+
+
+def filters(spec: Spec) -> dict:
+    return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
+            "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
+            "unused_params": unused_params}
+
+
+def context(spec: Spec) -> dict:
+    return {"handle_types": handle_types(spec)}

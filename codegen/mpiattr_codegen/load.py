@@ -1,0 +1,185 @@
+"""Reads spec/*.toml into the frozen model of model.py, checking every key."""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handle, Kind, Op, Param,
+                    PredefinedCallback, PredefinedKey, Spec, SpecError)
+
+_KIND_KEYS = {"class", "c", "f90", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
+_PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c"}
+_FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "desc", "params", "init",
+                  "returns", "ierror", "ierror_kind"}
+_CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
+                  "ierror_kind"}
+_PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
+                "ierror_kind"}
+_DIRS = {"in", "out", "inout"}
+_OBJECTS = {"COMM", "WIN", "TYPE"}
+
+
+def _check_keys(table: dict, allowed: set, origin: str) -> None:
+    extra = set(table) - allowed
+    if extra:
+        raise SpecError(f"{origin}: unknown key(s) {sorted(extra)}; allowed: {sorted(allowed)}")
+
+
+def _need(table: dict, key: str, origin: str):
+    if key not in table:
+        raise SpecError(f"{origin}: missing key {key!r}")
+    return table[key]
+
+
+def _kinds(data: dict, origin: str) -> dict:
+    kinds = {}
+    for name, t in data.items():
+        o = f"{origin}: kind {name}"
+        _check_keys(t, _KIND_KEYS, o)
+        kinds[name] = Kind(name=name, cls=_need(t, "class", o), c=t.get("c"), f90=t.get("f90"),
+                           cxx=t.get("cxx"), core=t.get("core"), object=t.get("object"),
+                           c_by_value_pointer=bool(t.get("c_by_value_pointer", False)),
+                           origin_fortran=t.get("origin_fortran"))
+    return kinds
+
+
+def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
+    out = []
+    for p in _need(entry, "params", origin):
+        o = f"{origin}, parameter {p.get('name', '?')}"
+        _check_keys(p, _PARAM_KEYS, o)
+        kind = _need(p, "kind", o)
+        if kind not in kinds:
+            raise SpecError(f"{o}: unknown kind {kind!r}")
+        d = _need(p, "dir", o)
+        lis = p.get("lis", d)
+        if d not in _DIRS or lis not in _DIRS:
+            raise SpecError(f"{o}: direction must be one of {sorted(_DIRS)}")
+        out.append(Param(name=_need(p, "name", o), kind=kinds[kind], dir=d, lis=lis,
+                         func_type=p.get("func_type"), const=bool(p.get("const", False)),
+                         length=p.get("length"), c_decl=p.get("c")))
+    return tuple(out)
+
+
+def _dep(entry: dict, origin: str):
+    d = entry.get("deprecated")
+    if d is None:
+        return None
+    _check_keys(d, {"since", "replacement"}, origin + " deprecated")
+    return Deprecation(since=_need(d, "since", origin), replacement=_need(d, "replacement", origin))
+
+
+def _object(entry: dict, origin: str, required: bool):
+    obj = entry.get("object")
+    if obj is None and not required:
+        return None
+    if obj not in _OBJECTS:
+        raise SpecError(f"{origin}: object must be one of {sorted(_OBJECTS)}, not {obj!r}")
+    return obj
+
+
+def load(spec_dir: str | Path) -> Spec:
+    spec_dir = Path(spec_dir)
+    files = sorted(spec_dir.glob("*.toml"))
+    if not files:
+        raise SpecError(f"{spec_dir}: no spec files")
+    docs = {}
+    for f in files:
+        with open(f, "rb") as fh:
+            try:
+                docs[f.name] = tomllib.load(fh)
+            except tomllib.TOMLDecodeError as e:
+                raise SpecError(f"{f}: {e}") from e
+    if "kinds.toml" not in docs or "constants.toml" not in docs:
+        raise SpecError(f"{spec_dir}: kinds.toml and constants.toml are required")
+    kinds = _kinds(docs["kinds.toml"], "spec/kinds.toml")
+
+    functions, callbacks, predefs = [], [], []
+    raw_predefs = []
+    for fname, doc in docs.items():
+        if fname in ("kinds.toml", "constants.toml"):
+            continue
+        _check_keys(doc, {"function", "callback", "predefined_callback"}, f"spec/{fname}")
+        for e in doc.get("function", []):
+            o = f"spec/{fname}: {e.get('name', '?')}"
+            _check_keys(e, _FUNCTION_KEYS, o)
+            ret = e.get("returns")
+            if ret is not None and ret not in kinds:
+                raise SpecError(f"{o}: unknown return kind {ret!r}")
+            init = e.get("init", "during")
+            if init not in ("during", "before", "any"):
+                raise SpecError(f"{o}: init must be during, before or any")
+            functions.append(Function(
+                name=_need(e, "name", o), ref=_need(e, "ref", o), core=_need(e, "core", o),
+                params=_params(e, kinds, o), origin=o, desc=e.get("desc", ""),
+                object=_object(e, o, False), deprecated=_dep(e, o), cxx=e.get("cxx"), init=init,
+                returns=kinds[ret] if ret else None, ierror=e.get("ierror", "ierror")))
+        for e in doc.get("callback", []):
+            o = f"spec/{fname}: {e.get('name', '?')}"
+            _check_keys(e, _CALLBACK_KEYS, o)
+            role = _need(e, "role", o)
+            if role not in ("copy", "delete"):
+                raise SpecError(f"{o}: role must be copy or delete")
+            callbacks.append(Callback(
+                name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
+                role=role, params=_params(e, kinds, o), origin=o, deprecated=_dep(e, o),
+                cxx=e.get("cxx"), ierror=e.get("ierror", "ierror"),
+                ierror_kind=e.get("ierror_kind", "ERROR_CODE")))
+        for e in doc.get("predefined_callback", []):
+            raw_predefs.append((fname, e))
+    by_name = {c.name: c for c in callbacks}
+    for fname, e in raw_predefs:
+        o = f"spec/{fname}: {e.get('name', '?')}"
+        _check_keys(e, _PREDEF_KEYS, o)
+        t = _need(e, "type", o)
+        if t not in by_name:
+            raise SpecError(f"{o}: unknown callback type {t!r}")
+        beh = _need(e, "behaviour", o)
+        expected = {"copy": ("null_copy", "dup"), "delete": ("null_delete",)}[by_name[t].role]
+        if beh not in expected:
+            raise SpecError(f"{o}: behaviour {beh!r} does not fit a {by_name[t].role} callback")
+        predefs.append(PredefinedCallback(
+            name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
+            type=by_name[t], behaviour=beh, params=_params(e, kinds, o), origin=o,
+            deprecated=_dep(e, o), ierror=e.get("ierror", "ierror"),
+            ierror_kind=e.get("ierror_kind", "ERROR_CODE")))
+
+    names = [f.name for f in functions] + [c.name for c in callbacks] + [p.name for p in predefs]
+    dups = {n for n in names if names.count(n) > 1}
+    if dups:
+        raise SpecError(f"spec: defined more than once: {sorted(dups)}")
+    cores = {f.core for f in functions}
+    for f in functions:
+        if f.object and f.core not in ("create_keyval", "free_keyval", "set_attr", "get_attr",
+                                       "delete_attr"):
+            raise SpecError(f"{f.origin}: a caching routine's core must be a caching operation")
+    del cores
+
+    c = docs["constants.toml"]
+    o = "spec/constants.toml"
+    _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
+                    "datatype", "integers"}, o)
+    keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
+                               value_kind=k["value_kind"], ref=k["ref"])
+                 for k in c["predefined_key"])
+    for k in keys:
+        if k.value_kind not in ("int", "aint", "address"):
+            raise SpecError(f"{o}: {k.name}: value_kind must be int, aint or address")
+    errs = tuple(ErrorClass(name=e["name"], value=e["value"], string=e["string"])
+                 for e in c["error_class"])
+    handles = tuple(Handle(name=h["name"], type=h["type"], object=h["object"], value=h["value"],
+                           null=bool(h.get("null", False))) for h in c["handle"])
+    dtypes = tuple(Datatype(name=d["name"], value=d["value"], size=d["size"],
+                            extent=d.get("extent", d["size"]),
+                            aliases=tuple(d.get("aliases", ())), cxx_size=d.get("cxx_size"))
+                   for d in c["datatype"])
+    ops = tuple(Op(name=p["name"], value=p["value"]) for p in c["op"])
+    values = [k.value for k in keys] + [c["keyval_invalid"]["value"]]
+    if len(set(values)) != len(values):
+        raise SpecError(f"{o}: predefined keys and MPI_KEYVAL_INVALID must be distinct")
+    return Spec(kinds=kinds, functions=tuple(functions), callbacks=tuple(callbacks),
+                predefined_callbacks=tuple(predefs), predefined_keys=keys,
+                keyval_invalid=c["keyval_invalid"]["value"], error_classes=errs, handles=handles,
+                datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
+                version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
+                files=tuple(str(f) for f in files))

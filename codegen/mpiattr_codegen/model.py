@@ -1,0 +1,156 @@
+"""The typed, frozen model of the spec. Everything a template sees is one of these classes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+class SpecError(Exception):
+    """A spec file is malformed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    cls: str  # handle | keyval | attr | extra | function | logical | scalar | string | ...
+    c: Optional[str]
+    f90: Optional[str]
+    cxx: Optional[str]
+    core: Optional[str]
+    object: Optional[str]  # for handles: comm | type | win | group | request | errhandler | info | op
+    c_by_value_pointer: bool  # C passes a void* whatever the direction (attribute values, extra_state)
+    origin_fortran: Optional[str]
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: Kind
+    dir: str  # as passed (apis.json param_direction): in | out | inout
+    lis: str  # as printed in the standard's LIS table
+    func_type: Optional[str] = None
+    const: bool = False
+    length: object = None
+    c_decl: Optional[str] = None  # explicit C declaration where the kind table cannot say it
+
+
+@dataclass(frozen=True)
+class Deprecation:
+    since: str
+    replacement: str
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    ref: str
+    core: str
+    params: tuple[Param, ...]
+    origin: str
+    desc: str = ""
+    object: Optional[str] = None  # COMM | WIN | TYPE for caching routines
+    deprecated: Optional[Deprecation] = None
+    cxx: Optional[dict] = None
+    init: str = "during"  # during | before | any
+    returns: Optional[Kind] = None  # None: returns an MPI error code
+    ierror: str = "ierror"
+
+    @property
+    def pmpi_name(self) -> str:
+        return "P" + self.name
+
+
+@dataclass(frozen=True)
+class Callback:
+    name: str
+    ref: str
+    object: str
+    role: str  # copy | delete
+    params: tuple[Param, ...]
+    origin: str
+    deprecated: Optional[Deprecation] = None
+    cxx: Optional[dict] = None
+    ierror: str = "ierror"
+    ierror_kind: str = "ERROR_CODE"
+
+
+@dataclass(frozen=True)
+class PredefinedCallback:
+    name: str
+    ref: str
+    object: str
+    type: Callback
+    behaviour: str  # null_copy | dup | null_delete
+    params: tuple[Param, ...]
+    origin: str
+    deprecated: Optional[Deprecation] = None
+    ierror: str = "ierror"
+    ierror_kind: str = "ERROR_CODE"
+
+
+@dataclass(frozen=True)
+class PredefinedKey:
+    name: str
+    value: int
+    object: str
+    value_kind: str  # int | aint | address
+    ref: str
+
+
+@dataclass(frozen=True)
+class ErrorClass:
+    name: str
+    value: int
+    string: str
+
+
+@dataclass(frozen=True)
+class Handle:
+    name: str
+    type: str
+    object: str
+    value: int
+    null: bool = False
+
+
+@dataclass(frozen=True)
+class Datatype:
+    name: str
+    value: int
+    size: str
+    extent: str
+    aliases: tuple[str, ...] = ()
+    cxx_size: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Spec:
+    kinds: dict
+    functions: tuple[Function, ...]
+    callbacks: tuple[Callback, ...]
+    predefined_callbacks: tuple[PredefinedCallback, ...]
+    predefined_keys: tuple[PredefinedKey, ...]
+    keyval_invalid: int
+    error_classes: tuple[ErrorClass, ...]
+    handles: tuple[Handle, ...]
+    datatypes: tuple[Datatype, ...]
+    ops: tuple[Op, ...]
+    integers: tuple[tuple[str, int], ...]
+    version: tuple[int, int]
+    files: tuple[str, ...] = field(default=())
+
+    def function(self, name: str) -> Function:
+        for f in self.functions:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    @property
+    def caching_functions(self) -> tuple[Function, ...]:
+        return tuple(f for f in self.functions if f.object)

@@ -1,0 +1,125 @@
+// mpiattr/handles.h: object kinds, the handle encoding, and the tables that map handles to objects.
+//
+// A handle is a 32-bit integer in every language (C casts it to its pointer-typed handle, Fortran
+// uses it as INTEGER), so c2f/f2c are identities. Predefined and null handles have the small
+// values of the MPI-5.0 ABI (MPI_COMM_WORLD = 0x101, ...). Handles of created objects are
+//   0x40000000 | kind << 27 | generation << 20 | index
+// so a freed handle, or one of the wrong kind, is recognised (until 128 reuses of its slot).
+// Lookups take no lock and perform no read-modify-write: slots live in chunks that never move.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "mpiattr/config.h"
+
+namespace mpiattr {
+
+enum class object_kind : std::uint8_t { comm, type, win, group, request, errhandler, info, op };
+constexpr int kObjectKinds = 8;
+
+const char* kind_name(object_kind k);  // "communicator", "datatype", "window", ...
+
+namespace handles {
+constexpr handle_t kDynamicBit = 0x40000000u;
+constexpr int kIndexBits = 20;
+constexpr int kGenBits = 7;
+constexpr handle_t kPredefinedLimit = 0x400;  // predefined and null handles are below this
+
+constexpr bool is_dynamic(handle_t h) { return (h & 0xC0000000u) == kDynamicBit; }
+constexpr object_kind kind_of(handle_t h) { return static_cast<object_kind>((h >> 27) & 7u); }
+constexpr std::uint32_t index_of(handle_t h) { return h & ((1u << kIndexBits) - 1); }
+constexpr std::uint32_t gen_of(handle_t h) { return (h >> kIndexBits) & ((1u << kGenBits) - 1); }
+constexpr handle_t make(object_kind k, std::uint32_t gen, std::uint32_t index) {
+  return kDynamicBit | static_cast<handle_t>(k) << 27 |
+         (gen & ((1u << kGenBits) - 1)) << kIndexBits | index;
+}
+}  // namespace handles
+
+// One table per object kind. T must have a member `handle_t handle`.
+template <typename T>
+class object_table {
+ public:
+  explicit object_table(object_kind kind) : kind_(kind) {}
+  object_table(const object_table&) = delete;
+  ~object_table() {
+    for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
+  }
+
+  // The live object named by h, or nullptr (null, freed, or another kind's handle).
+  T* lookup(handle_t h) const {
+    if (h < handles::kPredefinedLimit) return predefined_[h].load(std::memory_order_acquire);
+    if (!handles::is_dynamic(h) || handles::kind_of(h) != kind_) return nullptr;
+    std::uint32_t i = handles::index_of(h);
+    slot* c = chunks_[i >> kChunkBits].load(std::memory_order_acquire);
+    if (c == nullptr) return nullptr;
+    slot& s = c[i & (kChunkSize - 1)];
+    T* obj = s.obj.load(std::memory_order_acquire);
+    return (obj != nullptr && obj->handle == h) ? obj : nullptr;
+  }
+
+  // Registers a predefined object under its fixed handle value.
+  void install_predefined(handle_t h, T* obj) {
+    obj->handle = h;
+    predefined_[h].store(obj, std::memory_order_release);
+  }
+  void remove_predefined(handle_t h) { predefined_[h].store(nullptr, std::memory_order_release); }
+
+  // Gives obj a fresh handle; returns 0 when the table is full.
+  handle_t insert(T* obj) {
+    std::lock_guard lock(mu_);
+    std::uint32_t i;
+    if (!free_.empty()) {
+      i = free_.back();
+      free_.pop_back();
+    } else {
+      if (next_ >= (1u << handles::kIndexBits)) return 0;
+      i = next_++;
+      if (chunks_[i >> kChunkBits].load(std::memory_order_relaxed) == nullptr)
+        chunks_[i >> kChunkBits].store(new slot[kChunkSize], std::memory_order_release);
+    }
+    slot& s = chunk_slot(i);
+    std::uint32_t gen = (s.gen + 1) & ((1u << handles::kGenBits) - 1);
+    s.gen = gen;
+    obj->handle = handles::make(kind_, gen, i);
+    s.obj.store(obj, std::memory_order_release);
+    return obj->handle;
+  }
+
+  // Forgets obj's handle: later lookups of it fail. The caller owns obj.
+  void erase(T* obj) {
+    std::lock_guard lock(mu_);
+    std::uint32_t i = handles::index_of(obj->handle);
+    chunk_slot(i).obj.store(nullptr, std::memory_order_release);
+    free_.push_back(i);
+  }
+
+  // Every live created object (for finalize-time reports and tests).
+  template <typename F>
+  void for_each(F&& f) {
+    std::lock_guard lock(mu_);
+    for (std::uint32_t i = 0; i < next_; ++i)
+      if (T* o = chunk_slot(i).obj.load(std::memory_order_acquire)) f(o);
+  }
+
+ private:
+  static constexpr int kChunkBits = 10;
+  static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
+  struct slot {
+    std::atomic<T*> obj{nullptr};
+    std::uint32_t gen = 0;
+  };
+  slot& chunk_slot(std::uint32_t i) {
+    return chunks_[i >> kChunkBits].load(std::memory_order_relaxed)[i & (kChunkSize - 1)];
+  }
+
+  object_kind kind_;
+  std::atomic<slot*> chunks_[(1u << handles::kIndexBits) >> kChunkBits] = {};
+  std::atomic<T*> predefined_[handles::kPredefinedLimit] = {};
+  std::mutex mu_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t next_ = 0;
+};
+
+}  // namespace mpiattr

@@ -1,0 +1,119 @@
+// mpiattr/keyval.h: keyvals, their callbacks, their lifetime (R1, R2).
+//
+// A keyval record holds the object kind it was created for (R1.5), the creator's language and its
+// callbacks (R1.6), extra_state, and a reference count: one for the user's handle plus one per
+// attribute set under it, plus one per copy or delete in flight. MPI_XXX_FREE_KEYVAL drops only the
+// handle's reference, so attributes keep their value and callbacks until they are gone (R2.2);
+// the last release recycles the record's index.
+//
+// A keyval handle is 0x40000000 | generation << 20 | index; the index addresses the record and
+// each object's attribute slot directly, so a lookup is two loads and a compare. Predefined keys
+// (MPI_TAG_UB = 501, ..., MPI_WIN_MODEL = 605) map to fixed small indices.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "mpiattr/attribute_value.h"
+#include "mpiattr/handles.h"
+#include "mpiattr/status.h"
+
+namespace mpiattr {
+
+// The language whose calling conventions a keyval's callbacks use (R1.6, R7.6).
+enum class language : std::uint8_t { c, fortran_mpi1, fortran_mpi2, cxx };
+constexpr int kLanguages = 4;
+
+// Predefined callbacks are recognised when the keyval is created, so the core runs them without a
+// call (and MPI_XXX_DUP_FN copies a Fortran value as a Fortran value, whatever the language).
+enum class copy_behaviour : std::uint8_t { user, null_copy, dup };
+enum class delete_behaviour : std::uint8_t { user, null_delete };
+
+struct callbacks {
+  language lang = language::c;
+  copy_behaviour copy_kind = copy_behaviour::null_copy;
+  delete_behaviour delete_kind = delete_behaviour::null_delete;
+  fnptr copy = nullptr;
+  fnptr del = nullptr;
+  aint extra_state = 0;
+  void* lang_state = nullptr;  // owned by the language binding (e.g. MPI:: callback objects)
+};
+
+// What a language binding gives the core so that user callbacks are called in that language's
+// conventions. `stored` is where the value lives while the callback runs (see attribute_value).
+struct language_binding {
+  // Returns the callback's error code; on MPI_SUCCESS sets *keep and, when true, *out.
+  int (*copy)(const callbacks& cbs, object_kind kind, handle_t old_object, int keyval,
+              attribute_value in, const aint* stored, attribute_value* out, bool* keep);
+  int (*del)(const callbacks& cbs, object_kind kind, handle_t object, int keyval,
+             attribute_value value, const aint* stored);
+  void (*release)(callbacks& cbs);  // frees lang_state when the record dies; may be null
+  // Recognises the language's predefined callbacks (MPI_COMM_DUP_FN, ...; null means NULL_*).
+  copy_behaviour (*classify_copy)(fnptr fn);
+  delete_behaviour (*classify_delete)(fnptr fn);
+};
+void register_language(language lang, const language_binding* binding);
+const language_binding* binding_for(language lang);
+
+struct keyval_record {
+  std::atomic<int> live_handle{0};  // the handle while the user may use it; 0 after free
+  int handle = 0;                   // the handle it was created with, while refs > 0
+  object_kind kind = object_kind::comm;
+  bool predefined = false;
+  callbacks cbs;
+  std::atomic<std::int32_t> refs{0};
+  std::uint32_t gen = 0;
+};
+
+class keyval_registry {
+ public:
+  static constexpr std::uint32_t kFirstUserIndex = 16;
+  static constexpr int kChunkBits = 10;
+  static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
+  static constexpr std::uint32_t kMaxIndex = 1u << 20;
+
+  keyval_registry();
+  ~keyval_registry();
+
+  // The slot index a keyval handle addresses, or 0 when it cannot be a keyval at all.
+  static std::uint32_t index_of(int keyval) {
+    if ((keyval & 0xC0000000) == 0x40000000) return static_cast<std::uint32_t>(keyval) & 0xFFFFFu;
+    if (keyval > 500 && keyval < 508) return static_cast<std::uint32_t>(keyval - 500);
+    if (keyval > 600 && keyval < 606) return static_cast<std::uint32_t>(keyval - 600 + 7);
+    return 0;
+  }
+
+  keyval_record* at(std::uint32_t index) const {
+    keyval_record* c = chunks_[index >> kChunkBits].load(std::memory_order_acquire);
+    return c ? &c[index & (kChunkSize - 1)] : nullptr;
+  }
+
+  // A keyval the user may set or get with: created and not yet freed.
+  keyval_record* find_live(int keyval) const {
+    std::uint32_t i = index_of(keyval);
+    keyval_record* r = i ? at(i) : nullptr;
+    return (r && r->live_handle.load(std::memory_order_acquire) == keyval) ? r : nullptr;
+  }
+  // Also a keyval freed by the user whose attributes still exist (delete_attr may name it, R2.2).
+  keyval_record* find_referenced(int keyval) const;
+
+  status create(object_kind kind, const callbacks& cbs, int* keyval);
+  status free(object_kind kind, int* keyval, const char* kind_label);
+  void define_predefined(int keyval, object_kind kind);
+
+  static void acquire(keyval_record* r) { r->refs.fetch_add(1, std::memory_order_relaxed); }
+  void release(keyval_record* r);
+
+  std::size_t live_count() const;  // records with refs > 0, for tests
+
+ private:
+  std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
+  mutable std::mutex mu_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t next_ = kFirstUserIndex;
+};
+
+keyval_registry& keyvals();
+
+}  // namespace mpiattr

@@ -1,0 +1,70 @@
+// mpiattr/object.h: the MPI objects of the single-process runtime. Communicators, windows and
+// datatypes carry attributes (attr_object); groups, requests and error handlers do not.
+#pragma once
+#include <atomic>
+#include <string>
+
+#include "mpiattr/attr_store.h"
+#include "mpiattr/handles.h"
+#include "mpiattr/keyval.h"
+
+namespace mpiattr {
+
+struct errhandler_object {
+  handle_t handle = 0;
+  enum class builtin : std::uint8_t { none, fatal, ret, abort } what = builtin::none;
+  object_kind for_kind = object_kind::comm;  // which objects a user handler was made for
+  language lang = language::c;
+  fnptr fn = nullptr;
+  bool predefined = false;
+};
+
+struct attr_object {
+  explicit attr_object(object_kind k) : kind(k) {}
+  virtual ~attr_object() = default;
+  handle_t handle = 0;
+  object_kind kind;
+  bool predefined = false;
+  attr_store attrs;
+  std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
+  std::string name;                                     // guarded by attrs.mutex()
+};
+
+struct group_object {
+  handle_t handle = 0;
+  int size = 0;  // 0 or 1: one process
+  bool predefined = false;
+};
+
+struct comm_object : attr_object {
+  comm_object() : attr_object(object_kind::comm) {}
+  int size = 1;  // in standalone mode every communicator holds the one process
+  int rank = 0;
+  std::uint64_t context = 0;  // distinguishes congruent communicators (MPI_Comm_compare)
+  void* host = nullptr;       // the host MPI's communicator, when running over one (lifecycle.h)
+};
+
+struct type_object : attr_object {
+  type_object() : attr_object(object_kind::type) {}
+  aint size = 0;
+  aint lb = 0;
+  aint extent = 0;
+  bool committed = false;
+};
+
+struct win_object : attr_object {
+  win_object() : attr_object(object_kind::win) {}
+  void* base = nullptr;
+  aint size = 0;
+  int disp_unit = 1;
+  int flavor = 0;
+  int model = 0;
+  bool owns_memory = false;
+};
+
+struct request_object {
+  handle_t handle = 0;
+  bool complete = true;
+};
+
+}  // namespace mpiattr

@@ -1,0 +1,46 @@
+// mpiattr/runtime.h: the process's MPI state: initialisation, the object tables, and error
+// raising through an object's error handler.
+#pragma once
+#include <atomic>
+
+#include "mpiattr/handles.h"
+#include "mpiattr/lifecycle.h"
+#include "mpiattr/object.h"
+#include "mpiattr/status.h"
+
+namespace mpiattr {
+
+enum class phase : int { before_init = 0, running = 1, finalizing = 2, finalized = 3 };
+
+struct runtime {
+  std::atomic<int> state{static_cast<int>(phase::before_init)};
+  int thread_level = 0;
+  object_table<comm_object> comms{object_kind::comm};
+  object_table<type_object> types{object_kind::type};
+  object_table<win_object> wins{object_kind::win};
+  object_table<group_object> groups{object_kind::group};
+  object_table<request_object> requests{object_kind::request};
+  object_table<errhandler_object> errhandlers{object_kind::errhandler};
+  lifecycle* life = nullptr;
+
+  bool running() const { return state.load(std::memory_order_acquire) == static_cast<int>(phase::running); }
+  // Caching and object routines are callable from init until MPI_COMM_SELF is freed (R10.5).
+  bool usable() const {
+    int s = state.load(std::memory_order_acquire);
+    return s == static_cast<int>(phase::running) || s == static_cast<int>(phase::finalizing);
+  }
+};
+
+runtime& rt();
+
+// Turns a failed status into an error code and raises it on the error handler of `target` (an
+// attr_object's kind and handle; MPI_COMM_SELF when target is null, or the initial handler before
+// init and after finalize). Returns the code for the binding to return; may not return (fatal).
+int raise_error(const attr_object* target, status st, const char* routine);
+
+// What error handler invocation needs from a language (the C binding calls C handlers).
+using errhandler_invoker = void (*)(const errhandler_object& eh, object_kind kind, handle_t obj,
+                                    int code);
+void register_errhandler_invoker(language lang, errhandler_invoker invoke);
+
+}  // namespace mpiattr

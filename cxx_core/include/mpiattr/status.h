@@ -1,0 +1,37 @@
+// mpiattr/status.h: how the core reports failure. A status is an MPI error class (0 = success);
+// the sentence saying what exactly went wrong is kept per thread until the binding turns the
+// status into an error code (errors.h), so the success path carries a single int.
+#pragma once
+#include <cstdarg>
+
+#include "mpiattr/gen/constants.h"
+
+namespace mpiattr {
+
+class [[nodiscard]] status {
+ public:
+  constexpr status() = default;
+  constexpr explicit status(int error_class) : class_(error_class) {}
+  static constexpr status ok() { return status(); }
+  constexpr bool is_ok() const { return class_ == 0; }
+  constexpr int error_class() const { return class_; }
+
+ private:
+  int class_ = 0;
+};
+
+// Fails with `error_class` and remembers the printf-style detail for MPI_Error_string.
+[[gnu::format(printf, 2, 3)]] status fail(int error_class, const char* fmt, ...);
+
+// Fails with an error code a user callback returned (R4.5): the call fails with that code's
+// class, and MPI_Error_string names the callback.
+status callback_failed(int user_code, const char* what);
+
+namespace detail {
+// The detail of the last fail() on this thread, and the user code of callback_failed().
+const char* last_detail();
+int last_user_code();
+void clear_last();
+}  // namespace detail
+
+}  // namespace mpiattr

@@ -1,0 +1,259 @@
+// Attribute caching: keyval creation, set/get/delete, copy on dup and delete on free (R1-R6, R10).
+//
+// Locking discipline (R11.1): the object's attr_store mutex guards its slots; it is never held
+// while a user callback runs. An attribute whose delete callback is running is marked `deleting`:
+// get still sees it, a set or delete of it from another thread or from inside the callback fails
+// with MPI_ERR_OTHER, and it is removed only when the callback succeeds (docs/decisions.md).
+#include <algorithm>
+#include <vector>
+
+#include "mpiattr/api.h"
+#include "mpiattr/attributes.h"
+#include "mpiattr/runtime.h"
+
+namespace mpiattr {
+namespace {
+
+const char* routine_kind(object_kind k) { return kind_name(k); }
+
+// Finds the record a set/get may use, checking kind and predefinedness.
+status find_for(const attr_object& obj, int keyval, bool writing, keyval_record** out) {
+  keyval_record* r = keyvals().find_live(keyval);
+  if (r == nullptr) {
+    if (keyval == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID (R2.3)");
+    if (keyvals().find_referenced(keyval))
+      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed (R2.3)", static_cast<unsigned>(keyval));
+    return fail(MPI_ERR_KEYVAL, "%d (0x%x) is not a keyval", keyval, static_cast<unsigned>(keyval));
+  }
+  if (r->kind != obj.kind)
+    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss (R1.5)",
+                static_cast<unsigned>(keyval), kind_name(r->kind), routine_kind(obj.kind));
+  if (writing && r->predefined)
+    return fail(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute, which cannot be changed or deleted (R8.1)", keyval);
+  *out = r;
+  return status::ok();
+}
+
+int call_delete(const keyval_record& r, const attr_object& obj, attribute_value v, const aint* home) {
+  if (r.cbs.delete_kind != delete_behaviour::user) return 0;
+  const language_binding* b = binding_for(r.cbs.lang);
+  return b->del(r.cbs, obj.kind, obj.handle, r.handle, v, home);
+}
+
+}  // namespace
+
+const char* kind_name(object_kind k) {
+  switch (k) {
+    case object_kind::comm: return "communicator";
+    case object_kind::type: return "datatype";
+    case object_kind::win: return "window";
+    case object_kind::group: return "group";
+    case object_kind::request: return "request";
+    case object_kind::errhandler: return "error handler";
+    case object_kind::info: return "info";
+    case object_kind::op: return "operation";
+  }
+  return "object";
+}
+
+namespace api {
+
+status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn, int& keyval,
+                     aint extra_state) {
+  const language_binding* b = binding_for(lang);
+  if (b == nullptr) return fail(MPI_ERR_INTERN, "no binding registered for this language");
+  callbacks cbs;
+  cbs.lang = lang;
+  cbs.copy = copy_fn;
+  cbs.del = delete_fn;
+  cbs.copy_kind = b->classify_copy(copy_fn);
+  cbs.delete_kind = b->classify_delete(delete_fn);
+  cbs.extra_state = extra_state;
+  return keyvals().create(kind, cbs, &keyval);
+}
+
+status free_keyval(object_kind kind, int& keyval) {
+  return keyvals().free(kind, &keyval, kind_name(kind));
+}
+
+status set_attr(attr_object& obj, int keyval, attribute_value value) {
+  keyval_record* r = nullptr;
+  if (status st = find_for(obj, keyval, true, &r); !st.is_ok()) return st;
+  std::uint32_t idx = keyval_registry::index_of(keyval);
+  attr_store& s = obj.attrs;
+  std::unique_lock lock(s.mutex());
+  if (s.freeing)
+    return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
+  attr_store::entry old;
+  if (!s.peek(idx, &old)) {
+    keyval_registry::acquire(r);  // the attribute's reference (R2.2)
+    s.put(idx, value);
+    return status::ok();
+  }
+  if (old.deleting)
+    return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
+                static_cast<unsigned>(keyval));
+  if (r->cbs.delete_kind != delete_behaviour::user) {
+    s.put(idx, value);
+    return status::ok();
+  }
+  // Replace = delete (the callback runs on the old value) + store (R4.1).
+  s.set_deleting(idx, true);
+  const aint* home = s.home(idx);
+  lock.unlock();
+  int rc = call_delete(*r, obj, old.value, home);
+  lock.lock();
+  if (rc != 0) {
+    s.set_deleting(idx, false);
+    return callback_failed(rc, "the delete callback, run on the value being replaced (R4.1),");
+  }
+  s.put(idx, value);  // clears `deleting`; the key becomes the most recently set (R10.1)
+  return status::ok();
+}
+
+status get_attr(const attr_object& obj, int keyval, attr_read& value, bool& flag) {
+  keyval_record* r = keyvals().find_live(keyval);
+  if (r == nullptr || r->kind != obj.kind) {
+    keyval_record* unused = nullptr;
+    return find_for(obj, keyval, false, &unused);
+  }
+  flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
+  return status::ok();
+}
+
+status delete_attr(attr_object& obj, int keyval) {
+  keyval_record* r = keyvals().find_live(keyval);
+  if (r == nullptr) r = keyvals().find_referenced(keyval);  // freed but in use (R2.2)
+  if (r == nullptr || r->kind != obj.kind || r->predefined) {
+    keyval_record* unused = nullptr;
+    status st = find_for(obj, keyval, true, &unused);
+    return st.is_ok() ? fail(MPI_ERR_KEYVAL, "keyval 0x%x is not usable", static_cast<unsigned>(keyval)) : st;
+  }
+  return delete_one(obj, *r, keyval_registry::index_of(keyval));
+}
+
+}  // namespace api
+
+status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
+  attr_store& s = obj.attrs;
+  std::unique_lock lock(s.mutex());
+  attr_store::entry e;
+  if (!s.peek(idx, &e)) return status::ok();  // nothing stored: nothing to do (docs/decisions.md)
+  if (e.deleting)
+    return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is already being deleted",
+                static_cast<unsigned>(r.handle));
+  if (r.cbs.delete_kind == delete_behaviour::user) {
+    s.set_deleting(idx, true);
+    const aint* home = s.home(idx);
+    lock.unlock();
+    int rc = call_delete(r, obj, e.value, home);
+    lock.lock();
+    if (rc != 0) {
+      s.set_deleting(idx, false);
+      return callback_failed(rc, "the delete callback");
+    }
+  }
+  s.erase(idx);
+  lock.unlock();
+  keyvals().release(&r);
+  return status::ok();
+}
+
+status delete_all(attr_object& obj) {
+  attr_store& s = obj.attrs;
+  std::vector<attr_store::entry> todo;
+  {
+    std::lock_guard lock(s.mutex());
+    if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
+    s.freeing = true;
+    todo = s.snapshot_newest_first();
+  }
+  for (const auto& e : todo) {
+    keyval_record* r = keyvals().at(e.index);
+    status st = delete_one(obj, *r, e.index);
+    if (!st.is_ok()) {
+      std::lock_guard lock(s.mutex());
+      s.freeing = false;  // the object stays usable, with the attributes not yet deleted (R4.5)
+      return st;
+    }
+  }
+  return status::ok();
+}
+
+status copy_all(const attr_object& from, attr_object& to) {
+  struct pending {
+    attr_store::entry e;
+    keyval_record* r;
+  };
+  std::vector<pending> user;
+  const attr_store& s = from.attrs;
+  attr_store& d = to.attrs;
+  {
+    std::lock_guard lock(s.mutex());
+    auto entries = s.snapshot_newest_first();
+    std::reverse(entries.begin(), entries.end());  // oldest first: the copy keeps the order
+    std::lock_guard lock_to(d.mutex());
+    for (const auto& e : entries) {
+      keyval_record* r = keyvals().at(e.index);
+      if (r->predefined) continue;  // MPI_TAG_UB & co. are set by MPI, not copied
+      switch (r->cbs.copy_kind) {
+        case copy_behaviour::null_copy: break;
+        case copy_behaviour::dup:
+          keyval_registry::acquire(r);
+          d.put_with_seq(e.index, e.value, e.seq);
+          break;
+        case copy_behaviour::user:
+          keyval_registry::acquire(r);  // keeps the callbacks alive while they run unlocked
+          user.push_back({e, r});
+          break;
+      }
+    }
+  }
+  status result = status::ok();
+  std::size_t done = 0;
+  for (; done < user.size(); ++done) {
+    pending& p = user[done];
+    const language_binding* b = binding_for(p.r->cbs.lang);
+    attribute_value out;
+    bool keep = false;
+    aint stored = p.e.value.word();  // home of the value the callback sees
+    int rc = b->copy(p.r->cbs, from.kind, from.handle, p.r->handle, p.e.value, &stored, &out, &keep);
+    if (rc != 0) {
+      result = callback_failed(rc, "the copy callback");
+      break;
+    }
+    if (keep) {
+      std::lock_guard lock(d.mutex());
+      keyval_registry::acquire(p.r);
+      d.put_with_seq(p.e.index, out, p.e.seq);
+    }
+  }
+  for (auto& p : user) keyvals().release(p.r);
+  if (!result.is_ok()) {
+    // No half-built object (R4.5): undo the copies already made, running their delete callbacks
+    // so that what the copy callbacks allocated is released; their errors are secondary.
+    int user_code = detail::last_user_code();
+    std::string saved = detail::last_detail();
+    std::vector<attr_store::entry> made;
+    {
+      std::lock_guard lock(d.mutex());
+      made = d.snapshot_newest_first();
+    }
+    for (const auto& e : made) (void)delete_one(to, *keyvals().at(e.index), e.index);
+    return user_code ? callback_failed(user_code, "the copy callback")
+                     : fail(result.error_class(), "%s", saved.c_str());
+  }
+  return status::ok();
+}
+
+void set_predefined(attr_object& obj, int keyval, attribute_value v) {
+  std::lock_guard lock(obj.attrs.mutex());
+  obj.attrs.put(keyval_registry::index_of(keyval), v);
+}
+
+void clear_predefined(attr_object& obj) {
+  std::lock_guard lock(obj.attrs.mutex());
+  for (std::uint32_t i = 1; i < keyval_registry::kFirstUserIndex; ++i) obj.attrs.erase(i);
+}
+
+}  // namespace mpiattr

@@ -1,0 +1,112 @@
+// Keyval records and their reference counts (keyval.h).
+#include "mpiattr/keyval.h"
+
+namespace mpiattr {
+namespace {
+std::atomic<const language_binding*> g_bindings[kLanguages];
+}
+
+void register_language(language lang, const language_binding* binding) {
+  g_bindings[static_cast<int>(lang)].store(binding, std::memory_order_release);
+}
+const language_binding* binding_for(language lang) {
+  return g_bindings[static_cast<int>(lang)].load(std::memory_order_acquire);
+}
+
+keyval_registry& keyvals() {
+  static keyval_registry* r = new keyval_registry;  // outlives static teardown
+  return *r;
+}
+
+keyval_registry::keyval_registry() {
+  chunks_[0].store(new keyval_record[kChunkSize], std::memory_order_release);
+}
+
+keyval_registry::~keyval_registry() {
+  for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
+}
+
+keyval_record* keyval_registry::find_referenced(int keyval) const {
+  std::uint32_t i = index_of(keyval);
+  keyval_record* r = i ? at(i) : nullptr;
+  if (r == nullptr) return nullptr;
+  std::lock_guard lock(mu_);  // handle and refs change together under mu_ on recycle
+  return (r->handle == keyval && r->refs.load(std::memory_order_acquire) > 0) ? r : nullptr;
+}
+
+void keyval_registry::define_predefined(int keyval, object_kind kind) {
+  keyval_record* r = at(index_of(keyval));
+  r->handle = keyval;
+  r->kind = kind;
+  r->predefined = true;
+  r->refs.store(1, std::memory_order_relaxed);
+  r->live_handle.store(keyval, std::memory_order_release);
+}
+
+status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyval) {
+  std::lock_guard lock(mu_);
+  std::uint32_t i;
+  if (!free_.empty()) {
+    i = free_.back();
+    free_.pop_back();
+  } else {
+    if (next_ >= kMaxIndex)
+      return fail(MPI_ERR_KEYVAL, "all %u keyvals are in use", kMaxIndex - kFirstUserIndex);
+    i = next_++;
+    auto& chunk = chunks_[i >> kChunkBits];
+    if (chunk.load(std::memory_order_relaxed) == nullptr)
+      chunk.store(new keyval_record[kChunkSize], std::memory_order_release);
+  }
+  keyval_record* r = at(i);
+  r->gen = (r->gen + 1) & 0x3FFu;
+  r->handle = static_cast<int>(0x40000000u | r->gen << 20 | i);
+  r->kind = kind;
+  r->predefined = false;
+  r->cbs = cbs;
+  r->refs.store(1, std::memory_order_relaxed);
+  r->live_handle.store(r->handle, std::memory_order_release);
+  *keyval = r->handle;
+  return status::ok();
+}
+
+status keyval_registry::free(object_kind kind, int* keyval, const char* kind_label) {
+  int k = *keyval;
+  keyval_record* r = find_live(k);
+  if (r == nullptr) {
+    if (k == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID");
+    return fail(MPI_ERR_KEYVAL, "keyval %d (0x%x) is not a live keyval (never created, or freed)",
+                k, static_cast<unsigned>(k));
+  }
+  if (r->predefined)
+    return fail(MPI_ERR_KEYVAL, "keyval %d is predefined and cannot be freed (R8.1)", k);
+  if (r->kind != kind)
+    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss",
+                static_cast<unsigned>(k), kind_name(r->kind), kind_label);
+  int expected = k;
+  if (!r->live_handle.compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
+    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
+  release(r);
+  *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
+  return status::ok();
+}
+
+void keyval_registry::release(keyval_record* r) {
+  if (r->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // Last reference: the callbacks can no longer run; give the language its state back.
+  if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);
+  std::lock_guard lock(mu_);
+  std::uint32_t i = index_of(r->handle);
+  r->handle = 0;
+  r->cbs = callbacks{};
+  free_.push_back(i);
+}
+
+std::size_t keyval_registry::live_count() const {
+  std::lock_guard lock(mu_);
+  std::size_t n = 0;
+  for (std::uint32_t i = kFirstUserIndex; i < next_; ++i)
+    if (at(i)->refs.load(std::memory_order_relaxed) > 0) ++n;
+  return n;
+}
+
+}  // namespace mpiattr

@@ -1,0 +1,748 @@
+// The single-process runtime: initialisation, objects, error handlers (runtime.h, api.h).
+#include "mpiattr/runtime.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+
+#include "mpiattr/api.h"
+#include "mpiattr/attributes.h"
+#include "mpiattr/errors.h"
+
+namespace mpiattr {
+namespace {
+
+namespace h = gen::handle;
+
+std::atomic<errhandler_invoker> g_eh_invokers[kLanguages];
+std::atomic<std::uint64_t> g_next_context{16};
+const auto g_clock_start = std::chrono::steady_clock::now();
+
+errhandler_object* builtin_eh(handle_t which) { return rt().errhandlers.lookup(which); }
+
+// ---- the standalone lifecycle: one process, nothing underneath ----
+class standalone final : public lifecycle {
+ public:
+  status comm_dup(const comm_object& old, comm_object& fresh) override {
+    fresh.size = old.size;
+    fresh.rank = old.rank;
+    fresh.context = g_next_context.fetch_add(1);
+    return status::ok();
+  }
+  status comm_derive(const comm_object& parent, bool, comm_object& fresh) override {
+    return comm_dup(parent, fresh);
+  }
+  void comm_release(comm_object&) override {}
+  status type_dup(const type_object& old, type_object& fresh) override {
+    fresh.size = old.size;
+    fresh.lb = old.lb;
+    fresh.extent = old.extent;
+    fresh.committed = old.committed;
+    return status::ok();
+  }
+  void type_release(type_object&) override {}
+  status win_create(const comm_object&, win_object&) override { return status::ok(); }
+  void win_release(win_object& w) override {
+    if (w.owns_memory) std::free(w.base);
+  }
+  world_attributes world() const override {
+    // MPI_TAG_UB: the largest tag; MPI_HOST: no host process; MPI_IO: every process can do I/O;
+    // clocks are trivially synchronised in one process; universe of 1; appnum 0 (R8.2).
+    return {2147483647, MPI_PROC_NULL, MPI_ANY_SOURCE, 1, 1, 0, true, true};
+  }
+};
+
+void set_int_attr(attr_object& o, int key, int v) {
+  set_predefined(o, key, attribute_value::from_fortran_int(v));
+}
+
+// Objects are created unpublished; a failure leaves no handle behind.
+template <typename T>
+struct unpublished {
+  T* obj = new T;
+  ~unpublished() { delete obj; }
+  T* release() {
+    T* o = obj;
+    obj = nullptr;
+    return o;
+  }
+};
+
+status publish_comm(unpublished<comm_object>& c, handle_t& out) {
+  comm_object* o = c.obj;
+  o->errhandler.store(builtin_eh(h::errors_are_fatal), std::memory_order_relaxed);
+  if (rt().comms.insert(o) == 0) return fail(MPI_ERR_INTERN, "too many communicators");
+  c.release();
+  out = o->handle;
+  return status::ok();
+}
+
+status check_info(handle_t info) {
+  if (info == h::info_null || info == h::info_env) return status::ok();
+  return fail(MPI_ERR_INFO, "info handle 0x%x is not valid", info);
+}
+
+status dup_comm(comm_object& comm, handle_t& newcomm) {
+  unpublished<comm_object> fresh;
+  fresh.obj->errhandler.store(comm.errhandler.load(std::memory_order_relaxed));
+  if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
+  if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
+    rt().life->comm_release(*fresh.obj);
+    newcomm = h::comm_null;  // no half-built communicator (R4.5)
+    return st;
+  }
+  errhandler_object* eh = comm.errhandler.load();
+  if (status st = publish_comm(fresh, newcomm); !st.is_ok()) return st;
+  rt().comms.lookup(newcomm)->errhandler.store(eh);  // a dup inherits the error handler
+  return status::ok();
+}
+
+handle_t completed_request() {
+  auto* r = new request_object;
+  if (rt().requests.insert(r) == 0) {
+    delete r;
+    return h::request_null;
+  }
+  return r->handle;
+}
+
+status new_type(aint size, aint extent, handle_t& out) {
+  auto* t = new type_object;
+  t->size = size;
+  t->extent = extent;
+  if (rt().types.insert(t) == 0) {
+    delete t;
+    return fail(MPI_ERR_INTERN, "too many datatypes");
+  }
+  out = t->handle;
+  return status::ok();
+}
+
+status new_group(int size, handle_t& out) {
+  if (size == 0) {
+    out = h::group_empty;
+    return status::ok();
+  }
+  auto* g = new group_object;
+  g->size = size;
+  if (rt().groups.insert(g) == 0) {
+    delete g;
+    return fail(MPI_ERR_INTERN, "too many groups");
+  }
+  out = g->handle;
+  return status::ok();
+}
+
+status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, comm_object& comm,
+                   handle_t& win) {
+  if (size < 0) return fail(MPI_ERR_SIZE, "window size %ld is negative", static_cast<long>(size));
+  if (disp_unit <= 0) return fail(MPI_ERR_DISP, "disp_unit %d is not positive", disp_unit);
+  unpublished<win_object> w;
+  w.obj->base = base;
+  w.obj->size = size;
+  w.obj->disp_unit = disp_unit;
+  w.obj->flavor = flavor;
+  w.obj->model = MPI_WIN_UNIFIED;  // one process: public and private copies are the same memory
+  w.obj->owns_memory = owns;
+  if (status st = rt().life->win_create(comm, *w.obj); !st.is_ok()) return st;
+  // R8.3: cached at creation, constant for the window's life.
+  set_predefined(*w.obj, MPI_WIN_BASE, attribute_value::from_c(base));
+  set_predefined(*w.obj, MPI_WIN_SIZE, attribute_value::from_fortran_aint(size));
+  set_int_attr(*w.obj, MPI_WIN_DISP_UNIT, disp_unit);
+  set_int_attr(*w.obj, MPI_WIN_CREATE_FLAVOR, flavor);
+  set_int_attr(*w.obj, MPI_WIN_MODEL, w.obj->model);
+  w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
+  if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
+  win = w.release()->handle;
+  return status::ok();
+}
+
+// Frees an attribute-carrying object: delete callbacks first; on failure it stays (R4.5).
+template <typename T, typename Release>
+status free_attr_object(object_table<T>& table, handle_t& handle, Release release, int err,
+                        const char* what) {
+  T* o = table.lookup(handle);
+  if (o == nullptr) return fail(err, "%s handle 0x%x is null or not valid", what, handle);
+  if (o->predefined) return fail(err, "predefined %s 0x%x cannot be freed", what, handle);
+  if (status st = delete_all(*o); !st.is_ok()) return st;
+  release(*o);
+  clear_predefined(*o);
+  table.erase(o);
+  delete o;
+  handle = (err == MPI_ERR_COMM) ? h::comm_null : (err == MPI_ERR_WIN) ? h::win_null : h::datatype_null;
+  return status::ok();
+}
+
+void copy_bytes(const void* send, void* recv, int count, const type_object& t) {
+  if (send == gen::in_place || count <= 0 || send == recv) return;
+  std::memmove(recv, send, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.extent));
+}
+
+status check_count(int count) {
+  return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
+}
+
+status check_root(int root) {
+  return root != 0 ? fail(MPI_ERR_ROOT, "root %d is not a rank of a one-process communicator", root)
+                   : status::ok();
+}
+
+}  // namespace
+
+runtime& rt() {
+  static runtime* r = new runtime;  // never destroyed: handles may be used during static teardown
+  return *r;
+}
+
+lifecycle& standalone_lifecycle() {
+  static standalone s;
+  return s;
+}
+
+void register_errhandler_invoker(language lang, errhandler_invoker invoke) {
+  g_eh_invokers[static_cast<int>(lang)].store(invoke);
+}
+
+namespace {
+// Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`.
+void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine) {
+  using b = errhandler_object::builtin;
+  if (eh == nullptr || eh->what == b::fatal || eh->what == b::abort) {
+    char text[1024];
+    int len = 0;
+    if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
+    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  if (eh->what == b::none) {
+    if (auto inv = g_eh_invokers[static_cast<int>(eh->lang)].load()) inv(*eh, kind, obj, code);
+  }
+}
+}  // namespace
+
+int raise_error(const attr_object* target, status st, const char* routine) {
+  int code = detail::last_user_code();
+  int cls = 0;
+  if (code == 0 || !errors::class_of(code, &cls)) code = errors::make_code(st.error_class(), routine);
+  detail::clear_last();
+  runtime& r = rt();
+  errhandler_object* eh = nullptr;
+  object_kind kind = object_kind::comm;
+  handle_t obj = h::comm_self;
+  if (target != nullptr && target->kind != object_kind::type) {
+    eh = target->errhandler.load(std::memory_order_acquire);
+    kind = target->kind;
+    obj = target->handle;
+  } else if (r.usable()) {
+    // Errors not tied to a communicator or window go to MPI_COMM_SELF (MPI-4.1 §9.3).
+    if (comm_object* self = r.comms.lookup(h::comm_self)) eh = self->errhandler.load();
+  }
+  // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
+  if (eh == nullptr) eh = builtin_eh(h::errors_are_fatal);
+  invoke_handler(eh, kind, obj, code, routine);
+  return code;
+}
+
+static void raise_on(attr_object& o, int code) {
+  invoke_handler(o.errhandler.load(std::memory_order_acquire), o.kind, o.handle, code,
+                 o.kind == object_kind::comm ? "MPI_Comm_call_errhandler" : "MPI_Win_call_errhandler");
+}
+
+namespace api {
+
+// ---- environment ----
+
+status init(int*, char***) {
+  int provided = 0;
+  return init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, provided);
+}
+
+status init_thread(int*, char***, int required, int& provided) {
+  runtime& r = rt();
+  int expected = static_cast<int>(phase::before_init);
+  if (r.state.load() != expected)
+    return fail(MPI_ERR_OTHER, "MPI is already initialized or was finalized; it can be initialized once");
+  if (r.life == nullptr) r.life = &standalone_lifecycle();
+  // Error handlers first: raising errors needs them.
+  using b = errhandler_object::builtin;
+  static errhandler_object fatal, ret, abrt;
+  fatal.what = b::fatal;
+  ret.what = b::ret;
+  abrt.what = b::abort;
+  for (auto* e : {&fatal, &ret, &abrt}) e->predefined = true;
+  r.errhandlers.install_predefined(h::errors_are_fatal, &fatal);
+  r.errhandlers.install_predefined(h::errors_return, &ret);
+  r.errhandlers.install_predefined(h::errors_abort, &abrt);
+
+  static group_object world_group, empty_group;
+  world_group.size = 1;
+  world_group.predefined = true;
+  empty_group.size = 0;
+  empty_group.predefined = true;
+  r.groups.install_predefined(h::group_empty, &empty_group);
+
+  for (const auto& k : gen::predefined_keys) keyvals().define_predefined(k.value, k.object);
+
+  auto* world = new comm_object;
+  auto* self = new comm_object;
+  world->predefined = self->predefined = true;
+  world->context = 1;
+  self->context = 2;
+  world->name = "MPI_COMM_WORLD";
+  self->name = "MPI_COMM_SELF";
+  world->errhandler.store(&fatal);
+  self->errhandler.store(&fatal);
+  auto w = r.life->world();
+  set_int_attr(*world, MPI_TAG_UB, w.tag_ub);
+  set_int_attr(*world, MPI_HOST, w.host);
+  set_int_attr(*world, MPI_IO, w.io);
+  set_int_attr(*world, MPI_WTIME_IS_GLOBAL, w.wtime_is_global);
+  if (w.has_universe_size) set_int_attr(*world, MPI_UNIVERSE_SIZE, w.universe_size);
+  if (w.has_appnum) set_int_attr(*world, MPI_APPNUM, w.appnum);
+  set_int_attr(*world, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
+  r.comms.install_predefined(h::comm_world, world);
+  r.comms.install_predefined(h::comm_self, self);
+
+  for (const auto& d : gen::datatypes) {
+    auto* t = new type_object;
+    t->predefined = true;
+    t->size = d.size;
+    t->extent = d.extent;
+    t->committed = true;
+    t->name = d.name;
+    r.types.install_predefined(d.value, t);
+  }
+  r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                   : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+  provided = r.thread_level;
+  r.state.store(static_cast<int>(phase::running), std::memory_order_release);
+  return status::ok();
+}
+
+status initialized(bool& flag) {
+  flag = rt().state.load() != static_cast<int>(phase::before_init);
+  return status::ok();
+}
+
+status finalize() {
+  runtime& r = rt();
+  int expected = static_cast<int>(phase::running);
+  if (!r.state.compare_exchange_strong(expected, static_cast<int>(phase::finalizing)))
+    return fail(MPI_ERR_OTHER, "MPI_Finalize was already called");
+  // R10.1: first, the equivalent of freeing MPI_COMM_SELF: its attributes are deleted newest
+  // first while MPI is still fully usable (MPI_Finalized is false in the callbacks).
+  comm_object* self = r.comms.lookup(h::comm_self);
+  if (status st = delete_all(*self); !st.is_ok()) {
+    r.state.store(static_cast<int>(phase::running));
+    return st;
+  }
+  // R10.3: other objects are not freed, and their attributes get no delete callbacks.
+  r.state.store(static_cast<int>(phase::finalized), std::memory_order_release);
+  return status::ok();
+}
+
+status finalized(bool& flag) {
+  flag = rt().state.load() == static_cast<int>(phase::finalized);
+  return status::ok();
+}
+
+status query_thread(int& provided) {
+  provided = rt().thread_level;
+  return status::ok();
+}
+
+status abort(comm_object&, int errorcode) {
+  std::fprintf(stderr, "mpiattr: MPI_Abort called with error code %d\n", errorcode);
+  std::fflush(stderr);
+  std::_Exit(errorcode == 0 ? 1 : errorcode & 0xFF ? errorcode & 0xFF : 1);
+}
+
+double wtime() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_clock_start).count();
+}
+
+double wtick() {
+  using period = std::chrono::steady_clock::period;
+  return static_cast<double>(period::num) / static_cast<double>(period::den);
+}
+
+status get_version(int& version, int& subversion) {
+  version = gen::mpi_version;
+  subversion = gen::mpi_subversion;
+  return status::ok();
+}
+
+// ---- communicators ----
+
+status comm_size(comm_object& comm, int& size) {
+  size = comm.size;
+  return status::ok();
+}
+
+status comm_rank(comm_object& comm, int& rank) {
+  rank = comm.rank;
+  return status::ok();
+}
+
+status comm_compare(comm_object& a, comm_object& b, int& result) {
+  result = (&a == &b) ? MPI_IDENT : MPI_CONGRUENT;
+  return status::ok();
+}
+
+status comm_test_inter(comm_object&, bool& flag) {
+  flag = false;
+  return status::ok();
+}
+
+status comm_group(comm_object& comm, handle_t& group) { return new_group(comm.size, group); }
+
+status comm_dup(comm_object& comm, handle_t& newcomm) { return dup_comm(comm, newcomm); }
+
+status comm_dup_with_info(comm_object& comm, handle_t info, handle_t& newcomm) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  return dup_comm(comm, newcomm);  // R6.4
+}
+
+status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request) {
+  // R6.3: the copy callbacks run now, on this thread; the request is already complete.
+  if (status st = dup_comm(comm, newcomm); !st.is_ok()) return st;
+  request = completed_request();
+  return status::ok();
+}
+
+status comm_idup_with_info(comm_object& comm, handle_t info, handle_t& newcomm, handle_t& request) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  return comm_idup(comm, newcomm, request);
+}
+
+status comm_split(comm_object& comm, int color, int, handle_t& newcomm) {
+  if (color < 0 && color != MPI_UNDEFINED)
+    return fail(MPI_ERR_ARG, "color %d is negative and not MPI_UNDEFINED", color);
+  if (color == MPI_UNDEFINED) {
+    newcomm = h::comm_null;
+    return status::ok();
+  }
+  unpublished<comm_object> fresh;
+  if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
+  return publish_comm(fresh, newcomm);  // no attributes are copied (R6.1)
+}
+
+status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
+  if (group.size == 0) {
+    newcomm = h::comm_null;
+    return status::ok();
+  }
+  unpublished<comm_object> fresh;
+  if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
+  return publish_comm(fresh, newcomm);  // no attributes are copied (R6.1)
+}
+
+status comm_free(handle_t& comm) {
+  return free_attr_object(rt().comms, comm, [](comm_object& c) { rt().life->comm_release(c); },
+                          MPI_ERR_COMM, "communicator");
+}
+
+status comm_set_name(comm_object& comm, const char* name) {
+  std::lock_guard lock(comm.attrs.mutex());
+  comm.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+  return status::ok();
+}
+
+status comm_get_name(comm_object& comm, char* name, int& resultlen) {
+  std::lock_guard lock(comm.attrs.mutex());
+  std::memcpy(name, comm.name.c_str(), comm.name.size() + 1);
+  resultlen = static_cast<int>(comm.name.size());
+  return status::ok();
+}
+
+// ---- groups ----
+
+status group_size(group_object& g, int& size) {
+  size = g.size;
+  return status::ok();
+}
+
+status group_rank(group_object& g, int& rank) {
+  rank = g.size ? 0 : MPI_UNDEFINED;
+  return status::ok();
+}
+
+status group_compare(group_object& a, group_object& b, int& result) {
+  result = (a.size == b.size) ? MPI_IDENT : MPI_UNEQUAL;
+  return status::ok();
+}
+
+static status check_ranks(group_object& g, int n, const int* ranks) {
+  if (n < 0 || n > g.size) return fail(MPI_ERR_ARG, "n = %d is not between 0 and the group size %d", n, g.size);
+  if (n > 0 && ranks == nullptr) return fail(MPI_ERR_ARG, "ranks is NULL");
+  for (int i = 0; i < n; ++i)
+    if (ranks[i] < 0 || ranks[i] >= g.size)
+      return fail(MPI_ERR_RANK, "ranks[%d] = %d is not a rank of the group", i, ranks[i]);
+  return status::ok();
+}
+
+status group_incl(group_object& g, int n, const int* ranks, handle_t& newgroup) {
+  if (status st = check_ranks(g, n, ranks); !st.is_ok()) return st;
+  return new_group(n, newgroup);
+}
+
+status group_excl(group_object& g, int n, const int* ranks, handle_t& newgroup) {
+  if (status st = check_ranks(g, n, ranks); !st.is_ok()) return st;
+  return new_group(g.size - n, newgroup);
+}
+
+status group_range_incl(group_object& g, int n, int (*ranges)[3], handle_t& newgroup) {
+  if (n < 0) return fail(MPI_ERR_ARG, "n = %d is negative", n);
+  if (n > 0 && ranges == nullptr) return fail(MPI_ERR_ARG, "ranges is NULL");
+  int members = 0;
+  for (int i = 0; i < n; ++i) {
+    int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    if (stride == 0) return fail(MPI_ERR_ARG, "ranges[%d] has stride 0", i);
+    if (first < 0 || first >= g.size || last < 0 || last >= g.size)
+      return fail(MPI_ERR_RANK, "ranges[%d] = {%d, %d, %d} leaves the group", i, first, last, stride);
+    members = 1;
+  }
+  return new_group(members, newgroup);
+}
+
+status group_free(handle_t& group) {
+  runtime& r = rt();
+  group_object* g = r.groups.lookup(group);
+  if (g == nullptr) return fail(MPI_ERR_GROUP, "group handle 0x%x is null or not valid", group);
+  if (!g->predefined) {
+    r.groups.erase(g);
+    delete g;
+  }
+  group = h::group_null;
+  return status::ok();
+}
+
+// ---- datatypes ----
+
+status type_contiguous(int count, type_object& old, handle_t& newtype) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  return new_type(count * old.size, count * old.extent, newtype);
+}
+
+status type_vector(int count, int blocklength, int stride, type_object& old, handle_t& newtype) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
+  aint extent = count == 0 ? 0 : ((count - 1) * static_cast<aint>(stride) + blocklength) * old.extent;
+  return new_type(static_cast<aint>(count) * blocklength * old.size, extent, newtype);
+}
+
+status type_dup(type_object& old, handle_t& newtype) {
+  unpublished<type_object> fresh;
+  if (status st = rt().life->type_dup(old, *fresh.obj); !st.is_ok()) return st;
+  if (status st = copy_all(old, *fresh.obj); !st.is_ok()) {
+    rt().life->type_release(*fresh.obj);
+    newtype = h::datatype_null;  // no half-built datatype (R4.5)
+    return st;
+  }
+  if (rt().types.insert(fresh.obj) == 0) return fail(MPI_ERR_INTERN, "too many datatypes");
+  newtype = fresh.release()->handle;
+  return status::ok();
+}
+
+status type_commit(handle_t& datatype) {
+  type_object* t = rt().types.lookup(datatype);
+  if (t == nullptr) return fail(MPI_ERR_TYPE, "datatype handle 0x%x is null or not valid", datatype);
+  t->committed = true;
+  return status::ok();
+}
+
+status type_free(handle_t& datatype) {
+  return free_attr_object(rt().types, datatype, [](type_object& t) { rt().life->type_release(t); },
+                          MPI_ERR_TYPE, "datatype");
+}
+
+status type_size(type_object& t, int& size) {
+  size = static_cast<int>(t.size);
+  return status::ok();
+}
+
+status type_get_extent(type_object& t, aint& lb, aint& extent) {
+  lb = t.lb;
+  extent = t.extent;
+  return status::ok();
+}
+
+// ---- windows and memory ----
+
+status win_create(void* base, aint size, int disp_unit, handle_t info, comm_object& comm, handle_t& win) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  return make_window(base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, false, comm, win);
+}
+
+status win_allocate(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr, handle_t& win) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  if (size < 0) return fail(MPI_ERR_SIZE, "window size %ld is negative", static_cast<long>(size));
+  void* mem = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
+  if (mem == nullptr) return fail(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", static_cast<long>(size));
+  if (status st = make_window(mem, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, true, comm, win); !st.is_ok()) {
+    std::free(mem);
+    return st;
+  }
+  std::memcpy(baseptr, &mem, sizeof mem);
+  return status::ok();
+}
+
+status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  // R8.3: MPI_WIN_BASE is MPI_BOTTOM and MPI_WIN_SIZE 0 for dynamic windows.
+  return make_window(gen::bottom, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, false, comm, win);
+}
+
+status win_free(handle_t& win) {
+  return free_attr_object(rt().wins, win, [](win_object& w) { rt().life->win_release(w); },
+                          MPI_ERR_WIN, "window");
+}
+
+status alloc_mem(aint size, handle_t info, void* baseptr) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  if (size < 0) return fail(MPI_ERR_SIZE, "size %ld is negative", static_cast<long>(size));
+  void* mem = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
+  if (mem == nullptr) return fail(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", static_cast<long>(size));
+  std::memcpy(baseptr, &mem, sizeof mem);
+  return status::ok();
+}
+
+status free_mem(void* base) {
+  std::free(base);
+  return status::ok();
+}
+
+// ---- error handling ----
+
+static status create_errhandler(object_kind kind, language lang, fnptr fn, handle_t& out) {
+  if (fn == nullptr) return fail(MPI_ERR_ARG, "the error handler function is NULL");
+  auto* e = new errhandler_object;
+  e->for_kind = kind;
+  e->lang = lang;
+  e->fn = fn;
+  if (rt().errhandlers.insert(e) == 0) {
+    delete e;
+    return fail(MPI_ERR_INTERN, "too many error handlers");
+  }
+  out = e->handle;
+  return status::ok();
+}
+
+status comm_create_errhandler(language lang, fnptr fn, handle_t& eh) {
+  return create_errhandler(object_kind::comm, lang, fn, eh);
+}
+
+status win_create_errhandler(language lang, fnptr fn, handle_t& eh) {
+  return create_errhandler(object_kind::win, lang, fn, eh);
+}
+
+static status set_eh(attr_object& o, errhandler_object& e) {
+  if (e.what == errhandler_object::builtin::none && e.for_kind != o.kind)
+    return fail(MPI_ERR_ARG, "the error handler was created for %ss, not %ss", kind_name(e.for_kind), kind_name(o.kind));
+  o.errhandler.store(&e, std::memory_order_release);
+  return status::ok();
+}
+
+status comm_set_errhandler(comm_object& comm, errhandler_object& e) { return set_eh(comm, e); }
+status win_set_errhandler(win_object& win, errhandler_object& e) { return set_eh(win, e); }
+
+status comm_get_errhandler(comm_object& comm, handle_t& eh) {
+  eh = comm.errhandler.load()->handle;
+  return status::ok();
+}
+
+status win_get_errhandler(win_object& win, handle_t& eh) {
+  eh = win.errhandler.load()->handle;
+  return status::ok();
+}
+
+status errhandler_free(handle_t& eh) {
+  errhandler_object* e = rt().errhandlers.lookup(eh);
+  if (e == nullptr) return fail(MPI_ERR_ARG, "error handler 0x%x is null or not valid", eh);
+  // Objects still using a user handler keep it (MPI-4.1 §9.3.4): the record is not reclaimed.
+  if (!e->predefined) rt().errhandlers.erase(e);
+  eh = h::errhandler_null;
+  return status::ok();
+}
+
+status comm_call_errhandler(comm_object& comm, int errorcode) {
+  raise_on(comm, errorcode);
+  return status::ok();
+}
+
+status win_call_errhandler(win_object& win, int errorcode) {
+  raise_on(win, errorcode);
+  return status::ok();
+}
+
+status error_class(int errorcode, int& errorclass) {
+  if (!errors::class_of(errorcode, &errorclass))
+    return fail(MPI_ERR_ARG, "%d is not an MPI error code", errorcode);
+  return status::ok();
+}
+
+status error_string(int errorcode, char* string, int& resultlen) {
+  if (!errors::string_of(errorcode, string, MPI_MAX_ERROR_STRING, &resultlen))
+    return fail(MPI_ERR_ARG, "%d is not an MPI error code", errorcode);
+  return status::ok();
+}
+
+// ---- requests and collectives ----
+
+static status finish_request(handle_t& request) {
+  if (request == h::request_null) return status::ok();
+  request_object* r = rt().requests.lookup(request);
+  if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
+  rt().requests.erase(r);
+  delete r;
+  request = h::request_null;
+  return status::ok();
+}
+
+status wait(handle_t& request) { return finish_request(request); }
+
+status test(handle_t& request, bool& flag) {
+  if (status st = finish_request(request); !st.is_ok()) return st;
+  flag = true;
+  return status::ok();
+}
+
+status request_free(handle_t& request) {
+  if (request == h::request_null) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  return finish_request(request);
+}
+
+status barrier(comm_object&) { return status::ok(); }
+
+status bcast(void*, int count, type_object&, int root, comm_object&) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  return check_root(root);
+}
+
+static status check_op(handle_t op) {
+  for (const auto& o : gen::ops)
+    if (o.value == op) return status::ok();
+  return fail(MPI_ERR_OP, "operation handle 0x%x is not valid", op);
+}
+
+status reduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, int root, comm_object&) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (status st = check_op(op); !st.is_ok()) return st;
+  if (status st = check_root(root); !st.is_ok()) return st;
+  copy_bytes(sendbuf, recvbuf, count, t);
+  return status::ok();
+}
+
+status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object&) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (status st = check_op(op); !st.is_ok()) return st;
+  copy_bytes(sendbuf, recvbuf, count, t);
+  return status::ok();
+}
+
+}  // namespace api
+}  // namespace mpiattr
