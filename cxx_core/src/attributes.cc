@@ -195,8 +195,9 @@ status copy_all(const attr_object& from, attr_object& to) {
     std::lock_guard lock_to(d.mutex());
     for (const auto& e : entries) {
       keyval_record* r = keyvals().at(e.index);
-      if (r->predefined) continue;  // MPI_TAG_UB & co. are set by MPI, not copied
-      switch (r->cbs.copy_kind) {
+      // MPI's own attributes (MPI_TAG_UB, ...) follow the communicator (docs/decisions.md D11).
+      copy_behaviour how = r->predefined ? copy_behaviour::dup : r->cbs.copy_kind;
+      switch (how) {
         case copy_behaviour::null_copy: break;
         case copy_behaviour::dup:
           keyval_registry::acquire(r);

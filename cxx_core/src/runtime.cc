@@ -71,9 +71,10 @@ struct unpublished {
   }
 };
 
-status publish_comm(unpublished<comm_object>& c, handle_t& out) {
+// A new communicator inherits its parent's error handler (MPI-4.1 §9.3).
+status publish_comm(unpublished<comm_object>& c, const comm_object& parent, handle_t& out) {
   comm_object* o = c.obj;
-  o->errhandler.store(builtin_eh(h::errors_are_fatal), std::memory_order_relaxed);
+  o->errhandler.store(parent.errhandler.load(std::memory_order_acquire), std::memory_order_relaxed);
   if (rt().comms.insert(o) == 0) return fail(MPI_ERR_INTERN, "too many communicators");
   c.release();
   out = o->handle;
@@ -87,17 +88,13 @@ status check_info(handle_t info) {
 
 status dup_comm(comm_object& comm, handle_t& newcomm) {
   unpublished<comm_object> fresh;
-  fresh.obj->errhandler.store(comm.errhandler.load(std::memory_order_relaxed));
   if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
   if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
     rt().life->comm_release(*fresh.obj);
     newcomm = h::comm_null;  // no half-built communicator (R4.5)
     return st;
   }
-  errhandler_object* eh = comm.errhandler.load();
-  if (status st = publish_comm(fresh, newcomm); !st.is_ok()) return st;
-  rt().comms.lookup(newcomm)->errhandler.store(eh);  // a dup inherits the error handler
-  return status::ok();
+  return publish_comm(fresh, comm, newcomm);
 }
 
 handle_t completed_request() {
@@ -428,7 +425,8 @@ status comm_split(comm_object& comm, int color, int, handle_t& newcomm) {
   }
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
-  return publish_comm(fresh, newcomm);  // no attributes are copied (R6.1)
+  set_int_attr(*fresh.obj, MPI_TAG_UB, rt().life->world().tag_ub);  // D11
+  return publish_comm(fresh, comm, newcomm);  // no user attributes are copied (R6.1)
 }
 
 status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
@@ -438,7 +436,8 @@ status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
   }
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
-  return publish_comm(fresh, newcomm);  // no attributes are copied (R6.1)
+  set_int_attr(*fresh.obj, MPI_TAG_UB, rt().life->world().tag_ub);  // D11
+  return publish_comm(fresh, comm, newcomm);  // no user attributes are copied (R6.1)
 }
 
 status comm_free(handle_t& comm) {
