@@ -337,7 +337,13 @@ status finalize() {
     r.state.store(static_cast<int>(phase::running));
     return st;
   }
-  // R10.3: other objects are not freed, and their attributes get no delete callbacks.
+  // Then MPI_COMM_WORLD's, as MPICH and Open MPI both do (docs/decisions.md D18). Other objects
+  // are not freed, and their attributes get no delete callbacks (R10.3).
+  comm_object* world = r.comms.lookup(h::comm_world);
+  if (status st = delete_all(*world); !st.is_ok()) {
+    r.state.store(static_cast<int>(phase::running));
+    return st;
+  }
   r.state.store(static_cast<int>(phase::finalized), std::memory_order_release);
   return status::ok();
 }
@@ -438,6 +444,18 @@ status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
   if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
   set_int_attr(*fresh.obj, MPI_TAG_UB, rt().life->world().tag_ub);  // D11
   return publish_comm(fresh, comm, newcomm);  // no user attributes are copied (R6.1)
+}
+
+status comm_split_type(comm_object& comm, int split_type, int key, handle_t info, handle_t& newcomm) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  if (split_type != MPI_UNDEFINED && (split_type < MPI_COMM_TYPE_SHARED || split_type > MPI_COMM_TYPE_RESOURCE_GUIDED))
+    return fail(MPI_ERR_ARG, "split_type %d is not MPI_UNDEFINED or an MPI_COMM_TYPE_* constant", split_type);
+  return comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+}
+
+status comm_create_group(comm_object& comm, group_object& group, int tag, handle_t& newcomm) {
+  if (tag < 0) return fail(MPI_ERR_TAG, "tag %d is negative", tag);
+  return comm_create(comm, group, newcomm);
 }
 
 status comm_free(handle_t& comm) {
