@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test: the spec checker, the C API tests, the C programs, the differential tests
+# against MPICH and Open MPI, then the same suite (without the peers) under ASan + UBSan.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin
+jobs=$(nproc)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+echo "== build and test =="
+cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== ASan + UBSan build and test =="
+cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=Debug \
+      -DMPIATTR_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+   ctest --output-on-failure -j"$jobs" -E '^(diff_mpich_|diff_openmpi_|spec_pytest)')
