@@ -12,7 +12,8 @@ from .load import load
 from .model import SpecError
 
 TEMPLATES = Path(__file__).parent / "templates"
-LANGS = ("core", "c")
+LANGS = tuple(sorted(p.stem for p in (Path(__file__).parent / "lang").glob("*.py")
+                     if p.stem != "__init__"))
 
 
 def environment(spec, lang_mod) -> jinja2.Environment:

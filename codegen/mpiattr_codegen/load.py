@@ -9,8 +9,8 @@ from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handl
 
 _KIND_KEYS = {"class", "c", "f90", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c"}
-_FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "desc", "params", "init",
-                  "returns", "ierror", "ierror_kind"}
+_FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "fortran", "desc", "params",
+                  "init", "returns", "ierror", "ierror_kind"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
                   "ierror_kind"}
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
@@ -112,7 +112,8 @@ def load(spec_dir: str | Path) -> Spec:
             functions.append(Function(
                 name=_need(e, "name", o), ref=_need(e, "ref", o), core=_need(e, "core", o),
                 params=_params(e, kinds, o), origin=o, desc=e.get("desc", ""),
-                object=_object(e, o, False), deprecated=_dep(e, o), cxx=e.get("cxx"), init=init,
+                object=_object(e, o, False), deprecated=_dep(e, o), cxx=e.get("cxx"),
+                fortran=e.get("fortran"), init=init,
                 returns=kinds[ret] if ret else None, ierror=e.get("ierror", "ierror")))
         for e in doc.get("callback", []):
             o = f"spec/{fname}: {e.get('name', '?')}"

@@ -51,6 +51,7 @@ class Function:
     object: Optional[str] = None  # COMM | WIN | TYPE for caching routines
     deprecated: Optional[Deprecation] = None
     cxx: Optional[dict] = None
+    fortran: Optional[dict] = None  # Fortran-binding facts (the Fortran issue)
     init: str = "during"  # during | before | any
     returns: Optional[Kind] = None  # None: returns an MPI error code
     ierror: str = "ierror"
