@@ -10,7 +10,7 @@ from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handl
 _KIND_KEYS = {"class", "c", "f90", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "fortran", "desc", "params",
-                  "init", "returns", "ierror", "ierror_kind"}
+                  "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
                   "ierror_kind"}
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",

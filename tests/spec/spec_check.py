@@ -1,0 +1,203 @@
+"""Checks spec/*.toml against the MPI Forum's apis.json (pympistandard, /work/shared/reference).
+
+For every routine, callback typedef and predefined callback of our spec, the apis.json entry of the
+same name must agree on: the name, what the entry is (procedure / callback typedef / predefined
+callback of the same type), the return kind, the C parameters (order, names, kinds, directions as
+passed and as printed, callback type, const, array length) and the Fortran error argument (name
+and kind). Known faults of apis.json are listed in apis_errata.toml (docs/decisions.md D17); the
+checker accepts exactly those deviations and reports an erratum that no longer applies.
+
+Which apis.json parameters are C parameters: apis.json marks a parameter absent from a language
+binding with `suppress` tokens. Those with "c_parameter" are not C parameters; in the data these are
+exactly the Fortran error arguments (kind ERROR_CODE*), which our spec names `ierror` / `ierror_kind`
+(any other C-suppressed parameter is reported: the spec cannot express it). Parameters suppressed
+only in the LIS and Fortran ("lis_parameter f08_parameter f90_parameter": MPI_Init's argc/argv) ARE
+C parameters, and are compared like any other. Routines whose C return kind is not ERROR_CODE
+(MPI_Wtime, MPI_Wtick) have no error argument at all.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SOURCE_DIR = Path(os.environ.get("MPIATTR_SOURCE_DIR") or HERE.parents[1]).resolve()
+SHARED_DIR = Path(os.environ.get("MPIATTR_SHARED_DIR") or SOURCE_DIR.parent / "shared").resolve()
+SPEC_DIR = SOURCE_DIR / "spec"
+CODEGEN_DIR = SOURCE_DIR / "codegen"
+REFERENCE_DIR = SHARED_DIR / "reference"
+ERRATA_FILE = HERE / "apis_errata.toml"
+
+if str(CODEGEN_DIR) not in sys.path:
+    sys.path.insert(0, str(CODEGEN_DIR))
+
+from mpiattr_codegen.load import load as load_spec  # noqa: E402
+from mpiattr_codegen.model import Callback, PredefinedCallback  # noqa: E402
+
+ERRATUM_KEYS = {"entry", "param", "field", "official", "ours", "reason"}
+ERRATUM_FIELDS = {"param_direction", "lis_direction"}
+
+
+def load_apis() -> dict:
+    with open(REFERENCE_DIR / "apis.json") as f:
+        return json.load(f)
+
+
+def load_caching() -> dict:
+    with open(REFERENCE_DIR / "caching_apis.json") as f:
+        return json.load(f)["entries"]
+
+
+def load_errata(path=ERRATA_FILE) -> list[dict]:
+    with open(path, "rb") as f:
+        errata = tomllib.load(f).get("erratum", [])
+    for i, e in enumerate(errata):
+        if set(e) != ERRATUM_KEYS or e["field"] not in ERRATUM_FIELDS or not e["reason"].strip():
+            raise ValueError(f"{path}: erratum #{i + 1} {e}: needs exactly the keys "
+                             f"{sorted(ERRATUM_KEYS)}, field in {sorted(ERRATUM_FIELDS)}, a reason")
+    return errata
+
+
+def _tokens(p: dict) -> list[str]:
+    return p["suppress"].split()
+
+
+def _our_view(p) -> dict:
+    """One of our parameters in apis.json's vocabulary."""
+    return {"kind": p.kind.name, "param_direction": p.dir, "lis_direction": p.lis,
+            "func_type": p.func_type or "", "constant": p.const, "length": p.length}
+
+
+def _official_view(p: dict) -> dict:
+    return {k: p[k] for k in ("kind", "param_direction", "lis_direction", "func_type", "constant",
+                              "length")}
+
+
+def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
+    """Mismatches between one spec entry and its apis.json entry, less the accepted errata."""
+    n, out = ours.name, []
+    if official["name"] != n:
+        out.append(f"{n}: apis.json spells the name {official['name']!r}")
+
+    # What the entry is.
+    attrs = official.get("attributes", {})
+    if isinstance(ours, Callback) != bool(attrs.get("callback")):
+        out.append(f"{n}: callback typedef in one of our spec and apis.json, not in the other")
+    predef_type = attrs.get("predefined_function")
+    ours_type = ours.type.name if isinstance(ours, PredefinedCallback) else None
+    if ours_type != predef_type:
+        out.append(f"{n}: predefined callback of type {ours_type!r} in our spec, "
+                   f"{predef_type!r} in apis.json")
+    ret = ours.returns.name if getattr(ours, "returns", None) else "ERROR_CODE"
+    if ret != official["return_kind"]:
+        out.append(f"{n}: return kind is {ret!r} in our spec, {official['return_kind']!r} in apis.json")
+
+    # The Fortran error argument: the C-suppressed parameter(s).
+    suppressed = [p for p in official["parameters"] if "c_parameter" in _tokens(p)]
+    errs = [p for p in suppressed if p["kind"].startswith("ERROR_CODE")]
+    for p in suppressed:
+        if p not in errs:
+            out.append(f"{n}: parameter {p['name']}: apis.json suppresses it in C only, and it is "
+                       f"not the error argument (kind {p['kind']}); our spec cannot express that")
+    our_ierror = (ours.ierror, getattr(ours, "ierror_kind", "ERROR_CODE"))
+    if ret == "ERROR_CODE":
+        if len(errs) != 1:
+            out.append(f"{n}: apis.json has {len(errs)} error arguments, expected one")
+        elif (errs[0]["name"], errs[0]["kind"]) != our_ierror:
+            out.append(f"{n}: parameter {errs[0]['name']}: error argument is "
+                       f"{our_ierror[0]!r} of kind {our_ierror[1]!r} in our spec, "
+                       f"{errs[0]['name']!r} of kind {errs[0]['kind']!r} in apis.json")
+    elif errs:
+        out.append(f"{n}: returns {ret} yet apis.json has error argument {errs[0]['name']!r}")
+
+    # The C parameters: order and names by position, then each field by name.
+    mine = {p.name: _our_view(p) for p in ours.params}
+    theirs = {p["name"]: _official_view(p) for p in official["parameters"]
+              if "c_parameter" not in _tokens(p)}
+    a, b = list(mine), list(theirs)
+    for i in range(max(len(a), len(b))):
+        x, y = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
+        if x != y:
+            out.append(f"{n}: parameter {i + 1} is {x!r} in our spec, {y!r} in apis.json "
+                       f"(our order {a}, apis.json order {b})")
+    accepted = [e for e in errata if e["entry"] == n]
+    used = set()
+    for pname in (x for x in a if x in theirs):
+        for field, ov in mine[pname].items():
+            tv = theirs[pname][field]
+            if ov == tv:
+                continue
+            match = [i for i, e in enumerate(accepted) if (e["param"], e["field"], e["official"],
+                                                           e["ours"]) == (pname, field, tv, ov)]
+            if match:
+                used.update(match)
+                continue
+            out.append(f"{n}: parameter {pname}: {field} is {ov!r} in our spec, {tv!r} in apis.json")
+    for i, e in enumerate(accepted):
+        if i not in used:
+            now_official = theirs.get(e["param"], {}).get(e["field"])
+            now_ours = mine.get(e["param"], {}).get(e["field"])
+            out.append(f"{n}: parameter {e['param']}: stale erratum on {e['field']} (expects "
+                       f"apis.json {e['official']!r}, ours {e['ours']!r}; now apis.json "
+                       f"{now_official!r}, ours {now_ours!r})")
+    return out
+
+
+def spec_entries(spec) -> list:
+    return [*spec.functions, *spec.callbacks, *spec.predefined_callbacks]
+
+
+def check_spec(spec, apis: dict, errata: list[dict], caching: dict | None = None) -> list[str]:
+    """All mismatches between the spec and apis.json; with `caching` (caching_apis.json's entries),
+    also every caching entry the spec lacks."""
+    out = []
+    entries = spec_entries(spec)
+    for e in entries:
+        official = apis.get(e.name.lower())
+        if official is None:
+            out.append(f"{e.name}: in our spec but not in apis.json")
+        else:
+            out.extend(compare_entry(e, official, errata))
+    names = {e.name for e in entries}
+    for key, c in (caching or {}).items():
+        if c["raw"]["name"] not in names:
+            out.append(f"{c['raw']['name']}: caching entry of caching_apis.json ({key}) is missing "
+                       f"from our spec")
+    for e in errata:
+        if e["entry"] not in names:
+            out.append(f"{e['entry']}: parameter {e['param']}: stale erratum on {e['field']}: "
+                       f"no such entry in our spec")
+    return out
+
+
+def normalise_c(proto: str) -> str:
+    """A C prototype with insignificant whitespace removed: none around * ( ) , and single spaces."""
+    s = " ".join(proto.split())
+    for tok in ("*", "(", ")", ","):
+        s = s.replace(f" {tok}", tok).replace(f"{tok} ", tok)
+    return s
+
+
+def check_prototypes(spec, caching: dict) -> list[str]:
+    """The C (and, for procedures, PMPI) prototypes generated from the spec against the ones
+    pympistandard renders for the caching entries of caching_apis.json."""
+    from mpiattr_codegen.lang.c import c_prototype
+    by_name = {e.name: e for e in spec_entries(spec)}
+    out = []
+    for key, c in caching.items():
+        ours = by_name.get(c["raw"]["name"])
+        if ours is None:
+            out.append(f"{c['raw']['name']}: no entry in our spec to render")
+            continue
+        rendered = c["rendered_by_pympistandard_0.1.2"]
+        pairs = [("C", c_prototype(ours), rendered["iso_c"])]
+        if rendered.get("iso_c_pmpi"):
+            pairs.append(("PMPI", c_prototype(ours, ours.pmpi_name), rendered["iso_c_pmpi"]))
+        for what, mine, theirs in pairs:
+            if normalise_c(mine) != normalise_c(theirs):
+                out.append(f"{ours.name}: {what} prototype differs:\n  ours:     {mine}\n"
+                           f"  official: {theirs}")
+    return out
