@@ -34,7 +34,11 @@ class call {
  public:
   explicit call(const char* routine) : routine_(routine) {}
 
-  bool usable() {
+  MPIATTR_HOT bool usable() {
+    if (rt().usable()) [[likely]] return true;
+    return not_usable();
+  }
+  [[gnu::cold, gnu::noinline]] bool not_usable() {
     if (rt().usable()) return true;
     pending_ = rt().state.load() == static_cast<int>(phase::before_init)
                    ? mpiattr::fail(MPI_ERR_OTHER, "MPI is not initialized yet (call MPI_Init first, R10.5)")
@@ -42,29 +46,29 @@ class call {
     return false;
   }
 
-  comm_object* lookup_comm(MPI_Comm h, const char* name) {
+  MPIATTR_HOT comm_object* lookup_comm(MPI_Comm h, const char* name) {
     comm_object* o = rt().comms.lookup(to_handle(h));
-    if (o == nullptr) bad_handle(h == MPI_COMM_NULL, MPI_ERR_COMM, "communicator", "MPI_COMM_NULL", name, to_handle(h));
+    if (o == nullptr) [[unlikely]] bad_handle(h == MPI_COMM_NULL, MPI_ERR_COMM, "communicator", "MPI_COMM_NULL", name, to_handle(h));
     return o;
   }
-  win_object* lookup_win(MPI_Win h, const char* name) {
+  MPIATTR_HOT win_object* lookup_win(MPI_Win h, const char* name) {
     win_object* o = rt().wins.lookup(to_handle(h));
-    if (o == nullptr) bad_handle(h == MPI_WIN_NULL, MPI_ERR_WIN, "window", "MPI_WIN_NULL", name, to_handle(h));
+    if (o == nullptr) [[unlikely]] bad_handle(h == MPI_WIN_NULL, MPI_ERR_WIN, "window", "MPI_WIN_NULL", name, to_handle(h));
     return o;
   }
-  type_object* lookup_type(MPI_Datatype h, const char* name) {
+  MPIATTR_HOT type_object* lookup_type(MPI_Datatype h, const char* name) {
     type_object* o = rt().types.lookup(to_handle(h));
-    if (o == nullptr) bad_handle(h == MPI_DATATYPE_NULL, MPI_ERR_TYPE, "datatype", "MPI_DATATYPE_NULL", name, to_handle(h));
+    if (o == nullptr) [[unlikely]] bad_handle(h == MPI_DATATYPE_NULL, MPI_ERR_TYPE, "datatype", "MPI_DATATYPE_NULL", name, to_handle(h));
     return o;
   }
-  group_object* lookup_group(MPI_Group h, const char* name) {
+  MPIATTR_HOT group_object* lookup_group(MPI_Group h, const char* name) {
     group_object* o = rt().groups.lookup(to_handle(h));
-    if (o == nullptr) bad_handle(h == MPI_GROUP_NULL, MPI_ERR_GROUP, "group", "MPI_GROUP_NULL", name, to_handle(h));
+    if (o == nullptr) [[unlikely]] bad_handle(h == MPI_GROUP_NULL, MPI_ERR_GROUP, "group", "MPI_GROUP_NULL", name, to_handle(h));
     return o;
   }
-  errhandler_object* lookup_errhandler(MPI_Errhandler h, const char* name) {
+  MPIATTR_HOT errhandler_object* lookup_errhandler(MPI_Errhandler h, const char* name) {
     errhandler_object* o = rt().errhandlers.lookup(to_handle(h));
-    if (o == nullptr) bad_handle(h == MPI_ERRHANDLER_NULL, MPI_ERR_ARG, "error handler", "MPI_ERRHANDLER_NULL", name, to_handle(h));
+    if (o == nullptr) [[unlikely]] bad_handle(h == MPI_ERRHANDLER_NULL, MPI_ERR_ARG, "error handler", "MPI_ERRHANDLER_NULL", name, to_handle(h));
     return o;
   }
   // For INOUT handles the core looks the object up; these only choose the error handler.
@@ -78,7 +82,7 @@ class call {
   int fail(status st) { return raise_error(target_, st, routine_); }
 
  private:
-  void bad_handle(bool is_null, int cls, const char* what, const char* null_name, const char* name,
+  [[gnu::cold, gnu::noinline]] void bad_handle(bool is_null, int cls, const char* what, const char* null_name, const char* name,
                   handle_t h) {
     pending_ = is_null ? mpiattr::fail(cls, "%s is %s", name, null_name)
                        : mpiattr::fail(cls, "%s (0x%x) is not a valid %s handle (freed, never created, or another kind's)",

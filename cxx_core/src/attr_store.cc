@@ -84,6 +84,31 @@ void attr_store::put_with_seq(std::uint32_t index, attribute_value v, std::uint3
   if (seq >= next_seq_) next_seq_ = seq + 1;
 }
 
+void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq) {
+  slot* s = slot_for_write(index);
+  if (!(s->tag.load(std::memory_order_relaxed) & kOriginMask)) ++count_;
+  s->word.store(v.word(), std::memory_order_relaxed);
+  s->tag.store(static_cast<std::uint32_t>(v.how_written()), std::memory_order_relaxed);
+  s->seq = seq;
+  if (seq >= next_seq_) next_seq_ = seq + 1;
+}
+
+void attr_store::clear() {
+  directory* d = dir_.load(std::memory_order_relaxed);
+  if (d == nullptr) return;
+  begin_write();
+  for (std::uint32_t c = 0; c < d->nchunks; ++c) {
+    slot* ch = d->chunks[c].load(std::memory_order_relaxed);
+    if (ch == nullptr) continue;
+    for (std::uint32_t i = 0; i < kChunk; ++i) {
+      ch[i].tag.store(0, std::memory_order_relaxed);
+      ch[i].word.store(0, std::memory_order_relaxed);
+    }
+  }
+  end_write();
+  count_ = 0;
+}
+
 void attr_store::set_deleting(std::uint32_t index, bool on) {
   slot* s = existing(index);
   std::uint32_t tag = s->tag.load(std::memory_order_relaxed);

@@ -21,7 +21,7 @@ status find_for(const attr_object& obj, int keyval, bool writing, keyval_record*
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr) {
     if (keyval == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID (R2.3)");
-    if (keyvals().find_referenced(keyval))
+    if (keyvals().find_referenced(keyval) || keyvals().was_issued(keyval))
       return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed (R2.3)", static_cast<unsigned>(keyval));
     return fail(MPI_ERR_KEYVAL, "%d (0x%x) is not a keyval", keyval, static_cast<unsigned>(keyval));
   }
@@ -111,15 +111,13 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   return status::ok();
 }
 
-status get_attr(const attr_object& obj, int keyval, attr_read& value, bool& flag) {
-  keyval_record* r = keyvals().find_live(keyval);
-  if (r == nullptr || r->kind != obj.kind) {
-    keyval_record* unused = nullptr;
-    return find_for(obj, keyval, false, &unused);
-  }
-  flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
-  return status::ok();
+namespace detail {
+status get_attr_error(const attr_object& obj, int keyval) {
+  keyval_record* unused = nullptr;
+  status st = find_for(obj, keyval, false, &unused);
+  return st.is_ok() ? fail(MPI_ERR_INTERN, "keyval 0x%x: inconsistent lookup", static_cast<unsigned>(keyval)) : st;
 }
+}  // namespace detail
 
 status delete_attr(attr_object& obj, int keyval) {
   keyval_record* r = keyvals().find_live(keyval);
@@ -162,11 +160,33 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
 status delete_all(attr_object& obj) {
   attr_store& s = obj.attrs;
   std::vector<attr_store::entry> todo;
+  bool batch = false;
   {
     std::lock_guard lock(s.mutex());
     if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
     s.freeing = true;
-    todo = s.snapshot_newest_first();
+    // When no attribute has a delete callback to run, nothing can observe the order: drop them
+    // all at once (the common case, and what makes dup + free cheap).
+    bool any_user = false;
+    s.for_each([&](const attr_store::entry& e) {
+      if (e.index < keyval_registry::kFirstUserIndex) return;  // MPI's own: removed with the object
+      any_user = any_user || e.deleting ||
+                 keyvals().at(e.index)->cbs.delete_kind == delete_behaviour::user;
+    });
+    if (any_user) {
+      todo = s.snapshot_newest_first();
+      std::erase_if(todo, [](const attr_store::entry& e) { return e.index < keyval_registry::kFirstUserIndex; });
+    } else {
+      s.for_each([&](const attr_store::entry& e) {
+        if (e.index >= keyval_registry::kFirstUserIndex) todo.push_back(e);
+      });
+      for (const auto& e : todo) s.erase(e.index);
+      batch = true;
+    }
+  }
+  if (batch) {
+    for (const auto& e : todo) keyvals().release(keyvals().at(e.index));
+    return status::ok();
   }
   for (const auto& e : todo) {
     keyval_record* r = keyvals().at(e.index);
@@ -189,11 +209,9 @@ status copy_all(const attr_object& from, attr_object& to) {
   const attr_store& s = from.attrs;
   attr_store& d = to.attrs;
   {
+    // `to` is not published yet: only this thread can see it, so no lock and no seqlock.
     std::lock_guard lock(s.mutex());
-    auto entries = s.snapshot_newest_first();
-    std::reverse(entries.begin(), entries.end());  // oldest first: the copy keeps the order
-    std::lock_guard lock_to(d.mutex());
-    for (const auto& e : entries) {
+    s.for_each([&](const attr_store::entry& e) {
       keyval_record* r = keyvals().at(e.index);
       // MPI's own attributes (MPI_TAG_UB, ...) follow the communicator (docs/decisions.md D11).
       copy_behaviour how = r->predefined ? copy_behaviour::dup : r->cbs.copy_kind;
@@ -201,15 +219,17 @@ status copy_all(const attr_object& from, attr_object& to) {
         case copy_behaviour::null_copy: break;
         case copy_behaviour::dup:
           keyval_registry::acquire(r);
-          d.put_with_seq(e.index, e.value, e.seq);
+          d.put_private(e.index, e.value, e.seq);  // the copy keeps the original's set order
           break;
         case copy_behaviour::user:
           keyval_registry::acquire(r);  // keeps the callbacks alive while they run unlocked
           user.push_back({e, r});
           break;
       }
-    }
+    });
   }
+  // Copy callbacks run oldest first (D10).
+  std::sort(user.begin(), user.end(), [](const pending& a, const pending& b) { return a.e.seq < b.e.seq; });
   status result = status::ok();
   std::size_t done = 0;
   for (; done < user.size(); ++done) {
@@ -224,9 +244,8 @@ status copy_all(const attr_object& from, attr_object& to) {
       break;
     }
     if (keep) {
-      std::lock_guard lock(d.mutex());
       keyval_registry::acquire(p.r);
-      d.put_with_seq(p.e.index, out, p.e.seq);
+      d.put_private(p.e.index, out, p.e.seq);
     }
   }
   for (auto& p : user) keyvals().release(p.r);

@@ -13,14 +13,7 @@ const language_binding* binding_for(language lang) {
   return g_bindings[static_cast<int>(lang)].load(std::memory_order_acquire);
 }
 
-keyval_registry& keyvals() {
-  static keyval_registry* r = new keyval_registry;  // outlives static teardown
-  return *r;
-}
-
-keyval_registry::keyval_registry() {
-  chunks_[0].store(new keyval_record[kChunkSize], std::memory_order_release);
-}
+constinit never_destroyed<keyval_registry> g_keyvals;
 
 keyval_registry::~keyval_registry() {
   for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
@@ -35,6 +28,11 @@ keyval_record* keyval_registry::find_referenced(int keyval) const {
 }
 
 void keyval_registry::define_predefined(int keyval, object_kind kind) {
+  {
+    std::lock_guard lock(mu_);
+    if (chunks_[0].load(std::memory_order_relaxed) == nullptr)
+      chunks_[0].store(new keyval_record[kChunkSize], std::memory_order_release);
+  }
   keyval_record* r = at(index_of(keyval));
   r->handle = keyval;
   r->kind = kind;
@@ -74,8 +72,9 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   keyval_record* r = find_live(k);
   if (r == nullptr) {
     if (k == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID");
-    return fail(MPI_ERR_KEYVAL, "keyval %d (0x%x) is not a live keyval (never created, or freed)",
-                k, static_cast<unsigned>(k));
+    if (was_issued(k))
+      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed already (R2.1)", static_cast<unsigned>(k));
+    return fail(MPI_ERR_KEYVAL, "%d (0x%x) is not a keyval", k, static_cast<unsigned>(k));
   }
   if (r->predefined)
     return fail(MPI_ERR_KEYVAL, "keyval %d is predefined and cannot be freed (R8.1)", k);
@@ -90,7 +89,15 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   return status::ok();
 }
 
+bool keyval_registry::was_issued(int keyval) const {
+  if ((keyval & 0xC0000000) != 0x40000000) return false;
+  std::uint32_t i = static_cast<std::uint32_t>(keyval) & 0xFFFFFu;
+  std::lock_guard lock(mu_);
+  return i >= kFirstUserIndex && i < next_;
+}
+
 void keyval_registry::release(keyval_record* r) {
+  if (r->predefined) return;
   if (r->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   // Last reference: the callbacks can no longer run; give the language its state back.
   if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);

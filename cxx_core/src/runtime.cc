@@ -189,10 +189,7 @@ status check_root(int root) {
 
 }  // namespace
 
-runtime& rt() {
-  static runtime* r = new runtime;  // never destroyed: handles may be used during static teardown
-  return *r;
-}
+constinit never_destroyed<runtime> g_runtime;
 
 lifecycle& standalone_lifecycle() {
   static standalone s;

@@ -36,7 +36,7 @@ class attr_store {
   ~attr_store();
 
   // Lock-free read of slot `index`.
-  bool read(std::uint32_t index, attr_read* out) const {
+  MPIATTR_HOT bool read(std::uint32_t index, attr_read* out) const {
     for (;;) {
       std::uint32_t v1 = version_.load(std::memory_order_acquire);
       if (v1 & 1u) continue;  // a writer is mid-update
@@ -80,6 +80,27 @@ class attr_store {
   void put_with_seq(std::uint32_t index, attribute_value v, std::uint32_t seq);
   void set_deleting(std::uint32_t index, bool on);
   void erase(std::uint32_t index);
+  // Calls f(entry) for every attribute, in keyval-index order.
+  template <typename F>
+  void for_each(F&& f) const {
+    const directory* d = dir_.load(std::memory_order_relaxed);
+    if (d == nullptr) return;
+    for (std::uint32_t c = 0; c < d->nchunks; ++c) {
+      const slot* ch = d->chunks[c].load(std::memory_order_relaxed);
+      if (ch == nullptr) continue;
+      for (std::uint32_t i = 0; i < kChunk; ++i) {
+        std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
+        if (tag & kOriginMask)
+          f(entry{c * kChunk + i, ch[i].seq,
+                  attribute_value(ch[i].word.load(std::memory_order_relaxed), static_cast<origin>(tag & kOriginMask)),
+                  (tag & kDeleting) != 0});
+      }
+    }
+  }
+  // Stores into an object no other thread can see yet (a dup in progress): no reader to fence.
+  void put_private(std::uint32_t index, attribute_value v, std::uint32_t seq);
+  // Removes every attribute at once (their delete callbacks are known to do nothing).
+  void clear();
   // Every attribute, newest first (the order MPI_Finalize deletes MPI_COMM_SELF's in, R10.1).
   std::vector<entry> snapshot_newest_first() const;
   // The home of slot `index`'s word (valid while the slot holds a value).

@@ -16,6 +16,15 @@
 
 namespace mpiattr {
 
+// Holds a T that is constant-initialised and never destroyed, so MPI calls made during static
+// initialisation or teardown of other libraries still find it.
+template <typename T>
+union never_destroyed {
+  constexpr never_destroyed() : value() {}
+  ~never_destroyed() {}
+  T value;
+};
+
 enum class object_kind : std::uint8_t { comm, type, win, group, request, errhandler, info, op };
 constexpr int kObjectKinds = 8;
 
@@ -41,14 +50,14 @@ constexpr handle_t make(object_kind k, std::uint32_t gen, std::uint32_t index) {
 template <typename T>
 class object_table {
  public:
-  explicit object_table(object_kind kind) : kind_(kind) {}
+  explicit constexpr object_table(object_kind kind) : kind_(kind) {}
   object_table(const object_table&) = delete;
   ~object_table() {
     for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
   }
 
   // The live object named by h, or nullptr (null, freed, or another kind's handle).
-  T* lookup(handle_t h) const {
+  MPIATTR_HOT T* lookup(handle_t h) const {
     if (h < handles::kPredefinedLimit) return predefined_[h].load(std::memory_order_acquire);
     if (!handles::is_dynamic(h) || handles::kind_of(h) != kind_) return nullptr;
     std::uint32_t i = handles::index_of(h);

@@ -73,36 +73,42 @@ class keyval_registry {
   static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
   static constexpr std::uint32_t kMaxIndex = 1u << 20;
 
-  keyval_registry();
+  constexpr keyval_registry() = default;
   ~keyval_registry();
 
   // The slot index a keyval handle addresses, or 0 when it cannot be a keyval at all.
-  static std::uint32_t index_of(int keyval) {
+  MPIATTR_HOT static std::uint32_t index_of(int keyval) {
     if ((keyval & 0xC0000000) == 0x40000000) return static_cast<std::uint32_t>(keyval) & 0xFFFFFu;
     if (keyval > 500 && keyval < 508) return static_cast<std::uint32_t>(keyval - 500);
     if (keyval > 600 && keyval < 606) return static_cast<std::uint32_t>(keyval - 600 + 7);
     return 0;
   }
 
-  keyval_record* at(std::uint32_t index) const {
+  MPIATTR_HOT keyval_record* at(std::uint32_t index) const {
     keyval_record* c = chunks_[index >> kChunkBits].load(std::memory_order_acquire);
     return c ? &c[index & (kChunkSize - 1)] : nullptr;
   }
 
   // A keyval the user may set or get with: created and not yet freed.
-  keyval_record* find_live(int keyval) const {
+  MPIATTR_HOT keyval_record* find_live(int keyval) const {
     std::uint32_t i = index_of(keyval);
     keyval_record* r = i ? at(i) : nullptr;
     return (r && r->live_handle.load(std::memory_order_acquire) == keyval) ? r : nullptr;
   }
   // Also a keyval freed by the user whose attributes still exist (delete_attr may name it, R2.2).
   keyval_record* find_referenced(int keyval) const;
+  // Whether a handle has the form of one this registry issued (to say "freed" rather than
+  // "not a keyval" in messages).
+  bool was_issued(int keyval) const;
 
   status create(object_kind kind, const callbacks& cbs, int* keyval);
   status free(object_kind kind, int* keyval, const char* kind_label);
   void define_predefined(int keyval, object_kind kind);
 
-  static void acquire(keyval_record* r) { r->refs.fetch_add(1, std::memory_order_relaxed); }
+  // Predefined keys are never counted: they live as long as MPI.
+  static void acquire(keyval_record* r) {
+    if (!r->predefined) r->refs.fetch_add(1, std::memory_order_relaxed);
+  }
   void release(keyval_record* r);
 
   std::size_t live_count() const;  // records with refs > 0, for tests
@@ -114,6 +120,7 @@ class keyval_registry {
   std::uint32_t next_ = kFirstUserIndex;
 };
 
-keyval_registry& keyvals();
+extern never_destroyed<keyval_registry> g_keyvals;
+inline keyval_registry& keyvals() { return g_keyvals.value; }
 
 }  // namespace mpiattr

@@ -31,7 +31,8 @@ struct runtime {
   }
 };
 
-runtime& rt();
+extern never_destroyed<runtime> g_runtime;
+inline runtime& rt() { return g_runtime.value; }
 
 // Turns a failed status into an error code and raises it on the error handler of `target` (an
 // attr_object's kind and handle; MPI_COMM_SELF when target is null, or the initial handler before
