@@ -1,0 +1,155 @@
+// D3, D4: errors of the caching routines go to the right error handler, and the code's string
+// names the routine and the reason.
+#include "attr_test_common.h"
+
+namespace {
+
+class D4 : public ::testing::Test {
+ protected:
+  void SetUp() override { handler_calls().clear(); }
+  void TearDown() override { MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); }
+};
+
+TEST_F(D4, D4_user_handler_on_dup_sees_its_set_attr_error_and_no_other) {
+  MPI_Comm a = fresh_comm(), b = fresh_comm();
+  ASSERT_OK(MPI_Comm_set_errhandler(a, counting_comm_errhandler()));
+  int rc = MPI_Comm_set_attr(a, 777, nullptr);
+  EXPECT_CLASS(rc, MPI_ERR_KEYVAL);
+  ASSERT_EQ(handler_calls().size(), 1u);
+  EXPECT_EQ(handler_calls()[0].object, static_cast<void*>(a));
+  EXPECT_EQ(handler_calls()[0].code, rc);
+  // b has MPI_ERRORS_RETURN: its error reaches no user handler.
+  EXPECT_CLASS(MPI_Comm_set_attr(b, 777, nullptr), MPI_ERR_KEYVAL);
+  EXPECT_EQ(handler_calls().size(), 1u);
+  MPI_Comm_free(&a);
+  MPI_Comm_free(&b);
+}
+
+TEST_F(D4, D4_new_communicators_inherit_the_handler) {
+  MPI_Comm a = fresh_comm(), d, s;
+  ASSERT_OK(MPI_Comm_set_errhandler(a, counting_comm_errhandler()));
+  ASSERT_OK(MPI_Comm_dup(a, &d));
+  ASSERT_OK(MPI_Comm_split(a, 0, 0, &s));
+  MPI_Errhandler eh;
+  ASSERT_OK(MPI_Comm_get_errhandler(d, &eh));
+  EXPECT_EQ(eh, counting_comm_errhandler());
+  int rc = MPI_Comm_delete_attr(d, 999);
+  ASSERT_EQ(handler_calls().size(), 1u);
+  EXPECT_EQ(handler_calls()[0].object, static_cast<void*>(d));
+  EXPECT_EQ(handler_calls()[0].code, rc);
+  rc = MPI_Comm_get_attr(s, 999, nullptr, nullptr);
+  ASSERT_EQ(handler_calls().size(), 2u);
+  EXPECT_EQ(handler_calls()[1].object, static_cast<void*>(s));
+  MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(s, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(a, MPI_ERRORS_RETURN);
+  MPI_Comm_free(&d);
+  MPI_Comm_free(&s);
+  MPI_Comm_free(&a);
+}
+
+TEST_F(D4, D4_datatype_and_keyval_errors_go_to_COMM_SELF) {
+  ASSERT_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, counting_comm_errhandler()));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, counting_comm_errhandler());
+  MPI_Datatype t = fresh_type();
+  int rc1 = MPI_Type_set_attr(t, 999, nullptr);
+  int bad = 999;
+  int rc2 = MPI_Comm_free_keyval(&bad);
+  int rc3 = MPI_Win_free_keyval(&bad);
+  int rc4 = MPI_Comm_create_keyval(nullptr, nullptr, nullptr, nullptr);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  ASSERT_EQ(handler_calls().size(), 4u);
+  int codes[] = {rc1, rc2, rc3, rc4};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(handler_calls()[i].object, static_cast<void*>(MPI_COMM_SELF));
+    EXPECT_EQ(handler_calls()[i].code, codes[i]);
+  }
+  MPI_Type_free(&t);
+}
+
+TEST_F(D4, D4_window_errors_go_to_the_window_handler) {
+  char buf[8];
+  MPI_Win w1, w2;
+  ASSERT_OK(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w1));
+  ASSERT_OK(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w2));
+  ASSERT_OK(MPI_Win_set_errhandler(w1, counting_win_errhandler()));
+  ASSERT_OK(MPI_Win_set_errhandler(w2, MPI_ERRORS_RETURN));
+  ASSERT_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, counting_comm_errhandler()));
+  int rc = MPI_Win_set_attr(w1, MPI_WIN_BASE, nullptr);
+  EXPECT_CLASS(MPI_Win_delete_attr(w2, 999), MPI_ERR_KEYVAL);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  ASSERT_EQ(handler_calls().size(), 1u);
+  EXPECT_TRUE(handler_calls()[0].is_win);
+  EXPECT_EQ(handler_calls()[0].object, static_cast<void*>(w1));
+  EXPECT_EQ(handler_calls()[0].code, rc);
+  MPI_Win_free(&w1);
+  MPI_Win_free(&w2);
+}
+
+TEST_F(D4, D4_comm_handler_cannot_be_set_on_a_window) {
+  char buf[8];
+  MPI_Win w;
+  ASSERT_OK(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w));
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  EXPECT_NE(MPI_Win_set_errhandler(w, counting_comm_errhandler()), MPI_SUCCESS);
+  MPI_Win_free(&w);
+}
+
+TEST_F(D4, D4_window_default_handler_is_fatal) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  char buf[8];
+  MPI_Win w;
+  ASSERT_OK(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w));
+  EXPECT_EXIT(MPI_Win_set_attr(w, 999, nullptr), ::testing::ExitedWithCode(1), "MPI_Win_set_attr");
+  MPI_Win_free(&w);
+}
+
+TEST_F(D4, D4_errors_are_fatal_on_a_communicator_exits_with_message) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  MPI_Comm c = fresh_comm();
+  MPI_Comm_set_errhandler(c, MPI_ERRORS_ARE_FATAL);
+  EXPECT_EXIT(MPI_Comm_get_attr(c, MPI_KEYVAL_INVALID, nullptr, nullptr), ::testing::ExitedWithCode(1),
+              "MPI_Comm_get_attr");
+  MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+  MPI_Comm_free(&c);
+}
+
+TEST_F(D4, D3_error_strings_name_routine_and_reason) {
+  MPI_Comm c = fresh_comm();
+  int kt, kc, x = 0;
+  ASSERT_OK(MPI_Type_create_keyval(nullptr, nullptr, &kt, nullptr));
+  ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &kc, nullptr));
+  std::string s = error_string(MPI_Comm_set_attr(c, kt, &x));
+  EXPECT_NE(s.find("MPI_Comm_set_attr"), std::string::npos) << s;
+  EXPECT_NE(s.find("datatype"), std::string::npos) << "says which kind the keyval is for: " << s;
+  EXPECT_NE(s.find("MPI_ERR_KEYVAL"), std::string::npos) << s;
+  s = error_string(MPI_Comm_set_attr(c, MPI_KEYVAL_INVALID, &x));
+  EXPECT_NE(s.find("MPI_KEYVAL_INVALID"), std::string::npos) << s;
+  s = error_string(MPI_Comm_delete_attr(c, MPI_TAG_UB));
+  EXPECT_NE(s.find("predefined"), std::string::npos) << s;
+  s = error_string(MPI_Comm_get_attr(MPI_COMM_NULL, kc, &x, &x));
+  EXPECT_NE(s.find("MPI_COMM_NULL"), std::string::npos) << s;
+  int copy = kc;
+  ASSERT_OK(MPI_Comm_free_keyval(&copy));
+  s = error_string(MPI_Comm_set_attr(c, kc, &x));
+  EXPECT_NE(s.find("freed"), std::string::npos) << s;
+  // Classes as codes give their standard text.
+  EXPECT_NE(error_string(MPI_ERR_KEYVAL).find("keyval"), std::string::npos) << error_string(MPI_ERR_KEYVAL);
+  MPI_Comm_free(&c);
+  MPI_Type_free_keyval(&kt);
+}
+
+TEST_F(D4, D3_each_failure_has_its_own_code_and_message) {
+  MPI_Comm c = fresh_comm();
+  int rc1 = MPI_Comm_set_attr(c, 1111, nullptr);
+  int rc2 = MPI_Comm_set_attr(c, MPI_KEYVAL_INVALID, nullptr);
+  EXPECT_NE(rc1, rc2);
+  EXPECT_NE(error_string(rc1), error_string(rc2));
+  EXPECT_NE(error_string(rc1).find("1111"), std::string::npos) << error_string(rc1);
+  EXPECT_EQ(error_class(rc1), MPI_ERR_KEYVAL);
+  EXPECT_EQ(error_class(rc2), MPI_ERR_KEYVAL);
+  MPI_Comm_free(&c);
+}
+
+}  // namespace

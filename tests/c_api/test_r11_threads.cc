@@ -1,0 +1,190 @@
+// R11 (MPI_THREAD_MULTIPLE): 4 threads doing mixed set/get/delete/dup/free on shared and private
+// communicators and creating/freeing keyvals, with callbacks counting invocations atomically.
+// Checks: every value read back (or handed to a callback) is one written for that key; delete
+// callbacks equal the values removed (each stored value, including each copy, is removed exactly
+// once by the end); no keyval leak (keyvals can still be created and used afterwards).
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <thread>
+
+#include "attr_test_common.h"
+
+namespace {
+
+constexpr int kThreads = 4;
+constexpr int kSharedKeys = 4;
+constexpr int kMaxIters = 20000;
+
+std::atomic<long> g_copies{0}, g_deletes{0}, g_bad_values{0};
+std::atomic<long> g_written[kThreads];
+
+// A value says which key (extra_state tag) it was written for, which thread and which write.
+void* encode(int tag, int tid, long n) {
+  return reinterpret_cast<void*>((static_cast<std::uintptr_t>(tag + 1) << 40) |
+                                 (static_cast<std::uintptr_t>(tid + 1) << 32) | static_cast<std::uint32_t>(n));
+}
+bool valid_for(void* v, int tag) {
+  auto u = reinterpret_cast<std::uintptr_t>(v);
+  int t = static_cast<int>(u >> 40) - 1;
+  int tid = static_cast<int>((u >> 32) & 0xFF) - 1;
+  long n = static_cast<long>(u & 0xFFFFFFFFu);
+  return t == tag && tid >= 0 && tid < kThreads && n < g_written[tid].load();
+}
+
+int t_copy(MPI_Comm, int, void* extra, void* in, void* out, int* flag) {
+  if (!valid_for(in, static_cast<int>(reinterpret_cast<std::intptr_t>(extra)))) ++g_bad_values;
+  ++g_copies;
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+int t_delete(MPI_Comm, int, void* v, void* extra) {
+  if (!valid_for(v, static_cast<int>(reinterpret_cast<std::intptr_t>(extra)))) ++g_bad_values;
+  ++g_deletes;
+  return MPI_SUCCESS;
+}
+
+TEST(R11_Threads, R11_1_concurrent_caching_is_consistent) {
+  int provided = 0;
+  MPI_Query_thread(&provided);
+  ASSERT_EQ(provided, MPI_THREAD_MULTIPLE);
+  for (auto& w : g_written) w = 0;
+  g_copies = g_deletes = g_bad_values = 0;
+
+  MPI_Comm shared = fresh_comm();
+  int keys[kSharedKeys];
+  for (int j = 0; j < kSharedKeys; ++j)
+    ASSERT_OK(MPI_Comm_create_keyval(t_copy, t_delete, &keys[j], reinterpret_cast<void*>(static_cast<std::intptr_t>(j))));
+
+  std::atomic<long> stores{0};  // successful set_attr calls (each stores one value)
+  std::atomic<long> unexpected_errors{0};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+
+  auto worker = [&](int tid) {
+    std::mt19937 rng(1234u + static_cast<unsigned>(tid));
+    MPI_Comm mine = fresh_comm();
+    const int private_tag = kSharedKeys + tid;
+    for (int it = 0; it < kMaxIters && std::chrono::steady_clock::now() < deadline; ++it) {
+      int j = static_cast<int>(rng() % kSharedKeys);
+      MPI_Comm target = (rng() & 1) ? shared : mine;
+      switch (rng() % 8) {
+        case 0:
+        case 1: {  // set (concurrent replace/delete of the same attribute may fail with ERR_OTHER)
+          long n = g_written[tid]++;
+          int rc = MPI_Comm_set_attr(target, keys[j], encode(j, tid, n));
+          if (rc == MPI_SUCCESS) ++stores;
+          else if (error_class(rc) != MPI_ERR_OTHER) ++unexpected_errors;
+          break;
+        }
+        case 2:
+        case 3: {  // get
+          void* v = nullptr;
+          int flag = 0;
+          if (MPI_Comm_get_attr(target, keys[j], &v, &flag) != MPI_SUCCESS) ++unexpected_errors;
+          else if (flag && !valid_for(v, j)) ++g_bad_values;
+          break;
+        }
+        case 4: {  // delete
+          int rc = MPI_Comm_delete_attr(target, keys[j]);
+          if (rc != MPI_SUCCESS && error_class(rc) != MPI_ERR_OTHER) ++unexpected_errors;
+          break;
+        }
+        case 5: {  // dup and free (copies of shared or private attributes)
+          MPI_Comm d = MPI_COMM_NULL;
+          if (MPI_Comm_dup(target, &d) != MPI_SUCCESS) { ++unexpected_errors; break; }
+          void* v = nullptr;
+          int flag = 0;
+          if (MPI_Comm_get_attr(d, keys[j], &v, &flag) != MPI_SUCCESS) ++unexpected_errors;
+          else if (flag && !valid_for(v, j)) ++g_bad_values;
+          if (MPI_Comm_free(&d) != MPI_SUCCESS) ++unexpected_errors;
+          break;
+        }
+        case 6: {  // a private keyval: create, use, free while in use, delete
+          int k = MPI_KEYVAL_INVALID;
+          if (MPI_Comm_create_keyval(t_copy, t_delete, &k, reinterpret_cast<void*>(static_cast<std::intptr_t>(private_tag))) != MPI_SUCCESS) {
+            ++unexpected_errors;
+            break;
+          }
+          long n = g_written[tid]++;
+          if (MPI_Comm_set_attr(mine, k, encode(private_tag, tid, n)) == MPI_SUCCESS) ++stores;
+          else ++unexpected_errors;
+          int handle = k;
+          if (MPI_Comm_free_keyval(&k) != MPI_SUCCESS || k != MPI_KEYVAL_INVALID) ++unexpected_errors;
+          if (rng() & 1) {
+            if (MPI_Comm_delete_attr(mine, handle) != MPI_SUCCESS) ++unexpected_errors;
+          }  // else: released when `mine` is freed below
+          break;
+        }
+        case 7: {  // replace the private communicator (frees all its attributes)
+          if (MPI_Comm_free(&mine) != MPI_SUCCESS) ++unexpected_errors;
+          mine = fresh_comm();
+          break;
+        }
+      }
+    }
+    if (MPI_Comm_free(&mine) != MPI_SUCCESS) ++unexpected_errors;
+  };
+
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back(worker, t);
+  for (auto& t : threads) t.join();
+
+  // Remove what is left on the shared communicator.
+  for (int j = 0; j < kSharedKeys; ++j) ASSERT_OK(MPI_Comm_delete_attr(shared, keys[j]));
+  ASSERT_OK(MPI_Comm_free(&shared));
+
+  EXPECT_EQ(unexpected_errors.load(), 0);
+  EXPECT_EQ(g_bad_values.load(), 0) << "a value read back was never written for that key";
+  EXPECT_GT(stores.load(), 0);
+  EXPECT_EQ(g_deletes.load(), stores.load() + g_copies.load())
+      << "every stored value (and every copy) is removed exactly once: stores=" << stores
+      << " copies=" << g_copies << " deletes=" << g_deletes;
+
+  for (int& k : keys) ASSERT_OK(MPI_Comm_free_keyval(&k));
+  // No leak: keyvals can still be created and used, and behave like fresh ones.
+  MPI_Comm c = fresh_comm();
+  for (int i = 0; i < 2000; ++i) {
+    int k;
+    ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+    int flag = 1;
+    void* v;
+    ASSERT_OK(MPI_Comm_get_attr(c, k, &v, &flag));
+    ASSERT_EQ(flag, 0) << "a new keyval already has a value";
+    ASSERT_OK(MPI_Comm_set_attr(c, k, &flag));
+    ASSERT_OK(MPI_Comm_free_keyval(&k));
+  }
+  ASSERT_OK(MPI_Comm_free(&c));
+}
+
+// Concurrent gets of a value that another thread keeps replacing never see a torn value.
+TEST(R11_Threads, R11_1_D13_readers_see_whole_values_during_replacement) {
+  g_bad_values = 0;
+  for (auto& w : g_written) w = 0;
+  int k;
+  ASSERT_OK(MPI_Comm_create_keyval(nullptr, t_delete, &k, reinterpret_cast<void*>(static_cast<std::intptr_t>(0))));
+  MPI_Comm c = fresh_comm();
+  g_written[0] = 1;
+  ASSERT_OK(MPI_Comm_set_attr(c, k, encode(0, 0, 0)));
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r)
+    readers.emplace_back([&] {
+      while (!stop.load()) {
+        void* v;
+        int flag = 0;
+        if (MPI_Comm_get_attr(c, k, &v, &flag) != MPI_SUCCESS || !flag || !valid_for(v, 0)) ++g_bad_values;
+      }
+    });
+  for (long n = 1; n < 20000; ++n) {
+    g_written[0] = n + 1;
+    ASSERT_OK(MPI_Comm_set_attr(c, k, encode(0, 0, n)));
+  }
+  stop = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(g_bad_values.load(), 0);
+  MPI_Comm_free(&c);
+  MPI_Comm_free_keyval(&k);
+}
+
+}  // namespace
