@@ -1,0 +1,348 @@
+"""The C++ view of the spec: the MPI-2.2 `MPI::` bindings (mpicxx.h), implemented over the C API
+only (every member calls MPI_* functions from mpi.h), so they can sit over another MPI too.
+
+A spec entry's `cxx` key (one table, or a list of tables for overloads) says where a routine lives
+in C++ and what it looks like (docs/cxx.md):
+  class        "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", or ""
+               for a function in namespace MPI
+  method       the C++ name
+  const/static the member's qualifiers
+  self         the parameter that is *this (default: the first handle parameter)
+  returns      the OUT parameter returned as the value (otherwise OUT parameters are references)
+  return_type  the C++ type returned, when the kind table's type is not it (Dup -> Intracomm)
+  clone        return *new T(result) as a T& (Clone)
+  omit         parameters the overload leaves out (passed as null pointers: MPI::Init())
+  param_types  { name = "C++ declaration type" } for a parameter the kind table cannot type
+  raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
+               MPI::ERRORS_THROW_EXCEPTIONS
+On callbacks: { class, name } of the typedef, and const_in for a const attribute_val_in.
+
+Each C++ member becomes a `Member`: its declaration and body lines. Templates only lay out
+classes and loop over members; all knowledge of kinds lives here and in spec/kinds.toml."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Callback, Function, Param, Spec, SpecError
+
+OUTPUTS = [
+    ("cxx/mpicxx.h.j2", "include/mpicxx.h"),
+    ("cxx/constants.cc.j2", "src/bindings_cxx/constants.cc"),
+]
+
+_CXX_KEYS = {"class", "method", "const", "static", "self", "returns", "return_type", "clone",
+             "omit", "param_types", "raise_pending"}
+_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info")
+# The C++ class that wraps each object table's handles, and its null constant in C.
+_HANDLE_CLASS = {"comm": "Comm", "type": "Datatype", "win": "Win", "group": "Group",
+                 "errhandler": "Errhandler", "info": "Info"}
+_C_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
+           "group": "MPI_GROUP_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL"}
+# The kind of object a class's handle is (for an MPI::Errhandler argument: which C handler).
+_CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Datatype": "type",
+                 "Win": "win", "Group": "group", "Errhandler": "errhandler", "Info": "info"}
+_OBJ_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
+# Caching routines whose C++ member needs the hand-written glue (bindings_cxx/cxx_glue.cc): the
+# keyval's C++ callback state is created, counted and released there (docs/cxx.md).
+_GLUE_CORES = {"create_keyval", "free_keyval", "set_attr"}
+
+# MPI-2.2's C++ names of predefined datatypes where they are not the C name without "MPI_"
+# (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX as MPI::F_COMPLEX (MPI::COMPLEX is
+# the C++ complex<float>), and the C++ bool type MPI::BOOL, which has the C _Bool's size here.
+DATATYPE_NAMES = {"MPI_2INT": ("TWOINT",), "MPI_COMPLEX": ("F_COMPLEX",),
+                  "MPI_C_BOOL": ("C_BOOL", "BOOL")}
+
+
+def cxx_entries(fn: Function) -> list[dict]:
+    """The routine's C++ overloads, validated."""
+    raw = fn.cxx
+    if raw is None:
+        return []
+    entries = raw if isinstance(raw, list) else [raw]
+    for e in entries:
+        extra = set(e) - _CXX_KEYS
+        if extra:
+            raise SpecError(f"{fn.origin}: cxx: unknown key(s) {sorted(extra)}; allowed: "
+                            f"{sorted(_CXX_KEYS)}")
+        if e.get("class") not in _CLASSES or "method" not in e:
+            raise SpecError(f"{fn.origin}: cxx needs a class among {_CLASSES} and a method")
+        for key in ("self", "returns"):
+            if e.get(key) is not None:
+                _param(fn, e[key], f"cxx {key}")
+    return entries
+
+
+def _param(fn: Function, name: str, what: str) -> Param:
+    """A parameter by name, or the one parameter of that kind class (`returns = "keyval"`)."""
+    hits = [p for p in fn.params if p.name == name] or [p for p in fn.params if p.kind.cls == name]
+    if len(hits) != 1:
+        raise SpecError(f"{fn.origin}: {what} {name!r} names no parameter")
+    return hits[0]
+
+
+def _base_type(kind) -> str:
+    t = kind.cxx or ""
+    return t[5:] if t.startswith("MPI::") else t
+
+
+@dataclass
+class Member:
+    cls: str
+    name: str
+    ret: str
+    params: list[str]
+    body: list[str] = field(default_factory=list)
+    const: bool = False
+    static: bool = False
+    origin: str = ""
+
+    @property
+    def decl(self) -> str:
+        # `inline` in the declaration too: an out-of-class inline virtual (Clone) must not become
+        # the class's key function, or every TU including mpi.h would emit its vtable.
+        return (f"{'static ' if self.static else ''}inline {self.ret} {self.name}("
+                f"{', '.join(self.params)})"
+                f"{' const' if self.const else ''}")
+
+
+def _self_param(fn: Function, e: dict):
+    if not e.get("class") or e.get("static"):
+        return None
+    if e.get("self"):
+        return _param(fn, e["self"], "cxx self")
+    for p in fn.params:
+        if p.kind.cls == "handle":
+            return p
+    raise SpecError(f"{fn.origin}: cxx member of {e['class']} has no handle parameter for *this")
+
+
+def member(fn: Function, e: dict) -> Member:
+    cls = e["class"]
+    self_p = _self_param(fn, e)
+    ret_p = _param(fn, e["returns"], "cxx returns") if e.get("returns") else None
+    omit = set(e.get("omit", ()))
+    ptypes = e.get("param_types", {})
+    params, pre, args = [], [], []
+    ret_type, ret_expr = "void", None
+    if fn.returns is not None:  # MPI_Wtime: the C function returns the value itself
+        m = Member(cls, e["method"], _base_type(fn.returns), [], origin=fn.origin)
+        m.body = [f"return {fn.name}();"]
+        return m
+    for p in fn.params:
+        k, n = p.kind, p.name
+        if p is self_p:
+            args.append("mpiattr_handle_" if p.dir == "in" else "&mpiattr_handle_")
+            continue
+        if n in omit:
+            args.append("0")
+            continue
+        returned = p is ret_p
+        if k.cls == "handle":
+            obj = k.object
+            cxx_t = ptypes.get(n) or _HANDLE_CLASS.get(obj)
+            if cxx_t is None:
+                raise SpecError(f"{fn.origin}: no C++ class for {k.name}")
+            if p.dir == "in":
+                if n not in ptypes:
+                    cxx_t = f"const {cxx_t}&"
+                params.append(f"{cxx_t} {n}")
+                if obj == "errhandler":
+                    target = _CLASS_OBJECT[cls]
+                    args.append(f"mpiattr_detail::c_errhandler({n}, mpiattr_detail::{target}_kind)")
+                else:
+                    args.append(f"{n}.mpiattr_c()")
+            elif p.dir == "out":
+                pre.append(f"{k.c} {n}_c = {_C_NULL[obj]};")
+                args.append(f"&{n}_c")
+                if not returned:
+                    raise SpecError(f"{fn.origin}: OUT handle {n} must be the cxx `returns`")
+                ret_type = e.get("return_type", cxx_t)
+                if obj == "errhandler":
+                    ret_expr = f"mpiattr_detail::cxx_errhandler({n}_c)"
+                else:
+                    ret_expr = f"{ret_type}({n}_c)"
+            else:
+                raise SpecError(f"{fn.origin}: INOUT handle {n} other than *this")
+        elif k.cls in ("scalar", "keyval", "error") or k.cls == "logical":
+            t = "bool" if k.cls == "logical" else _base_type(k)
+            if p.length is not None:
+                params.append(f"const {t} {n}[]")
+                args.append(n)
+            elif p.dir == "in":
+                params.append(f"{t} {n}")
+                args.append(n)
+            elif returned:
+                ctype = "int" if k.cls == "logical" else t
+                pre.append(f"{ctype} {n}_c = 0;")
+                args.append(f"&{n}_c")
+                ret_type = t
+                ret_expr = f"{n}_c != 0" if k.cls == "logical" else f"{n}_c"
+            elif k.cls == "logical":
+                params.append(f"bool& {n}")
+                pre.append(f"int {n}_c = 0;")
+                args.append(f"&{n}_c")
+            else:
+                params.append(f"{t}& {n}")
+                args.append(f"&{n}")
+        elif k.cls == "attr":
+            params.append(f"{'const ' if p.dir == 'in' else ''}void* {n}")
+            args.append(f"const_cast<void*>({n})" if p.dir == "in" else n)
+        elif k.cls == "string":
+            params.append(f"{'const ' if p.dir == 'in' else ''}char* {n}")
+            args.append(n)
+        elif k.cls == "buffer":
+            if p.dir == "out" and returned:
+                pre.append(f"void* {n}_c = 0;")
+                args.append(f"&{n}_c")
+                ret_type, ret_expr = "void*", f"{n}_c"
+            else:
+                params.append(f"const void* {n}")
+                args.append(f"const_cast<void*>({n})")
+        elif k.cls == "argc":
+            params.append(f"int& {n}")
+            args.append(f"&{n}")
+        elif k.cls == "argv":
+            params.append(f"char**& {n}")
+            args.append(f"&{n}")
+        else:
+            raise SpecError(f"{fn.origin}: no C++ binding for kind {k.name}")
+    body = list(pre)
+    body.append(f"mpiattr_detail::check({fn.name}({', '.join(args)}));")
+    for p in fn.params:
+        if p.kind.cls == "logical" and p.dir == "out" and p is not ret_p and p.name not in omit:
+            body.append(f"{p.name} = {p.name}_c != 0;")
+    if e.get("raise_pending"):
+        body.append("mpiattr_detail::raise_pending();")
+    if e.get("clone"):
+        body.append(f"return *new {ret_type}({ret_expr});")
+        ret_type += "&"
+    elif ret_expr is not None:
+        body.append(f"return {ret_expr};")
+    return Member(cls, e["method"], ret_type, params, body, const=bool(e.get("const")),
+                  static=bool(e.get("static")), origin=fn.origin)
+
+
+def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
+    """Create_keyval (four overloads: C++ or C callbacks, MPI-2.2 node151), Free_keyval and
+    Set_attr go through the glue, which keeps the keyval's C++ callback state."""
+    cls, obj = e["class"], _OBJ_ENUM[fn.object]
+    if fn.core == "create_keyval":
+        cbs = {cb.role: cb for cb in spec.callbacks
+               if cb.object == fn.object and cb.cxx and cb.cxx.get("class") == cls}
+        c_copy = fn.params[0].func_type
+        c_del = fn.params[1].func_type
+        cxx_copy, cxx_del = cbs["copy"].cxx["name"], cbs["delete"].cxx["name"]
+        extra = fn.params[3].name
+        out = []
+        for copy_t, del_t in ((cxx_copy, cxx_del), (c_copy, c_del), (cxx_copy, c_del),
+                              (c_copy, cxx_del)):
+            ca = [("copy_fn" if copy_t == c_copy else "0"), ("delete_fn" if del_t == c_del else "0"),
+                  ("copy_fn" if copy_t == cxx_copy else "0"), ("delete_fn" if del_t == cxx_del else "0")]
+            out.append(Member(cls, "Create_keyval", "int",
+                              [f"{copy_t}* copy_fn", f"{del_t}* delete_fn", f"void* {extra}"],
+                              [f"return mpiattr_detail::create_keyval_{obj}({', '.join(ca)}, {extra});"],
+                              static=True, origin=fn.origin))
+        return out
+    if fn.core == "free_keyval":
+        n = fn.params[0].name
+        return [Member(cls, "Free_keyval", "void", [f"int& {n}"],
+                       [f"mpiattr_detail::free_keyval(mpiattr_detail::{obj}_kind, {n});"],
+                       static=True, origin=fn.origin)]
+    # set_attr
+    h, key, val = (p.name for p in fn.params)
+    return [Member(cls, "Set_attr", "void", [f"int {key}", f"const void* {val}"],
+                   [f"mpiattr_detail::set_attr_{obj}(mpiattr_handle_, {key}, {val});"],
+                   const=bool(e.get("const")), origin=fn.origin)]
+
+
+def members(spec: Spec) -> dict[str, list[Member]]:
+    """Every generated C++ member and namespace function, by class ("" = namespace MPI)."""
+    out: dict[str, list[Member]] = {c: [] for c in _CLASSES}
+    for fn in spec.functions:
+        for e in cxx_entries(fn):
+            if fn.object and fn.core in _GLUE_CORES:
+                out[e["class"]].extend(_caching_member(fn, e, spec))
+            else:
+                out[e["class"]].append(member(fn, e))
+    return out
+
+
+def callback_typedef(cb: Callback) -> str:
+    """typedef int Copy_attr_function(const Comm& oldcomm, ...) in the MPI-2.2 form."""
+    ps = []
+    for i, p in enumerate(cb.params):
+        k = p.kind
+        if k.cls == "handle":
+            cls = _HANDLE_CLASS[k.object]
+            ps.append(f"{'const ' if cb.role == 'copy' else ''}{cls}& {p.name}")
+        elif k.cls == "logical":
+            ps.append(f"bool& {p.name}")
+        elif k.cls in ("attr", "extra"):
+            const = cb.cxx.get("const_in") and p.dir == "in" and k.cls == "attr" and cb.role == "copy"
+            ps.append(f"{'const ' if const else ''}void* {p.name}")
+        else:
+            ps.append(f"{_base_type(k)} {p.name}")
+    return f"typedef int {cb.cxx['name']}({', '.join(ps)})"
+
+
+def predefined_cxx(spec: Spec) -> dict[str, list[dict]]:
+    """The predefined callbacks as static members (Comm::DUP_FN) or, for the deprecated MPI-1 ones,
+    functions of namespace MPI (MPI::DUP_FN): name, signature and body, by class."""
+    out: dict[str, list[dict]] = {}
+    for pc in spec.predefined_callbacks:
+        cb = pc.type
+        if not cb.cxx:
+            continue
+        cls = cb.cxx["class"]
+        short = pc.name[4:]
+        for prefix in ("COMM_", "WIN_", "TYPE_"):
+            if short.startswith(prefix):
+                short = short[len(prefix):]
+        sig = callback_typedef(cb).replace(f"typedef int {cb.cxx['name']}(", "")[:-1]
+        names = [p.name for p in cb.params]
+        if pc.behaviour == "dup":
+            body = [f"*static_cast<void**>({names[4]}) = const_cast<void*>({names[3]});",
+                    f"{names[5]} = true;"]
+            unused = names[:3]
+        elif pc.behaviour == "null_copy":
+            body = [f"{names[5]} = false;"]
+            unused = names[:5]
+        else:
+            body = []
+            unused = names
+        body = [f"(void){n};" for n in unused] + body + ["return MPI_SUCCESS;"]
+        out.setdefault(cls, []).append({"name": short, "params": sig, "body": body,
+                                        "c_name": pc.name})
+    return out
+
+
+def class_callbacks(spec: Spec) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for cb in spec.callbacks:
+        if cb.cxx:
+            out.setdefault(cb.cxx["class"], []).append(callback_typedef(cb))
+    return out
+
+
+def datatype_names(spec: Spec) -> list[tuple[str, str]]:
+    """(C++ name, C constant) of every predefined datatype."""
+    out = []
+    for d in spec.datatypes:
+        for n in DATATYPE_NAMES.get(d.name, (d.name[4:],)):
+            out.append((n, d.name))
+        for a in d.aliases:
+            out.append((a[4:], d.name))
+    return out
+
+
+def cxx_constant(name: str) -> str:
+    return name[4:]
+
+
+def filters(spec: Spec) -> dict:
+    return {"cxx_constant": cxx_constant}
+
+
+def context(spec: Spec) -> dict:
+    return {"members": members(spec), "predefined": predefined_cxx(spec),
+            "typedefs": class_callbacks(spec), "datatype_names": datatype_names(spec)}
