@@ -93,13 +93,23 @@ def load(spec_dir: str | Path) -> Spec:
     if "kinds.toml" not in docs or "constants.toml" not in docs:
         raise SpecError(f"{spec_dir}: kinds.toml and constants.toml are required")
     kinds = _kinds(docs["kinds.toml"], "spec/kinds.toml")
+    # Another file may add kinds of its own (spec/interop.toml: the Fortran handle kinds of
+    # MPI_Comm_c2f and friends) under [kind.NAME]; it may not redefine one.
+    for fname, doc in docs.items():
+        if fname in ("kinds.toml", "constants.toml") or "kind" not in doc:
+            continue
+        extra = _kinds(doc["kind"], f"spec/{fname}")
+        clash = set(extra) & set(kinds)
+        if clash:
+            raise SpecError(f"spec/{fname}: kind(s) {sorted(clash)} already defined")
+        kinds.update(extra)
 
     functions, callbacks, predefs = [], [], []
     raw_predefs = []
     for fname, doc in docs.items():
         if fname in ("kinds.toml", "constants.toml"):
             continue
-        _check_keys(doc, {"function", "callback", "predefined_callback"}, f"spec/{fname}")
+        _check_keys(doc, {"function", "callback", "predefined_callback", "kind"}, f"spec/{fname}")
         for e in doc.get("function", []):
             o = f"spec/{fname}: {e.get('name', '?')}"
             _check_keys(e, _FUNCTION_KEYS, o)

@@ -167,6 +167,18 @@ def core_args(fn: Function) -> str:
     return ", ".join(prefix + [L.arg for L in lowerings(fn) if L.arg is not None])
 
 
+def return_expr(fn: Function) -> str:
+    """What a routine that returns a value instead of an error code returns (MPI_Wtime, and the
+    handle conversions of spec/interop.toml, which are value casts: handles are the same integer
+    in C and Fortran, D1)."""
+    if fn.core == "handle_c2f":
+        return f"static_cast<MPI_Fint>(mpiattr::cbind::to_handle({fn.params[0].name}))"
+    if fn.core == "handle_f2c":
+        return (f"mpiattr::cbind::to_c<{fn.returns.c}>("
+                f"static_cast<mpiattr::handle_t>({fn.params[0].name}))")
+    return f"mpiattr::api::{fn.core}({', '.join(p.name for p in fn.params)})"
+
+
 def predefined_body(pc: PredefinedCallback) -> list[str]:
     names = [p.name for p in pc.params]
     if pc.behaviour == "dup":  # R6.5: flag = 1, *out = in
@@ -193,7 +205,7 @@ def handle_types(spec: Spec) -> list[str]:
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
-            "unused_params": unused_params}
+            "unused_params": unused_params, "return_expr": return_expr}
 
 
 def context(spec: Spec) -> dict:

@@ -1,0 +1,76 @@
+// bindings_fortran/f_glue.h: the hand-written half of the Fortran bindings (mpif.h, `use mpi`).
+// The generated entry points (functions.cc) reuse the C binding's `call` (bindings_c/c_glue.h) to
+// check that MPI is usable, look up handles and raise errors through the object's error handler;
+// this header adds what is Fortran's own: INTEGER handles, LOGICAL values, CHARACTER arguments,
+// status arrays, and the link names (mangling from CMake's FortranCInterface, fc_mangle.h).
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "c_glue.h"
+#include "callbacks.h"
+#include "mpiattr/fc_mangle.h"       // MPIATTR_FC_GLOBAL_(name, NAME): the compiler's link name
+#include "mpiattr/fortran_config.h"  // MPIATTR_F_TRUE/FALSE, MPIATTR_FC_SCHEME (configure time)
+
+static_assert(sizeof(MPI_Fint) == MPIATTR_SIZEOF_FINT, "MPI_Fint must be Fortran's INTEGER");
+
+namespace mpiattr::fbind {
+
+// A Fortran INTEGER handle is the handle itself (D1): the conversions are value casts.
+template <typename H>
+inline H c_handle(MPI_Fint f) {
+  return cbind::to_c<H>(static_cast<handle_t>(f));
+}
+
+// A CHARACTER argument without its trailing blanks, as a C string.
+std::string from_fortran(const char* s, std::size_t len);
+// Copies a C string into a CHARACTER argument, blank-padded (truncated if it does not fit).
+void to_fortran(const char* src, char* dst, std::size_t len);
+
+// MPI_WAIT / MPI_TEST on one process: an empty status (MPI_SOURCE, MPI_TAG, MPI_ERROR).
+inline void empty_status(MPI_Fint* s) {
+  s[0] = MPI_ANY_SOURCE;
+  s[1] = MPI_ANY_TAG;
+  s[2] = MPI_SUCCESS;
+}
+
+}  // namespace mpiattr::fbind
+
+// ---- link names ----
+// The entry point is defined under the compiler's own name (MPIATTR_FC_GLOBAL_); the other names
+// Fortran compilers use are weak aliases of it. MPIATTR_FC_SCHEME says which of the four the
+// compiler's own is (1 name_, 2 name__, 3 name, 4 NAME; 0 another), so it is not defined twice.
+#define MPIATTR_F_STR_(x) #x
+#define MPIATTR_F_STR(x) MPIATTR_F_STR_(x)
+#define MPIATTR_F_ALIAS(sym, l, U)                                                        \
+  extern "C" MPIATTR_EXPORT __typeof__(MPIATTR_FC_GLOBAL_(l, U)) sym                      \
+      __attribute__((weak, alias(MPIATTR_F_STR(MPIATTR_FC_GLOBAL_(l, U)))));
+#define MPIATTR_F_NOTHING(sym, l, U)
+#if MPIATTR_FC_SCHEME == 1
+#define MPIATTR_F_ALIAS_1 MPIATTR_F_NOTHING
+#else
+#define MPIATTR_F_ALIAS_1 MPIATTR_F_ALIAS
+#endif
+#if MPIATTR_FC_SCHEME == 2
+#define MPIATTR_F_ALIAS_2 MPIATTR_F_NOTHING
+#else
+#define MPIATTR_F_ALIAS_2 MPIATTR_F_ALIAS
+#endif
+#if MPIATTR_FC_SCHEME == 3
+#define MPIATTR_F_ALIAS_3 MPIATTR_F_NOTHING
+#else
+#define MPIATTR_F_ALIAS_3 MPIATTR_F_ALIAS
+#endif
+#if MPIATTR_FC_SCHEME == 4
+#define MPIATTR_F_ALIAS_4 MPIATTR_F_NOTHING
+#else
+#define MPIATTR_F_ALIAS_4 MPIATTR_F_ALIAS
+#endif
+#define MPIATTR_F_VARIANTS(l, U) \
+  MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U) MPIATTR_F_ALIAS_4(U, l, U)
+// The predefined callbacks have no upper-case variant: MPI_COMM_DUP_FN is the C function (R6.6).
+#if MPIATTR_FC_SCHEME == 4
+#error "this Fortran compiler's link names (MPI_X) would be those of the C predefined callbacks (R6.6)"
+#endif
+#define MPIATTR_F_VARIANTS_NOT_UPPER(l, U) \
+  MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U)

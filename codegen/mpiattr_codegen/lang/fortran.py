@@ -1,0 +1,330 @@
+"""The Fortran view of the spec (mpif.h and `use mpi`, not mpi_f08): Fortran declarations, and how
+the generated Fortran entry points (C++ functions with Fortran calling conventions: everything by
+reference, a trailing IERROR, hidden CHARACTER lengths at the end) convert each argument and pass it
+to the core (cxx_core/include/mpiattr/api.h).
+
+As in lang/c.py every parameter becomes a `Lowering` (lines before the core call, the core argument,
+lines after it); the templates only loop over these. What this module derives rather than reads:
+  - which routines have a Fortran binding: all, except those whose spec entry says
+    `fortran = { binding = false }` (spec/interop.toml: MPI_Comm_c2f and friends);
+  - the creator language of a keyval: `fortran_mpi1` for a routine whose values are INTEGER (kind
+    ATTRIBUTE_VAL_10 / EXTRA_STATE2: MPI_KEYVAL_CREATE), else `fortran_mpi2` (R1.6, R7);
+  - how a value enters and leaves: the kind's `origin_fortran` (fortran_aint | fortran_int) picks
+    attribute_value::from_fortran_aint / from_fortran_int and as_fortran_aint / as_fortran_int.
+Fortran's LOGICAL values and link-name mangling are facts about the compiler, found at configure
+time (bindings_fortran/CMakeLists.txt); the generated code names them by macro."""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+from ..model import Function, Param, PredefinedCallback, Spec
+
+OUTPUTS = [
+    ("fortran/mpif.h.j2", "include/mpif.h"),
+    ("fortran/mpif-constants.h.j2", "include/mpif-constants.h"),
+    ("fortran/mpi.f90.j2", "src/bindings_fortran/mpi.f90"),
+    ("fortran/functions.cc.j2", "src/bindings_fortran/functions.cc"),
+    ("fortran/predefined.cc.j2", "src/bindings_fortran/predefined.cc"),
+    ("fortran/callbacks.h.j2", "src/bindings_fortran/callbacks.h"),
+]
+
+# The kind parameters mpif-config.h defines (configured by CMake, not generated).
+KIND_PARAMETERS = ("MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND", "MPI_INTEGER_KIND")
+# Status layout: MPI_Status of mpi.h is 8 ints; MPI_SOURCE, MPI_TAG, MPI_ERROR index it (1-based).
+STATUS_SIZE = 8
+STATUS_INDICES = (("MPI_SOURCE", 1), ("MPI_TAG", 2), ("MPI_ERROR", 3))
+
+_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
+         "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
+         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
+_C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "group": "MPI_Group",
+             "errhandler": "MPI_Errhandler"}
+_PASS_AS_HANDLE = {"info", "op"}  # the core looks these up itself
+_OBJECT_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
+# Longest string an OUT CHARACTER argument can receive from the core.
+_STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING"}
+
+
+# ---- which routines, which names ----
+
+def has_binding(fn: Function) -> bool:
+    return (fn.fortran or {}).get("binding", True)
+
+
+def fortran_functions(spec: Spec) -> list[Function]:
+    return [f for f in spec.functions if has_binding(f)]
+
+
+def fparams(entry) -> list[Param]:
+    """The parameters a Fortran caller passes (C's argc/argv do not exist in Fortran)."""
+    return [p for p in entry.params if p.kind.f90 is not None]
+
+
+def upper(name: str) -> str:
+    return name.upper()
+
+
+def lower(name: str) -> str:
+    return name.lower()
+
+
+def ierror_name(entry) -> str:
+    return entry.ierror
+
+
+def fortran_language(fn: Function) -> str:
+    """The creator language a keyval or error handler made by this routine records (R1.6)."""
+    mpi1 = any(p.kind.name in ("ATTRIBUTE_VAL_10", "EXTRA_STATE2") for p in fn.params)
+    return "mpiattr::language::fortran_mpi1" if mpi1 else "mpiattr::language::fortran_mpi2"
+
+
+# ---- Fortran declarations (the mpi module's interfaces) ----
+
+def f_decl(p: Param) -> str:
+    """One dummy argument's declaration in an explicit interface, with its intent."""
+    k = p.kind
+    intent = {"in": "in", "out": "out", "inout": "inout"}[p.dir]
+    if k.cls == "function":
+        return f"external :: {p.name}"
+    if k.cls == "buffer" and k.name == "BUFFER":
+        # A choice buffer: any type and rank, passed by address (gfortran's NO_ARG_CHECK).
+        return f"type(*), dimension(*) :: {p.name}"
+    if k.cls == "string":
+        return f"character(len=*), intent({intent}) :: {p.name}"
+    if k.cls == "status":
+        return f"integer, intent({intent}) :: {p.name}(MPI_STATUS_SIZE)"
+    t = k.f90.lower().replace("kind=mpi_address_kind", "kind=MPI_ADDRESS_KIND")
+    t = {"double precision": "double precision"}.get(t, t)
+    if p.length is not None:
+        if isinstance(p.length, list):
+            dims = ", ".join(str(x) for x in reversed(p.length))  # column-major
+            return f"{t}, intent({intent}) :: {p.name}({dims})"
+        return f"{t}, intent({intent}) :: {p.name}({p.length})"
+    return f"{t}, intent({intent}) :: {p.name}"
+
+
+def f_no_arg_check(entry) -> list[str]:
+    return [p.name for p in fparams(entry) if p.kind.cls == "buffer" and p.kind.name == "BUFFER"]
+
+
+def f_imports(entry) -> str:
+    names = set()
+    for p in fparams(entry):
+        if "MPI_ADDRESS_KIND" in (p.kind.f90 or ""):
+            names.add("MPI_ADDRESS_KIND")
+        if p.kind.cls == "status":
+            names.add("MPI_STATUS_SIZE")
+    return ", ".join(sorted(names))
+
+
+def f_arglist(entry) -> str:
+    names = [p.name for p in fparams(entry)]
+    if not getattr(entry, "returns", None):
+        names.append(entry.ierror)
+    return ", ".join(names)
+
+
+def f_return_type(fn: Function) -> str:
+    return fn.returns.f90.lower()
+
+
+# ---- the C++ entry points ----
+
+def c_type(p: Param) -> str:
+    """The C++ declaration of a parameter as a Fortran caller passes it (by reference)."""
+    k, n = p.kind, p.name
+    if k.cls == "function":
+        return f"mpiattr::fnptr {n}"
+    if k.cls == "buffer":
+        return f"MPI_Aint* {n}" if k.name == "C_BUFFER" else f"void* {n}"
+    if k.cls == "string":
+        return f"{'const ' if p.dir == 'in' else ''}char* {n}"
+    if k.cls == "status":
+        return f"MPI_Fint* {n}"
+    if k.cls == "attr" or k.cls == "extra":
+        base = "MPI_Aint" if "ADDRESS_KIND" in k.f90 else "MPI_Fint"
+        return f"{'const ' if p.dir == 'in' else ''}{base}* {n}"
+    if k.cls in ("handle", "keyval", "logical", "error"):
+        return f"{'const ' if p.dir == 'in' else ''}MPI_Fint* {n}"
+    if k.cls == "scalar":
+        base = {"int": "MPI_Fint", "MPI_Aint": "MPI_Aint", "double": "double"}[k.c]
+        return f"{'const ' if p.dir == 'in' else ''}{base}* {n}"
+    raise ValueError(f"no Fortran entry-point type for kind {k.name}")
+
+
+def c_params(fn: Function) -> str:
+    ps = [c_type(p) for p in fparams(fn)]
+    if not fn.returns:
+        ps.append(f"MPI_Fint* {fn.ierror}")
+    # gfortran (>= 8) and the other current compilers pass CHARACTER lengths as size_t, last.
+    ps += [f"std::size_t {p.name}_len" for p in fparams(fn) if p.kind.cls == "string"]
+    return ", ".join(ps) or "void"
+
+
+def c_return(fn: Function) -> str:
+    return fn.returns.c if fn.returns else "void"
+
+
+@dataclass
+class Lowering:
+    pre: list[str] = field(default_factory=list)
+    arg: str | None = None
+    post: list[str] = field(default_factory=list)     # after a successful call
+    always: list[str] = field(default_factory=list)   # after the call, whatever it returned
+
+
+def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
+    k, n, L = p.kind, p.name, Lowering()
+    if k.f90 is None:  # argc / argv: Fortran's MPI_INIT has none
+        L.arg = "nullptr"
+        return L
+    if k.cls == "handle":
+        obj = k.object
+        if p.dir == "in" and obj not in _PASS_AS_HANDLE:
+            L.pre.append(f"auto* {n}_o = c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
+                         f"(*{n}), \"{upper(n)}\");")
+            L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
+            if first_target and obj in ("comm", "win"):
+                L.pre.append(f"c.target({n}_o);")
+            L.arg = f"*{n}_o"
+        elif p.dir == "in":
+            L.arg = f"static_cast<mpiattr::handle_t>(*{n})"
+        elif p.dir == "out":
+            L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle({_NULL[obj]});")
+            L.arg = f"{n}_h"
+            L.always.append(f"*{n} = static_cast<MPI_Fint>({n}_h);")
+        else:
+            L.pre.append(f"mpiattr::handle_t {n}_h = static_cast<mpiattr::handle_t>(*{n});")
+            if first_target and obj in ("comm", "win"):
+                L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
+            L.arg = f"{n}_h"
+            L.post.append(f"*{n} = static_cast<MPI_Fint>({n}_h);")
+    elif k.cls == "keyval":
+        L.arg = f"*{n}"
+    elif k.cls == "attr":
+        origin = k.origin_fortran  # fortran_aint | fortran_int (spec/kinds.toml)
+        if p.dir == "in":
+            L.arg = f"mpiattr::attribute_value::from_{origin}(*{n})"
+        else:
+            L.pre.append(f"mpiattr::attr_read {n}_r;")
+            L.arg = f"{n}_r"
+            L.post.append(f"if ({n}_r.found) *{n} = {n}_r.value.as_{origin}();")
+    elif k.cls == "extra":
+        L.arg = f"static_cast<mpiattr::aint>(*{n})"  # an INTEGER extra_state is sign-extended
+    elif k.cls == "function":
+        L.arg = n
+    elif k.cls == "logical":
+        L.pre.append(f"bool {n}_b = false;")
+        L.arg = f"{n}_b"
+        L.post.append(f"*{n} = {n}_b ? MPIATTR_F_TRUE : MPIATTR_F_FALSE;")
+    elif k.cls in ("scalar", "error"):
+        if p.length is not None:
+            L.arg = (f"reinterpret_cast<int (*)[3]>(const_cast<MPI_Fint*>({n}))" if isinstance(p.length, list) else n)
+        else:
+            L.arg = f"*{n}"
+    elif k.cls == "string":
+        if p.dir == "in":
+            L.pre.append(f"std::string {n}_s = mpiattr::fbind::from_fortran({n}, {n}_len);")
+            L.arg = f"{n}_s.c_str()"
+        else:
+            L.pre.append(f"char {n}_buf[{_STRING_MAX[fn.core]} + 1] = {{}};")
+            L.arg = f"{n}_buf"
+            L.post.append(f"mpiattr::fbind::to_fortran({n}_buf, {n}, {n}_len);")
+    elif k.cls == "buffer":
+        L.arg = n
+    elif k.cls == "status":
+        L.post.append(f"mpiattr::fbind::empty_status({n});")
+    else:
+        raise ValueError(f"{fn.origin}: no Fortran lowering for kind {k.name}")
+    return L
+
+
+def lowerings(fn: Function) -> list[Lowering]:
+    out, targeted = [], False
+    for p in fn.params:
+        first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
+        targeted = targeted or first
+        out.append(lower_param(fn, p, first))
+    return out
+
+
+def core_args(fn: Function) -> str:
+    prefix = []
+    if fn.object and fn.core in ("create_keyval", "free_keyval"):
+        prefix.append(f"mpiattr::object_kind::{_OBJECT_ENUM[fn.object]}")
+    if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler"):
+        prefix.append(fortran_language(fn))
+    return ", ".join(prefix + [L.arg for L in lowerings(fn) if L.arg is not None])
+
+
+# ---- predefined callbacks and callback types ----
+
+def callback_c_params(entry) -> str:
+    ps = [c_type(p).replace("const ", "") for p in entry.params]
+    ps.append(f"MPI_Fint* {entry.ierror}")
+    return ", ".join(ps)
+
+
+def callback_c_types(entry) -> str:
+    return ", ".join(" ".join(t.split()[:-1]) for t in callback_c_params(entry).split(", "))
+
+
+def predefined_body(pc: PredefinedCallback) -> list[str]:
+    names = [p.name for p in pc.params]
+    out = []
+    if pc.behaviour == "dup":  # R6.5: flag = .TRUE., out = in
+        out += [f"*{names[4]} = *{names[3]};", f"*{names[5]} = MPIATTR_F_TRUE;"]
+    elif pc.behaviour == "null_copy":
+        out += [f"*{names[5]} = MPIATTR_F_FALSE;"]
+    out.append(f"*{pc.ierror} = MPI_SUCCESS;")
+    return out
+
+
+def unused_params(pc: PredefinedCallback) -> str:
+    used = {"dup": {3, 4, 5}, "null_copy": {5}, "null_delete": set()}[pc.behaviour]
+    return " ".join(f"(void){p.name};" for i, p in enumerate(pc.params) if i not in used)
+
+
+def c_ident(name: str) -> str:
+    """MPI_Comm_copy_attr_function -> f_MPI_Comm_copy_attr_function (the Fortran procedure type)."""
+    return f"f_{name}"
+
+
+# ---- mpif.h: lines that are both fixed form and free form ----
+
+def fixed_comment(text: str) -> list[str]:
+    """A comment as '!' lines of at most 72 columns (a comment in both source forms)."""
+    return ["! " + line for line in textwrap.wrap(text, 70)] or ["!"]
+
+
+def constants(spec: Spec) -> list[tuple[str, int]]:
+    """Every integer constant of mpif.h, in the order of spec/constants.toml."""
+    out = [("MPI_VERSION", spec.version[0]), ("MPI_SUBVERSION", spec.version[1])]
+    out += [(e.name, e.value) for e in spec.error_classes]
+    out.append(("MPI_KEYVAL_INVALID", spec.keyval_invalid))
+    out += [(k.name, k.value) for k in spec.predefined_keys]
+    out += [(h.name, h.value) for h in spec.handles]
+    out += [(o.name, o.value) for o in spec.ops]
+    for d in spec.datatypes:
+        out.append((d.name, d.value))
+        out += [(a, d.value) for a in d.aliases]
+    out += list(spec.integers)
+    out.append(("MPI_STATUS_SIZE", STATUS_SIZE))
+    out += list(STATUS_INDICES)
+    return out
+
+
+def filters(spec: Spec) -> dict:
+    return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
+            "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
+            "f_no_arg_check": f_no_arg_check, "c_params": c_params, "c_return": c_return,
+            "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
+            "unused_params": unused_params, "callback_c_params": callback_c_params,
+            "callback_c_types": callback_c_types, "c_ident": c_ident,
+            "fixed_comment": fixed_comment}
+
+
+def context(spec: Spec) -> dict:
+    return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
+            "kind_parameters": KIND_PARAMETERS}
