@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: the spec checker, the C API tests, the C programs, the differential tests
-# against MPICH and Open MPI, then the same suite (without the peers) under ASan + UBSan.
+# against MPICH and Open MPI, then the same suite (without the peers) under ASan + UBSan, then
+# the benchmark's quick mode as a smoke test (no timing is judged).
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin
+scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev
 jobs=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -17,4 +18,7 @@ cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYP
       -DMPIATTR_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-   ctest --output-on-failure -j"$jobs" -E '^(diff_mpich_|diff_openmpi_|spec_pytest)')
+   ctest --output-on-failure -j"$jobs" -E '_(mpich|openmpi)_|^spec_pytest$')
+
+echo "== benchmark smoke test (bench/run.py --quick) =="
+/usr/bin/python3 bench/run.py --quick

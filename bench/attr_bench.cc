@@ -1,0 +1,640 @@
+// attr_bench.cc - attribute-caching benchmark.
+//
+// One source, standard MPI C API only.  Compiles unchanged against MPICH
+// (mpicxx.mpich), Open MPI (mpicxx.openmpi) and mpiattr (g++ -I<build>/include
+// -L<build>/lib -lmpiattr).  bench/run.py builds and runs all three.
+//
+// Modes (parsed and removed from argv before Google Benchmark sees it):
+//   (default)            Google Benchmark timing figures (see register_all()).
+//   --gbench             run the Google Benchmark figures in addition to the
+//                        modes below (they are otherwise skipped).
+//   --mem                RSS growth per attribute, 1000 comms x 1000 keys.
+//   --threads            get throughput: 1 thread, 2 threads on distinct
+//                        communicators, 2 threads on the same communicator.
+//   --callgrind-get N    N gets (--attrs n attributes on the communicator)
+//   --callgrind-set N    N replacing sets, between callgrind client requests;
+//                        run under valgrind --tool=callgrind --instr-atstart=no.
+//   --attrs n            attribute count for the callgrind modes (default 1).
+//   --quick              tiny counts for a CI smoke test (no timing claims).
+//   --thread-single      MPI_Init_thread(MPI_THREAD_SINGLE) instead of
+//                        MPI_THREAD_MULTIPLE (for the record only).
+//
+// Machine-readable results of the extra modes are printed as lines
+//   RESULT <name> <value>
+// Google Benchmark results go wherever --benchmark_out / --benchmark_format say.
+
+#define MPICH_SKIP_MPICXX 1
+#define OMPI_SKIP_MPICXX 1
+#define MPIATTR_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define ATTR_BENCH_HAVE_CALLGRIND 1
+#endif
+#endif
+
+namespace {
+
+#if defined(MPICH_VERSION)
+const char* const kImpl = "MPICH " MPICH_VERSION;
+#elif defined(OMPI_MAJOR_VERSION)
+const char* const kImpl = "Open MPI";
+#else
+const char* const kImpl = "mpiattr";
+#endif
+
+bool g_quick = false;
+
+[[noreturn]] void die(const char* what, int rc) {
+  std::fprintf(stderr, "attr_bench: %s failed (rc=%d)\n", what, rc);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+#define CHECK(call)                     \
+  do {                                  \
+    int rc_ = (call);                   \
+    if (rc_ != MPI_SUCCESS) die(#call, rc_); \
+  } while (0)
+
+inline void* val_of(std::intptr_t i) { return reinterpret_cast<void*>(i); }
+
+// The n values of the issue; all are powers of two so the loops can cycle
+// through the keys with a mask instead of a compare.
+const int kNs[] = {1, 16, 256, 4096, 65536};
+const int kNsSmall[] = {1, 4096};
+
+// ---------------------------------------------------------------------------
+// Fixtures.  An object of the given kind carrying n attributes (keys[0..n)),
+// plus one keyval that is never set on it (miss) and one spare (extra).
+// Setup is kept out of the timed loops: Google Benchmark calls a benchmark
+// function several times while it sizes the iteration count, so the fixture
+// is cached per (object kind, n) -- shared by consecutive benchmarks with the
+// same kind and n (none of them changes its shape) -- and torn down, keyvals
+// included, as soon as a benchmark asks for a different one.
+
+enum class Kind { Comm, Type, Win };
+
+struct Fixture {
+  Kind kind;
+  int n;
+  std::vector<int> keys;
+  int miss = 0;
+  int extra = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Win win = MPI_WIN_NULL;
+  std::vector<int> winbuf;
+
+  Fixture(Kind k, int nattrs) : kind(k), n(nattrs) {
+    keys.resize(n);
+    switch (kind) {
+      case Kind::Comm:
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        for (int i = 0; i < n; ++i)
+          CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &keys[i], nullptr));
+        CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &miss, nullptr));
+        CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &extra, nullptr));
+        for (int i = 0; i < n; ++i) CHECK(MPI_Comm_set_attr(comm, keys[i], val_of(i + 1)));
+        break;
+      case Kind::Type:
+        CHECK(MPI_Type_dup(MPI_INT, &type));
+        for (int i = 0; i < n; ++i)
+          CHECK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &keys[i], nullptr));
+        CHECK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &miss, nullptr));
+        CHECK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &extra, nullptr));
+        for (int i = 0; i < n; ++i) CHECK(MPI_Type_set_attr(type, keys[i], val_of(i + 1)));
+        break;
+      case Kind::Win:
+        winbuf.assign(64, 0);
+        CHECK(MPI_Win_create(winbuf.data(), static_cast<MPI_Aint>(winbuf.size() * sizeof(int)),
+                             static_cast<int>(sizeof(int)), MPI_INFO_NULL, MPI_COMM_SELF, &win));
+        CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+        for (int i = 0; i < n; ++i)
+          CHECK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &keys[i], nullptr));
+        CHECK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &miss, nullptr));
+        CHECK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &extra, nullptr));
+        for (int i = 0; i < n; ++i) CHECK(MPI_Win_set_attr(win, keys[i], val_of(i + 1)));
+        break;
+    }
+  }
+
+  ~Fixture() {
+    switch (kind) {
+      case Kind::Comm:
+        CHECK(MPI_Comm_free(&comm));
+        for (int& k : keys) CHECK(MPI_Comm_free_keyval(&k));
+        CHECK(MPI_Comm_free_keyval(&miss));
+        CHECK(MPI_Comm_free_keyval(&extra));
+        break;
+      case Kind::Type:
+        CHECK(MPI_Type_free(&type));
+        for (int& k : keys) CHECK(MPI_Type_free_keyval(&k));
+        CHECK(MPI_Type_free_keyval(&miss));
+        CHECK(MPI_Type_free_keyval(&extra));
+        break;
+      case Kind::Win:
+        CHECK(MPI_Win_free(&win));
+        for (int& k : keys) CHECK(MPI_Win_free_keyval(&k));
+        CHECK(MPI_Win_free_keyval(&miss));
+        CHECK(MPI_Win_free_keyval(&extra));
+        break;
+    }
+  }
+  Fixture(const Fixture&) = delete;
+  Fixture& operator=(const Fixture&) = delete;
+};
+
+std::unique_ptr<Fixture> g_fix;
+std::string g_fix_owner;
+
+Fixture& fixture(Kind kind, int n) {
+  std::string tag = std::to_string(static_cast<int>(kind)) + "/" + std::to_string(n);
+  if (!g_fix || g_fix_owner != tag) {
+    g_fix.reset();  // free the previous benchmark's objects and keyvals first
+    g_fix.reset(new Fixture(kind, n));
+    g_fix_owner = tag;
+  }
+  return *g_fix;
+}
+
+void drop_fixture() { g_fix.reset(); g_fix_owner.clear(); }
+
+void finish(benchmark::State& state, int rc, bool ok) {
+  if (rc != MPI_SUCCESS) state.SkipWithError("MPI call returned an error");
+  else if (!ok) state.SkipWithError("unexpected attribute flag");
+}
+
+// ---------------------------------------------------------------------------
+// Timed figures.  Each iteration is one operation (or one pair for
+// set+delete, create+free, dup+free).  Gets/sets cycle through all n keys in
+// creation order, so the time is the average over the keys present.
+
+void comm_get_hit(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Comm, n);
+  const MPI_Comm c = f.comm;
+  const int* keys = f.keys.data();
+  const unsigned mask = static_cast<unsigned>(n - 1);
+  unsigned i = 0;
+  int rc = 0, ok = 1;
+  for (auto _ : state) {
+    void* v;
+    int flag;
+    rc |= MPI_Comm_get_attr(c, keys[i], &v, &flag);
+    benchmark::DoNotOptimize(v);
+    ok &= flag;
+    i = (i + 1) & mask;
+  }
+  finish(state, rc, ok);
+}
+
+void comm_get_miss(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Comm, n);
+  const MPI_Comm c = f.comm;
+  const int key = f.miss;
+  int rc = 0, any = 0;
+  for (auto _ : state) {
+    void* v;
+    int flag;
+    rc |= MPI_Comm_get_attr(c, key, &v, &flag);
+    any |= flag;
+  }
+  finish(state, rc, !any);
+}
+
+void comm_set_replace(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Comm, n);
+  const MPI_Comm c = f.comm;
+  const int* keys = f.keys.data();
+  const unsigned mask = static_cast<unsigned>(n - 1);
+  unsigned i = 0;
+  std::intptr_t v = 1;
+  int rc = 0;
+  for (auto _ : state) {
+    rc |= MPI_Comm_set_attr(c, keys[i], val_of(v));
+    ++v;
+    i = (i + 1) & mask;
+  }
+  finish(state, rc, true);
+}
+
+void comm_set_delete(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Comm, n);
+  const MPI_Comm c = f.comm;
+  const int key = f.extra;
+  int rc = 0;
+  for (auto _ : state) {
+    rc |= MPI_Comm_set_attr(c, key, val_of(42));
+    rc |= MPI_Comm_delete_attr(c, key);
+  }
+  finish(state, rc, true);
+}
+
+void type_get_hit(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Type, n);
+  const MPI_Datatype t = f.type;
+  const int* keys = f.keys.data();
+  const unsigned mask = static_cast<unsigned>(n - 1);
+  unsigned i = 0;
+  int rc = 0, ok = 1;
+  for (auto _ : state) {
+    void* v;
+    int flag;
+    rc |= MPI_Type_get_attr(t, keys[i], &v, &flag);
+    benchmark::DoNotOptimize(v);
+    ok &= flag;
+    i = (i + 1) & mask;
+  }
+  finish(state, rc, ok);
+}
+
+void win_get_hit(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Win, n);
+  const MPI_Win w = f.win;
+  const int* keys = f.keys.data();
+  const unsigned mask = static_cast<unsigned>(n - 1);
+  unsigned i = 0;
+  int rc = 0, ok = 1;
+  for (auto _ : state) {
+    void* v;
+    int flag;
+    rc |= MPI_Win_get_attr(w, keys[i], &v, &flag);
+    benchmark::DoNotOptimize(v);
+    ok &= flag;
+    i = (i + 1) & mask;
+  }
+  finish(state, rc, ok);
+}
+
+void keyval_create_free(benchmark::State& state) {
+  drop_fixture();
+  int rc = 0;
+  for (auto _ : state) {
+    int k;
+    rc |= MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr);
+    rc |= MPI_Comm_free_keyval(&k);
+  }
+  finish(state, rc, true);
+}
+
+// n = 0 is the bare dup + free; run.py reports (t_n - t_0) / n per attribute.
+void comm_dup_free(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Comm, n);
+  const MPI_Comm c = f.comm;
+  int rc = 0;
+  for (auto _ : state) {
+    MPI_Comm d;
+    rc |= MPI_Comm_dup(c, &d);
+    rc |= MPI_Comm_free(&d);
+  }
+  finish(state, rc, true);
+}
+
+void type_dup_free(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(Kind::Type, n);
+  const MPI_Datatype t = f.type;
+  int rc = 0;
+  for (auto _ : state) {
+    MPI_Datatype d;
+    rc |= MPI_Type_dup(t, &d);
+    rc |= MPI_Type_free(&d);
+  }
+  finish(state, rc, true);
+}
+
+// Registration order is n-major: all communicator figures for one n run
+// back to back and share one fixture, so the (for some peers quadratic)
+// setup of 65536 attributes happens once per process, never in a timed loop.
+// comm_dup_free/0 and type_dup_free/0 (bare dup + free) come first, so a
+// filter such as ^(comm_dup_free/0|comm_[a-z_]+/256)$ yields t_0 and t_n
+// from the same process.
+void register_all() {
+  using Fn = void (*)(benchmark::State&);
+  auto reg = [](const char* name, Fn fn, int n) {
+    benchmark::RegisterBenchmark(name, fn)->Arg(n)->Unit(benchmark::kNanosecond);
+  };
+  reg("comm_dup_free", comm_dup_free, 0);
+  reg("type_dup_free", type_dup_free, 0);
+  for (int n : kNs) {
+    reg("comm_get_hit", comm_get_hit, n);
+    reg("comm_get_miss", comm_get_miss, n);
+    reg("comm_set_replace", comm_set_replace, n);
+    reg("comm_set_delete", comm_set_delete, n);
+    reg("comm_dup_free", comm_dup_free, n);
+  }
+  for (int n : kNs) {
+    if (std::find(std::begin(kNsSmall), std::end(kNsSmall), n) != std::end(kNsSmall))
+      reg("type_get_hit", type_get_hit, n);
+    reg("type_dup_free", type_dup_free, n);
+  }
+  for (int n : kNsSmall) reg("win_get_hit", win_get_hit, n);
+  benchmark::RegisterBenchmark("keyval_create_free", keyval_create_free)->Unit(benchmark::kNanosecond);
+}
+
+// ---------------------------------------------------------------------------
+// --mem: resident memory growth for ncomms x nkeys attributes.
+
+long rss_bytes() {
+  // /proc/self/statm: size resident shared text lib data dt (pages)
+  FILE* fp = std::fopen("/proc/self/statm", "r");
+  if (!fp) return -1;
+  long size = 0, resident = 0;
+  int got = std::fscanf(fp, "%ld %ld", &size, &resident);
+  std::fclose(fp);
+  if (got != 2) return -1;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+void run_mem() {
+  const int ncomms = g_quick ? 100 : 1000;
+  const int nkeys = g_quick ? 100 : 1000;
+  std::vector<MPI_Comm> comms(ncomms);
+  std::vector<int> keys(nkeys);
+  // Baseline: the bare communicators and keyvals exist already.
+  for (int& k : keys) CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+  for (MPI_Comm& c : comms) CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  const long before = rss_bytes();
+  for (int c = 0; c < ncomms; ++c)
+    for (int k = 0; k < nkeys; ++k)
+      CHECK(MPI_Comm_set_attr(comms[c], keys[k], val_of(static_cast<std::intptr_t>(c) * nkeys + k + 1)));
+  const long after = rss_bytes();
+  // Check a sample so nothing can be elided or lost.
+  void* v;
+  int flag;
+  CHECK(MPI_Comm_get_attr(comms[ncomms - 1], keys[nkeys - 1], &v, &flag));
+  if (!flag || v != val_of(static_cast<std::intptr_t>(ncomms) * nkeys)) die("mem: attribute readback", -1);
+  const double attrs = static_cast<double>(ncomms) * nkeys;
+  std::printf("RESULT mem_attrs %.0f\n", attrs);
+  std::printf("RESULT mem_rss_before_bytes %ld\n", before);
+  std::printf("RESULT mem_rss_after_bytes %ld\n", after);
+  std::printf("RESULT mem_bytes_per_attr %.2f\n", (after - before) / attrs);
+  for (MPI_Comm& c : comms) CHECK(MPI_Comm_free(&c));
+  for (int& k : keys) CHECK(MPI_Comm_free_keyval(&k));
+  std::fflush(stdout);
+}
+
+// ---------------------------------------------------------------------------
+// --threads: get throughput with 1 thread, 2 threads on distinct comms and
+// 2 threads on the same comm.  Fixed iteration counts per thread; wall time
+// from a common start signal to the last join.
+
+constexpr int kThreadKeys = 16;
+
+double timed_threads(int nthreads, const std::vector<MPI_Comm>& comms, const std::vector<int>& keys,
+                     long iters, std::atomic<int>& errors) {
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < nthreads; ++t) {
+    ts.emplace_back([&, t] {
+      const MPI_Comm c = comms[t];
+      const int* k = keys.data();
+      int rc = 0, ok = 1;
+      ready.fetch_add(1);
+      while (!go.load(std::memory_order_acquire)) {
+      }
+      unsigned i = 0;
+      for (long it = 0; it < iters; ++it) {
+        void* v;
+        int flag;
+        rc |= MPI_Comm_get_attr(c, k[i], &v, &flag);
+        benchmark::DoNotOptimize(v);
+        ok &= flag;
+        i = (i + 1) & (kThreadKeys - 1);
+      }
+      if (rc != MPI_SUCCESS || !ok) errors.fetch_add(1);
+    });
+  }
+  while (ready.load() != nthreads) {
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  go.store(true, std::memory_order_release);
+  for (auto& th : ts) th.join();
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(t1 - t0).count();
+}
+
+void run_threads(int provided) {
+  std::printf("RESULT threads_provided %d\n", provided);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    std::printf("RESULT threads_skipped 1\n");
+    std::fflush(stdout);
+    return;
+  }
+  const long iters = g_quick ? 20000 : 8000000;
+  const int trials = g_quick ? 1 : 5;
+  MPI_Comm a, b;
+  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &b));
+  std::vector<int> keys(kThreadKeys);
+  for (int i = 0; i < kThreadKeys; ++i) {
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &keys[i], nullptr));
+    CHECK(MPI_Comm_set_attr(a, keys[i], val_of(i + 1)));
+    CHECK(MPI_Comm_set_attr(b, keys[i], val_of(i + 1)));
+  }
+  std::atomic<int> errors{0};
+  const std::vector<MPI_Comm> one{a}, distinct{a, b}, same{a, a};
+  std::vector<double> t1, t2d, t2s;
+  timed_threads(1, one, keys, iters / 4 + 1, errors);  // warm-up
+  for (int r = 0; r < trials; ++r) {  // interleave the three configurations
+    t1.push_back(timed_threads(1, one, keys, iters, errors));
+    t2d.push_back(timed_threads(2, distinct, keys, iters, errors));
+    t2s.push_back(timed_threads(2, same, keys, iters, errors));
+  }
+  if (errors.load() != 0) die("threads: MPI_Comm_get_attr", -1);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double m1 = median(t1), m2d = median(t2d), m2s = median(t2s);
+  // throughput ratio = (2*iters/t2) / (iters/t1)
+  std::printf("RESULT threads_iters_per_thread %ld\n", iters);
+  std::printf("RESULT threads_1_ns_per_get %.3f\n", m1 * 1e9 / iters);
+  std::printf("RESULT threads_2_distinct_ratio %.3f\n", 2.0 * m1 / m2d);
+  std::printf("RESULT threads_2_same_ratio %.3f\n", 2.0 * m1 / m2s);
+  for (int& k : keys) {
+    CHECK(MPI_Comm_delete_attr(a, k));
+    CHECK(MPI_Comm_delete_attr(b, k));
+    CHECK(MPI_Comm_free_keyval(&k));
+  }
+  CHECK(MPI_Comm_free(&a));
+  CHECK(MPI_Comm_free(&b));
+  std::fflush(stdout);
+}
+
+// ---------------------------------------------------------------------------
+// --callgrind-get / --callgrind-set: N operations between callgrind client
+// requests.  Two dumps: "base" (the same loop without the MPI call) and "op".
+// Instructions per op = (Ir(op) - Ir(base)) / N, computed by run.py.
+
+#ifdef ATTR_BENCH_HAVE_CALLGRIND
+__attribute__((noinline)) void cg_base_loop(const int* keys, unsigned mask, long iters) {
+  unsigned i = 0;
+  for (long it = 0; it < iters; ++it) {
+    int k = keys[i];
+    benchmark::DoNotOptimize(k);
+    i = (i + 1) & mask;
+  }
+}
+
+__attribute__((noinline)) int cg_get_loop(MPI_Comm c, const int* keys, unsigned mask, long iters) {
+  unsigned i = 0;
+  int rc = 0, ok = 1;
+  for (long it = 0; it < iters; ++it) {
+    void* v;
+    int flag;
+    rc |= MPI_Comm_get_attr(c, keys[i], &v, &flag);
+    benchmark::DoNotOptimize(v);
+    ok &= flag;
+    i = (i + 1) & mask;
+  }
+  return rc != MPI_SUCCESS || !ok;
+}
+
+__attribute__((noinline)) int cg_set_loop(MPI_Comm c, const int* keys, unsigned mask, long iters) {
+  unsigned i = 0;
+  int rc = 0;
+  for (long it = 0; it < iters; ++it) {
+    rc |= MPI_Comm_set_attr(c, keys[i], val_of(it + 2));
+    i = (i + 1) & mask;
+  }
+  return rc != MPI_SUCCESS;
+}
+#endif
+
+void run_callgrind(bool set, long iters, int nattrs) {
+#ifdef ATTR_BENCH_HAVE_CALLGRIND
+  Fixture f(Kind::Comm, nattrs);
+  const unsigned mask = static_cast<unsigned>(nattrs - 1);
+  const int* keys = f.keys.data();
+  // Warm up outside the instrumented region.
+  int bad = set ? cg_set_loop(f.comm, keys, mask, nattrs) : cg_get_loop(f.comm, keys, mask, nattrs);
+  CALLGRIND_START_INSTRUMENTATION;
+  CALLGRIND_ZERO_STATS;
+  cg_base_loop(keys, mask, iters);
+  CALLGRIND_DUMP_STATS_AT("base");
+  bad |= set ? cg_set_loop(f.comm, keys, mask, iters) : cg_get_loop(f.comm, keys, mask, iters);
+  CALLGRIND_DUMP_STATS_AT("op");
+  CALLGRIND_STOP_INSTRUMENTATION;
+  if (bad) die(set ? "callgrind: MPI_Comm_set_attr" : "callgrind: MPI_Comm_get_attr", -1);
+  std::printf("RESULT callgrind_op %s\n", set ? "set" : "get");
+  std::printf("RESULT callgrind_iters %ld\n", iters);
+  std::printf("RESULT callgrind_attrs %d\n", nattrs);
+  std::printf("RESULT callgrind_running_on_valgrind %d\n", static_cast<int>(RUNNING_ON_VALGRIND));
+#else
+  (void)set;
+  (void)iters;
+  (void)nattrs;
+  std::printf("RESULT callgrind_unavailable 1\n");
+#endif
+  std::fflush(stdout);
+}
+
+bool is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool want_gbench = false, want_mem = false, want_threads = false, thread_single = false;
+  long cg_get = 0, cg_set = 0;
+  int cg_attrs = 1;
+  std::vector<char*> rest;
+  rest.push_back(argv[0]);
+  std::string min_time_arg;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&](const char* opt) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "attr_bench: %s needs a value\n", opt);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--quick") g_quick = true;
+    else if (a == "--gbench") want_gbench = true;
+    else if (a == "--mem") want_mem = true;
+    else if (a == "--threads") want_threads = true;
+    else if (a == "--thread-single") thread_single = true;
+    else if (a == "--callgrind-get") cg_get = std::atol(next("--callgrind-get"));
+    else if (a == "--callgrind-set") cg_set = std::atol(next("--callgrind-set"));
+    else if (a == "--attrs") cg_attrs = std::atoi(next("--attrs"));
+    else rest.push_back(argv[i]);
+  }
+  if (!is_pow2(cg_attrs)) {
+    std::fprintf(stderr, "attr_bench: --attrs must be a power of two\n");
+    return 2;
+  }
+  const bool extra_modes = want_mem || want_threads || cg_get > 0 || cg_set > 0;
+  if (!extra_modes) want_gbench = true;
+  if (g_quick) {
+    bool has_min_time = false;
+    for (char* r : rest)
+      if (std::strncmp(r, "--benchmark_min_time", 20) == 0) has_min_time = true;
+    if (!has_min_time) {
+      min_time_arg = "--benchmark_min_time=0.002";
+      rest.push_back(&min_time_arg[0]);
+    }
+  }
+  rest.push_back(nullptr);
+  int bargc = static_cast<int>(rest.size()) - 1;
+
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, thread_single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE,
+                      &provided) != MPI_SUCCESS) {
+    std::fprintf(stderr, "attr_bench: MPI_Init_thread failed\n");
+    return 1;
+  }
+  CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  CHECK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  std::printf("RESULT impl %s\n", kImpl);
+  std::printf("RESULT thread_level_provided %d\n", provided);
+  std::fflush(stdout);
+
+  benchmark::Initialize(&bargc, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(bargc, rest.data())) {
+    MPI_Finalize();
+    return 2;
+  }
+
+  if (want_mem) run_mem();
+  if (want_threads) run_threads(provided);
+  if (cg_get > 0) run_callgrind(false, cg_get, cg_attrs);
+  if (cg_set > 0) run_callgrind(true, cg_set, cg_attrs);
+  if (want_gbench) {
+    benchmark::AddCustomContext("mpi_impl", kImpl);
+    benchmark::AddCustomContext("mpi_thread_level", std::to_string(provided));
+    register_all();
+    benchmark::RunSpecifiedBenchmarks();
+    drop_fixture();
+    benchmark::Shutdown();
+  }
+  MPI_Finalize();
+  return 0;
+}

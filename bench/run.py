@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""Build bench/attr_bench.cc against mpiattr, MPICH and Open MPI, run the
+three interleaved and print a Markdown table with the ratios and targets.
+
+    python3 bench/run.py                 # full run (~5-8 min on 2 cores)
+    python3 bench/run.py --callgrind     # + instructions per get/set
+    python3 bench/run.py --quick         # CI smoke test (< 1 min), exit 0
+                                         # unless something crashed
+
+Python 3.11, standard library only.  See bench/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+SOURCE = BENCH_DIR / "attr_bench.cc"
+
+IMPLS = ["mpiattr", "mpich", "openmpi"]
+LABEL = {"mpiattr": "mpiattr", "mpich": "MPICH", "openmpi": "Open MPI"}
+PEERS = ["mpich", "openmpi"]
+
+NS = [1, 16, 256, 4096, 65536]
+NS_SMALL = [1, 4096]
+
+CXXFLAGS = ["-std=c++17", "-O2", "-DNDEBUG"]
+BENCH_LIBS = ["-lbenchmark", "-lpthread"]
+
+# Open MPI as a singleton: root is allowed, and one-sided windows need an osc
+# component that works in a single process: ucx under MPI_THREAD_MULTIPLE,
+# pt2pt otherwise (pt2pt refuses MPI_THREAD_MULTIPLE in 4.1).
+OMPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_osc": "ucx,pt2pt",
+}
+
+CALLGRIND_CASES = [  # (op, attributes on the communicator, operations)
+    ("get", 1, 200_000),
+    ("get", 4096, 16_384),
+    ("set", 1, 200_000),
+    ("set", 4096, 16_384),
+]
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------
+# Building
+
+
+@dataclass
+class Impl:
+    name: str
+    binary: Path
+    launcher: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+    def command(self, args: list[str], wrapper: list[str] | None = None) -> list[str]:
+        return self.launcher + (wrapper or []) + [str(self.binary)] + args
+
+
+def run_cmd(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, text=True, capture_output=True, **kw)
+
+
+def find_file(root: Path, patterns: list[str], exclude: tuple[str, ...]) -> Path | None:
+    for pat in patterns:
+        hits = sorted(
+            p for p in root.rglob(pat)
+            if not any(part in exclude for part in p.relative_to(root).parts)
+        )
+        if hits:
+            return min(hits, key=lambda p: len(p.parts))
+    return None
+
+
+def mpiattr_paths(prefix: Path) -> tuple[list[Path], Path, Path] | None:
+    """Return (include dirs, lib dir, lib file) found in a build or install tree."""
+    exclude = ("CMakeFiles", "attr_bench", "_deps")
+    inc = prefix / "include" / "mpi.h"
+    if not inc.is_file():
+        inc = find_file(prefix, ["mpi.h"], exclude)
+    lib = None
+    for cand in ("lib/libmpiattr.so", "lib64/libmpiattr.so", "lib/libmpiattr.a", "lib64/libmpiattr.a"):
+        if (prefix / cand).exists():
+            lib = prefix / cand
+            break
+    if lib is None:
+        lib = find_file(prefix, ["libmpiattr.so", "libmpiattr.so.*", "libmpiattr.a"], exclude)
+    if inc is None or lib is None:
+        return None
+    incs = [inc.parent]
+    if (REPO / "include").is_dir() and (REPO / "include") != inc.parent:
+        incs.append(REPO / "include")  # in case the generated mpi.h includes sources
+    return incs, lib.parent, lib
+
+
+def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
+    """Returns (impl, error).  (None, None) means 'skipped, not an error'."""
+    if args.mpiattr_prefix:
+        prefix = Path(args.mpiattr_prefix).resolve()
+    else:
+        if not (REPO / "CMakeLists.txt").is_file():
+            log(f"mpiattr: no top-level CMakeLists.txt in {REPO} yet; skipping mpiattr")
+            return None, None
+        prefix = Path(args.build_dir).resolve()
+        log(f"mpiattr: configuring and building with CMake in {prefix}")
+        cfg = ["cmake", "-S", str(REPO), "-B", str(prefix), "-DCMAKE_BUILD_TYPE=Release"] + args.cmake_arg
+        r = run_cmd(cfg)
+        if r.returncode != 0:
+            return None, f"cmake configure failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
+        bld = ["cmake", "--build", str(prefix), "-j", str(os.cpu_count() or 2)]
+        for t in args.cmake_target or ["mpiattr"]:
+            bld += ["--target", t]
+        r = run_cmd(bld)
+        if r.returncode != 0:
+            return None, f"cmake build failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
+    found = mpiattr_paths(prefix)
+    if found is None:
+        return None, f"no mpi.h and libmpiattr.{{so,a}} found under {prefix}"
+    incs, libdir, libfile = found
+    exe = out_dir / "attr_bench.mpiattr"
+    cxx = os.environ.get("CXX", "g++")
+    cmd = [cxx, *CXXFLAGS, *[f"-I{d}" for d in incs], str(SOURCE), "-o", str(exe),
+           f"-L{libdir}", "-lmpiattr", f"-Wl,-rpath,{libdir}", *BENCH_LIBS]
+    log("mpiattr: " + " ".join(cmd))
+    r = run_cmd(cmd)
+    if r.returncode != 0:
+        return None, f"compiling attr_bench against mpiattr failed:\n{r.stderr[-4000:]}"
+    return Impl("mpiattr", exe), None
+
+
+def build_peer(name: str, out_dir: Path, thread_single: bool) -> tuple[Impl | None, str | None]:
+    suffix = {"mpich": "mpich", "openmpi": "openmpi"}[name]
+    cxx = shutil.which(f"mpicxx.{suffix}")
+    mpiexec = shutil.which(f"mpiexec.{suffix}")
+    if cxx is None:
+        log(f"{LABEL[name]}: mpicxx.{suffix} not found (libmpich-dev / libopenmpi-dev missing); n/a")
+        return None, None
+    exe = out_dir / f"attr_bench.{suffix}"
+    cmd = [cxx, *CXXFLAGS, str(SOURCE), "-o", str(exe), *BENCH_LIBS]
+    log(f"{LABEL[name]}: " + " ".join(cmd))
+    r = run_cmd(cmd)
+    if r.returncode != 0:
+        return None, f"compiling attr_bench with {cxx} failed:\n{r.stderr[-4000:]}"
+    if name == "mpich":
+        if mpiexec is None:
+            return None, "mpiexec.mpich not found"
+        return Impl(name, exe, launcher=[mpiexec, "-n", "1"]), None
+    env = dict(OMPI_ENV)
+    if thread_single:
+        env["OMPI_MCA_osc"] = "pt2pt,ucx"
+    return Impl(name, exe, env=env), None  # singleton: run the binary directly
+
+
+# --------------------------------------------------------------------------
+# Running
+
+
+class RunError(Exception):
+    pass
+
+
+def execute(impl: Impl, args: list[str], timeout: float, wrapper: list[str] | None = None) -> str:
+    env = dict(os.environ)
+    env.update(impl.env)
+    cmd = impl.command(args, wrapper)
+    try:
+        r = subprocess.run(cmd, text=True, capture_output=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RunError(f"{' '.join(cmd)}: timed out after {timeout:.0f} s")
+    if r.returncode != 0:
+        raise RunError(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    return r.stdout
+
+
+def parse_results(stdout: str) -> dict[str, str]:
+    out = {}
+    for line in stdout.splitlines():
+        if line.startswith("RESULT "):
+            parts = line.split(None, 2)
+            if len(parts) == 3:
+                out[parts[1]] = parts[2].strip()
+    return out
+
+
+def run_gbench(impl: Impl, extra: list[str], bench_filter: str | None, min_time: float | None,
+               tmp: Path, timeout: float) -> tuple[dict[str, float], dict[str, str]]:
+    out = tmp / f"gb-{impl.name}-{time.monotonic_ns()}.json"
+    args = list(extra) + ["--gbench", f"--benchmark_out={out}", "--benchmark_out_format=json"]
+    if bench_filter:
+        args.append(f"--benchmark_filter={bench_filter}")
+    if min_time is not None:
+        args.append(f"--benchmark_min_time={min_time}")
+    stdout = execute(impl, args, timeout)
+    data = json.loads(out.read_text())
+    out.unlink()
+    times: dict[str, float] = {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred"):
+            raise RunError(f"{impl.name}: {b['name']}: {b.get('error_message')}")
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        times[b["name"]] = b["real_time"] * scale
+    return times, parse_results(stdout)
+
+
+def derive(times: dict[str, float]) -> dict[str, float]:
+    """Turn one process's raw benchmark times into figures (ns)."""
+    fig = dict(times)
+    for kind in ("comm", "type"):
+        t0 = times.get(f"{kind}_dup_free/0")
+        if t0 is None:
+            continue
+        for n in NS:
+            tn = times.get(f"{kind}_dup_free/{n}")
+            if tn is not None:
+                fig[f"{kind}_dup_per_attr/{n}"] = (tn - t0) / n
+    return fig
+
+
+def extra_figures(res: dict[str, str]) -> dict[str, float]:
+    fig = {}
+    for key in ("mem_bytes_per_attr", "threads_1_ns_per_get", "threads_2_distinct_ratio",
+                "threads_2_same_ratio"):
+        if key in res:
+            fig[key] = float(res[key])
+    return fig
+
+
+def run_callgrind(impl: Impl, tmp: Path, thread_args: list[str]) -> dict[str, float]:
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        log("valgrind not found; no instruction counts")
+        return {}
+    fig = {}
+    for op, nattrs, iters in CALLGRIND_CASES:
+        d = Path(tempfile.mkdtemp(prefix=f"cg-{impl.name}-", dir=tmp))
+        wrapper = [valgrind, "--tool=callgrind", "--instr-atstart=no",
+                   f"--callgrind-out-file={d}/cg.out.%p"]
+        stdout = execute(impl, thread_args + [f"--callgrind-{op}", str(iters), "--attrs", str(nattrs)],
+                         timeout=900, wrapper=wrapper)
+        if parse_results(stdout).get("callgrind_unavailable"):
+            log(f"{impl.name}: built without <valgrind/callgrind.h>; no instruction counts")
+            return {}
+        totals: dict[str, int] = {}
+        for f in glob.glob(f"{d}/cg.out.*"):
+            trig, tot = None, None
+            for line in Path(f).read_text(errors="replace").splitlines():
+                if line.startswith("desc: Trigger: Client Request: "):
+                    trig = line.rsplit(":", 1)[1].strip()
+                elif line.startswith("totals:"):
+                    tot = int(line.split()[1])
+            if trig and tot is not None:
+                totals[trig] = tot
+        shutil.rmtree(d, ignore_errors=True)
+        if "op" not in totals or "base" not in totals:
+            raise RunError(f"{impl.name}: callgrind dumps not found")
+        fig[f"ir_{op}/{nattrs}"] = (totals["op"] - totals["base"]) / iters
+    return fig
+
+
+# --------------------------------------------------------------------------
+# Table
+
+
+@dataclass
+class Row:
+    label: str
+    key: str
+    unit: str  # "time", "bytes", "ratio", "count"
+    target: tuple | None = None  # ("peer", f) | ("le", x) | ("ge", x) | ("flat", x)
+
+
+def rows(with_callgrind: bool) -> list[Row]:
+    r: list[Row] = []
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_get_attr` hit, n={n}", f"comm_get_hit/{n}", "time", ("peer", 0.35)))
+    r.append(Row("`MPI_Comm_get_attr` hit, max/min over n", "comm_get_hit_flatness", "ratio", ("flat", 2.0)))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_get_attr` unset key, n={n}", f"comm_get_miss/{n}", "time"))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_set_attr` replace, n={n}", f"comm_set_replace/{n}", "time", ("peer", 0.5)))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_set_attr` + `MPI_Comm_delete_attr`, n={n}", f"comm_set_delete/{n}", "time"))
+    for n in NS_SMALL:
+        r.append(Row(f"`MPI_Type_get_attr` hit, n={n}", f"type_get_hit/{n}", "time", ("peer", 0.35)))
+    for n in NS_SMALL:
+        r.append(Row(f"`MPI_Win_get_attr` hit, n={n}", f"win_get_hit/{n}", "time", ("peer", 0.35)))
+    r.append(Row("keyval create + free", "keyval_create_free", "time", ("peer", 0.5)))
+    r.append(Row("`MPI_Comm_dup` + `MPI_Comm_free`, no attributes", "comm_dup_free/0", "time"))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_dup` + free, per attribute, n={n}", f"comm_dup_per_attr/{n}", "time",
+                     ("peer", 0.3)))
+    r.append(Row("`MPI_Type_dup` + `MPI_Type_free`, no attributes", "type_dup_free/0", "time"))
+    for n in NS:
+        r.append(Row(f"`MPI_Type_dup` + free, per attribute, n={n}", f"type_dup_per_attr/{n}", "time",
+                     ("peer", 0.3)))
+    r.append(Row("memory per attribute (RSS growth)", "mem_bytes_per_attr", "bytes", ("le", 24.0)))
+    r.append(Row("get, 1 thread (ns per get)", "threads_1_ns_per_get", "time"))
+    r.append(Row("get throughput, 2 threads distinct comms / 1 thread", "threads_2_distinct_ratio", "ratio",
+                 ("ge", 1.8)))
+    r.append(Row("get throughput, 2 threads same comm / 1 thread", "threads_2_same_ratio", "ratio"))
+    if with_callgrind:
+        for op in ("get", "set"):
+            for n in (1, 4096):
+                r.append(Row(f"instructions per {op}, n={n} (callgrind)", f"ir_{op}/{n}", "count"))
+    return r
+
+
+def fmt(v: float | None, unit: str) -> str:
+    if v is None:
+        return "n/a"
+    if unit == "time":
+        a = abs(v)
+        if a < 1e3:
+            return f"{v:.3g} ns" if a >= 10 else f"{v:.2f} ns"
+        if a < 1e6:
+            return f"{v / 1e3:.3g} µs"
+        return f"{v / 1e6:.3g} ms"
+    if unit == "bytes":
+        return f"{v:.1f} B"
+    if unit == "ratio":
+        return f"{v:.2f}×"
+    return f"{v:.0f}" if abs(v) >= 100 else f"{v:.1f}"
+
+
+def target_text(t: tuple | None, unit: str) -> str:
+    if t is None:
+        return ""
+    kind, x = t
+    u = {"bytes": " B", "ratio": "×"}.get(unit, "")
+    return {"peer": f"≤ {x:g}× faster peer", "le": f"≤ {x:g}{u}", "ge": f"≥ {x:g}{u}",
+            "flat": f"≤ {x:g}× (flat in n)"}[kind]
+
+
+def evaluate(t: tuple | None, mine: float | None, peers: list[float]) -> str:
+    if t is None:
+        return ""
+    if mine is None:
+        return "n/a"
+    kind, x = t
+    if kind == "peer":
+        if not peers:
+            return "n/a"
+        ok = mine <= x * min(peers)
+    elif kind in ("le", "flat"):
+        ok = mine <= x
+    else:
+        ok = mine >= x
+    return "yes" if ok else "**NO**"
+
+
+def make_table(fig: dict[str, dict[str, float]], with_callgrind: bool) -> tuple[str, int, int]:
+    for impl, f in fig.items():
+        hits = [f.get(f"comm_get_hit/{n}") for n in NS]
+        if all(h is not None and h > 0 for h in hits):
+            f["comm_get_hit_flatness"] = max(hits) / min(hits)
+    lines = ["| figure | mpiattr | MPICH | Open MPI | mpiattr/MPICH | mpiattr/Open MPI | target | met? |",
+             "|---|---:|---:|---:|---:|---:|---|---|"]
+    met = total = 0
+    for row in rows(with_callgrind):
+        vals = {i: fig.get(i, {}).get(row.key) for i in IMPLS}
+        ratios = []
+        for p in PEERS:
+            a, b = vals["mpiattr"], vals[p]
+            ratios.append("n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}")
+        peers = [vals[p] for p in PEERS if vals[p] is not None]
+        verdict = evaluate(row.target, vals["mpiattr"], peers)
+        if verdict in ("yes", "**NO**"):
+            total += 1
+            met += verdict == "yes"
+        lines.append("| " + " | ".join([row.label, *(fmt(vals[i], row.unit) for i in IMPLS), *ratios,
+                                          target_text(row.target, row.unit), verdict]) + " |")
+    return "\n".join(lines), met, total
+
+
+def machine_info(impls: dict[str, Impl], args) -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    vers = []
+    for name, cmd in (("mpich", ["mpichversion", "-v"]), ("openmpi", ["ompi_info", "--version"])):
+        if name in impls and shutil.which(cmd[0]):
+            r = run_cmd(cmd)
+            m = re.search(r"(\d+\.\d+(\.\d+)?)", r.stdout)
+            if m:
+                vers.append(f"{LABEL[name]} {m.group(1)}")
+    level = ("MPI_THREAD_SINGLE" if args.thread_single else "MPI_THREAD_MULTIPLE") + \
+        " (two-thread figures: MPI_THREAD_MULTIPLE)"
+    mode = "quick (smoke test, figures not meaningful)" if args.quick else \
+        f"median of {args.repetitions} interleaved runs, min time {args.min_time} s per figure"
+    return (f"{datetime.date.today()} · {cpu} · {os.cpu_count()} CPUs · {platform.release()} · "
+            f"{', '.join(vers) or 'no peers'} · {level} · {mode} · load average {args.load_before:.1f} "
+            f"before, {os.getloadavg()[0]:.1f} after")
+
+
+# --------------------------------------------------------------------------
+# Main
+
+
+def groups() -> list[tuple[str, list[str], str | None]]:
+    """(name, extra binary args, benchmark filter) - one process each."""
+    g: list[tuple[str, list[str], str | None]] = []
+    for n in NS:
+        g.append((f"comm n={n}", [], rf"^(comm_dup_free/0|comm_[a-z_]+/{n})$"))
+    for n in NS:
+        g.append((f"type n={n}", [], rf"^(type_dup_free/0|type_[a-z_]+/{n})$"))
+    g.append(("win", [], r"^win_get_hit/"))
+    g.append(("keyval", [], r"^keyval_create_free$"))
+    g.append(("memory", ["--mem"], None))
+    g.append(("threads", ["--threads"], None))
+    return g
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default=str(REPO / "build-bench"),
+                    help="CMake build dir for mpiattr; the benchmark binaries go to <dir>/attr_bench "
+                         "(default: %(default)s)")
+    ap.add_argument("--only", default=",".join(IMPLS),
+                    help="comma-separated subset of mpiattr,mpich,openmpi (default: all available)")
+    ap.add_argument("--quick", action="store_true",
+                    help="CI smoke test: tiny counts, one run each, no callgrind; exit 0 unless a run fails")
+    ap.add_argument("--callgrind", action="store_true", help="add instruction counts (valgrind)")
+    ap.add_argument("-r", "--repetitions", type=int, default=3, help="interleaved runs per figure (median)")
+    ap.add_argument("--min-time", type=float, default=0.25,
+                    help="Google Benchmark min time per figure, seconds (default: %(default)s)")
+    ap.add_argument("--level", choices=["single", "multiple"], default="single",
+                    help="thread level the single-threaded figures are measured at (default: "
+                         "%(default)s, where the peers take no locks: the issue's baseline figures); "
+                         "the two-thread figures always use MPI_THREAD_MULTIPLE")
+    ap.add_argument("--mpiattr-prefix", help="use an existing mpiattr build/install tree (include/mpi.h, "
+                                             "lib/libmpiattr.*) instead of building with CMake")
+    ap.add_argument("--cmake-arg", action="append", default=[], help="extra argument for cmake configure")
+    ap.add_argument("--cmake-target", action="append", default=[], help="CMake target to build (repeatable; default: mpiattr, the library)")
+    ap.add_argument("--out", help="also write the Markdown report to this file")
+    ap.add_argument("--json", help="also write all raw per-run figures to this JSON file")
+    ap.add_argument("--strict", action="store_true", help="exit 1 if a target is missed (full mode)")
+    args = ap.parse_args()
+    args.thread_single = args.level == "single"
+
+    wanted = [s.strip() for s in args.only.split(",") if s.strip()]
+    bad = [w for w in wanted if w not in IMPLS]
+    if bad:
+        ap.error(f"unknown implementation(s): {', '.join(bad)}")
+    t_start = time.monotonic()
+    args.load_before = os.getloadavg()[0]
+    if args.load_before > 0.25 * (os.cpu_count() or 1) and not args.quick:
+        log(f"warning: load average is {args.load_before:.1f} on {os.cpu_count()} CPUs; "
+            "other work on the machine will distort the figures")
+    build_dir = Path(args.build_dir).resolve()
+    out_dir = build_dir / "attr_bench"
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    failures: list[str] = []
+    impls: dict[str, Impl] = {}
+    for name in wanted:
+        impl, err = build_mpiattr(args, out_dir) if name == "mpiattr" else \
+            build_peer(name, out_dir, args.thread_single)
+        if err:
+            log(f"{LABEL[name]}: {err}")
+            failures.append(f"{LABEL[name]}: build failed")
+        if impl:
+            impls[name] = impl
+    if not impls:
+        log("nothing to run")
+        return 1 if failures else 0
+
+    order = [i for i in IMPLS if i in impls]
+    thread_args = ["--thread-single"] if args.thread_single else []
+    raw: dict[str, dict[str, list[float]]] = {i: {} for i in order}
+
+    def record(impl: str, figs: dict[str, float]) -> None:
+        for k, v in figs.items():
+            raw[impl].setdefault(k, []).append(v)
+
+    def attempt(name: str, what: str, fn) -> None:
+        try:
+            fn()
+        except (RunError, OSError, ValueError, KeyError) as e:
+            log(f"{LABEL[name]}: {what} failed: {e}")
+            failures.append(f"{LABEL[name]}: {what}")
+
+    with tempfile.TemporaryDirectory(prefix="attr_bench-") as tmpd:
+        tmp = Path(tmpd)
+        if args.quick:
+            # One process per implementation runs every mode.  The peers skip
+            # n = 65536 (MPICH needs ~10 s per object to set that many).
+            for name in order:
+                impl = impls[name]
+                filt = None if name == "mpiattr" else r"^(keyval_create_free|[a-z_]+/(0|1|16|256|4096))$"
+                log(f"[quick] {LABEL[name]}")
+
+                def one(impl=impl, filt=filt, name=name):
+                    times, res = run_gbench(impl, thread_args + ["--quick", "--mem", "--threads"], filt,
+                                            None, tmp, timeout=300)
+                    record(name, derive(times))
+                    record(name, extra_figures(res))
+                attempt(name, "quick run", one)
+        else:
+            for gname, extra, filt in groups():
+                for rep in range(args.repetitions):
+                    rot = order[rep % len(order):] + order[:rep % len(order)]
+                    for name in rot:
+                        impl = impls[name]
+                        log(f"[{gname}] rep {rep + 1}/{args.repetitions}: {LABEL[name]}"
+                            f"  ({time.monotonic() - t_start:.0f} s)")
+
+                        def one(impl=impl, extra=extra, filt=filt, name=name, gname=gname):
+                            if filt is None:
+                                level = [] if gname == "threads" else thread_args
+                                res = parse_results(execute(impl, level + extra, timeout=900))
+                                record(name, extra_figures(res))
+                            else:
+                                times, _ = run_gbench(impl, thread_args, filt, args.min_time, tmp, timeout=900)
+                                record(name, derive(times))
+                        attempt(name, gname, one)
+            if args.callgrind:
+                for name in order:
+                    log(f"[callgrind] {LABEL[name]}  ({time.monotonic() - t_start:.0f} s)")
+
+                    def one(impl=impls[name], name=name):
+                        record(name, run_callgrind(impl, tmp, thread_args))
+                    attempt(name, "callgrind", one)
+
+    fig = {i: {k: statistics.median(v) for k, v in raw[i].items()} for i in order}
+    table, met, total = make_table(fig, args.callgrind and not args.quick)
+    header = f"attr_bench: {machine_info(impls, args)}"
+    summary = f"targets met: {met}/{total}" + ("" if "mpiattr" in impls else " (mpiattr not built)")
+    report = f"{header}\n\n{table}\n\n{summary}\n"
+    print(report)
+    if failures:
+        print("failures: " + "; ".join(failures))
+    log(f"total time {time.monotonic() - t_start:.0f} s")
+    if args.out:
+        Path(args.out).write_text(report)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig}, indent=1))
+
+    mpiattr_failed = any(f.startswith("mpiattr") for f in failures)
+    if args.quick:
+        return 1 if mpiattr_failed else 0
+    if mpiattr_failed:
+        return 1
+    if args.strict and met < total:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
