@@ -4,8 +4,30 @@
 namespace mpiattr::cbind {
 namespace {
 
+// The address range of the predefined callbacks: a user's function lies outside it (usually in
+// another object file), so most keyvals are classified with two compares.
+struct fn_range {
+  std::uintptr_t lo = UINTPTR_MAX, hi = 0;
+  fn_range() {
+    for (std::size_t i = 0; i < predefined_callback_count; ++i) {
+      auto a = reinterpret_cast<std::uintptr_t>(predefined_callbacks[i].fn);
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+    }
+  }
+  bool may_hold(fnptr fn) const {
+    auto a = reinterpret_cast<std::uintptr_t>(fn);
+    return a >= lo && a <= hi;
+  }
+};
+const fn_range& predefined_range() {
+  static const fn_range r;
+  return r;
+}
+
 copy_behaviour classify_copy(fnptr fn) {
   if (fn == nullptr) return copy_behaviour::null_copy;  // the MPI-5.0 ABI's MPI_*_NULL_COPY_FN
+  if (!predefined_range().may_hold(fn)) return copy_behaviour::user;
   for (std::size_t i = 0; i < predefined_callback_count; ++i) {
     if (predefined_callbacks[i].fn != fn) continue;
     if (predefined_callbacks[i].behaviour == predefined_callback::dup) return copy_behaviour::dup;
@@ -16,6 +38,7 @@ copy_behaviour classify_copy(fnptr fn) {
 
 delete_behaviour classify_delete(fnptr fn) {
   if (fn == nullptr) return delete_behaviour::null_delete;
+  if (!predefined_range().may_hold(fn)) return delete_behaviour::user;
   for (std::size_t i = 0; i < predefined_callback_count; ++i)
     if (predefined_callbacks[i].fn == fn && predefined_callbacks[i].behaviour == predefined_callback::null_delete)
       return delete_behaviour::null_delete;

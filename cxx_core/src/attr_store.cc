@@ -8,8 +8,8 @@
 namespace mpiattr {
 
 attr_store::directory* attr_store::new_directory(std::uint32_t nchunks) {
-  std::size_t bytes = sizeof(directory) + (nchunks - 1) * sizeof(std::atomic<slot*>);
-  void* mem = std::malloc(bytes);
+  std::size_t extra = nchunks > kInlineChunks ? nchunks - kInlineChunks : 0;
+  void* mem = std::malloc(sizeof(directory) + extra * sizeof(std::atomic<slot*>));
   if (mem == nullptr) throw std::bad_alloc();
   auto* d = static_cast<directory*>(mem);
   d->nchunks = nchunks;
@@ -17,41 +17,48 @@ attr_store::directory* attr_store::new_directory(std::uint32_t nchunks) {
   return d;
 }
 
+attr_store::attr_store() : dir_(&inline_dir_) {
+  inline_dir_.nchunks = kInlineChunks;
+  inline_dir_.chunks[0].store(inline_chunk_, std::memory_order_relaxed);
+  for (std::uint32_t i = 1; i < kInlineChunks; ++i) inline_dir_.chunks[i].store(nullptr, std::memory_order_relaxed);
+}
+
 attr_store::~attr_store() {
   directory* d = dir_.load(std::memory_order_relaxed);
-  if (d) {
-    for (std::uint32_t i = 0; i < d->nchunks; ++i) delete[] d->chunks[i].load(std::memory_order_relaxed);
-    std::free(d);
+  for (std::uint32_t i = 0; i < d->nchunks; ++i) {
+    slot* c = d->chunks[i].load(std::memory_order_relaxed);
+    if (c != inline_chunk_) delete[] c;
   }
+  if (d != &inline_dir_) std::free(d);
   for (directory* r : retired_) std::free(r);
 }
 
 attr_store::slot* attr_store::existing(std::uint32_t index) const {
+  std::uint32_t i = index - kPredefinedIndices;
   directory* d = dir_.load(std::memory_order_relaxed);
-  if (d == nullptr || index / kChunk >= d->nchunks) return nullptr;
-  slot* c = d->chunks[index / kChunk].load(std::memory_order_relaxed);
-  return c ? &c[index % kChunk] : nullptr;
+  if (i / kChunk >= d->nchunks) return nullptr;
+  slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
+  return c ? &c[i % kChunk] : nullptr;
 }
 
 attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
-  std::uint32_t need = index / kChunk + 1;
+  std::uint32_t i = index - kPredefinedIndices;
+  std::uint32_t need = i / kChunk + 1;
   directory* d = dir_.load(std::memory_order_relaxed);
-  if (d == nullptr || d->nchunks < need) {
-    std::uint32_t n = d ? d->nchunks : 0;
-    std::uint32_t grown = std::max({need, n * 2, 2u});
-    directory* nd = new_directory(grown);
-    for (std::uint32_t i = 0; i < n; ++i)
-      nd->chunks[i].store(d->chunks[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
+  if (d->nchunks < need) {
+    directory* nd = new_directory(std::max(need, d->nchunks * 2));
+    for (std::uint32_t c = 0; c < d->nchunks; ++c)
+      nd->chunks[c].store(d->chunks[c].load(std::memory_order_relaxed), std::memory_order_relaxed);
     dir_.store(nd, std::memory_order_release);
-    if (d) retired_.push_back(d);  // a reader may still be looking at it
+    if (d != &inline_dir_) retired_.push_back(d);  // a reader may still be looking at it
     d = nd;
   }
-  slot* c = d->chunks[index / kChunk].load(std::memory_order_relaxed);
+  slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
   if (c == nullptr) {
     c = new slot[kChunk];
-    d->chunks[index / kChunk].store(c, std::memory_order_release);
+    d->chunks[i / kChunk].store(c, std::memory_order_release);
   }
-  return &c[index % kChunk];
+  return &c[i % kChunk];
 }
 
 bool attr_store::peek(std::uint32_t index, entry* e) const {
@@ -61,7 +68,7 @@ bool attr_store::peek(std::uint32_t index, entry* e) const {
   if (!(tag & kOriginMask)) return false;
   *e = entry{index, s->seq,
              attribute_value(s->word.load(std::memory_order_relaxed), static_cast<origin>(tag & kOriginMask)),
-             (tag & kDeleting) != 0};
+             (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)};
   return true;
 }
 
@@ -70,43 +77,27 @@ const aint* attr_store::home(std::uint32_t index) const {
   return s ? reinterpret_cast<const aint*>(&s->word) : nullptr;
 }
 
-void attr_store::put(std::uint32_t index, attribute_value v) { put_with_seq(index, v, next_seq_++); }
-
-void attr_store::put_with_seq(std::uint32_t index, attribute_value v, std::uint32_t seq) {
+void attr_store::put(std::uint32_t index, attribute_value v, flags_t flags) {
   slot* s = slot_for_write(index);
   bool was_empty = !(s->tag.load(std::memory_order_relaxed) & kOriginMask);
   begin_write();
   s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(static_cast<std::uint32_t>(v.how_written()), std::memory_order_relaxed);
-  s->seq = seq;
+  s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
+               std::memory_order_relaxed);
+  s->seq = next_seq_++;
   end_write();
   if (was_empty) ++count_;
-  if (seq >= next_seq_) next_seq_ = seq + 1;
 }
 
-void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq) {
+void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq,
+                             flags_t flags) {
   slot* s = slot_for_write(index);
   if (!(s->tag.load(std::memory_order_relaxed) & kOriginMask)) ++count_;
   s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(static_cast<std::uint32_t>(v.how_written()), std::memory_order_relaxed);
+  s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
+               std::memory_order_relaxed);
   s->seq = seq;
   if (seq >= next_seq_) next_seq_ = seq + 1;
-}
-
-void attr_store::clear() {
-  directory* d = dir_.load(std::memory_order_relaxed);
-  if (d == nullptr) return;
-  begin_write();
-  for (std::uint32_t c = 0; c < d->nchunks; ++c) {
-    slot* ch = d->chunks[c].load(std::memory_order_relaxed);
-    if (ch == nullptr) continue;
-    for (std::uint32_t i = 0; i < kChunk; ++i) {
-      ch[i].tag.store(0, std::memory_order_relaxed);
-      ch[i].word.store(0, std::memory_order_relaxed);
-    }
-  }
-  end_write();
-  count_ = 0;
 }
 
 void attr_store::set_deleting(std::uint32_t index, bool on) {
@@ -128,20 +119,7 @@ void attr_store::erase(std::uint32_t index) {
 std::vector<attr_store::entry> attr_store::snapshot_newest_first() const {
   std::vector<entry> out;
   out.reserve(count_);
-  directory* d = dir_.load(std::memory_order_relaxed);
-  if (d == nullptr) return out;
-  for (std::uint32_t c = 0; c < d->nchunks; ++c) {
-    slot* ch = d->chunks[c].load(std::memory_order_relaxed);
-    if (ch == nullptr) continue;
-    for (std::uint32_t i = 0; i < kChunk; ++i) {
-      std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
-      if (tag & kOriginMask)
-        out.push_back({c * kChunk + i, ch[i].seq,
-                       attribute_value(ch[i].word.load(std::memory_order_relaxed),
-                                       static_cast<origin>(tag & kOriginMask)),
-                       (tag & kDeleting) != 0});
-    }
-  }
+  for_each([&](const entry& e) { out.push_back(e); });
   std::sort(out.begin(), out.end(), [](const entry& a, const entry& b) { return a.seq > b.seq; });
   return out;
 }

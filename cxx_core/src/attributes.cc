@@ -34,6 +34,17 @@ status find_for(const attr_object& obj, int keyval, bool writing, keyval_record*
   return status::ok();
 }
 
+// The callback kinds each attribute carries in its slot (attr_store::flags_t), so that dup and
+// free decide without looking the keyval up.
+constexpr attr_store::flags_t kCopyDup = 1, kCopyUser = 2, kDeleteUser = 4;
+attr_store::flags_t flags_of(const callbacks& cbs) {
+  attr_store::flags_t f = 0;
+  if (cbs.copy_kind == copy_behaviour::dup) f |= kCopyDup;
+  if (cbs.copy_kind == copy_behaviour::user) f |= kCopyUser;
+  if (cbs.delete_kind == delete_behaviour::user) f |= kDeleteUser;
+  return f;
+}
+
 int call_delete(const keyval_record& r, const attr_object& obj, attribute_value v, const aint* home) {
   if (r.cbs.delete_kind != delete_behaviour::user) return 0;
   const language_binding* b = binding_for(r.cbs.lang);
@@ -87,14 +98,14 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   attr_store::entry old;
   if (!s.peek(idx, &old)) {
     keyval_registry::acquire(r);  // the attribute's reference (R2.2)
-    s.put(idx, value);
+    s.put(idx, value, flags_of(r->cbs));
     return status::ok();
   }
   if (old.deleting)
     return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
                 static_cast<unsigned>(keyval));
   if (r->cbs.delete_kind != delete_behaviour::user) {
-    s.put(idx, value);
+    s.put(idx, value, flags_of(r->cbs));
     return status::ok();
   }
   // Replace = delete (the callback runs on the old value) + store (R4.1).
@@ -107,7 +118,7 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
     s.set_deleting(idx, false);
     return callback_failed(rc, "the delete callback, run on the value being replaced (R4.1),");
   }
-  s.put(idx, value);  // clears `deleting`; the key becomes the most recently set (R10.1)
+  s.put(idx, value, flags_of(r->cbs));  // clears `deleting`; now the most recently set (R10.1)
   return status::ok();
 }
 
@@ -160,7 +171,6 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
 status delete_all(attr_object& obj) {
   attr_store& s = obj.attrs;
   std::vector<attr_store::entry> todo;
-  bool batch = false;
   {
     std::lock_guard lock(s.mutex());
     if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
@@ -169,24 +179,13 @@ status delete_all(attr_object& obj) {
     // all at once (the common case, and what makes dup + free cheap).
     bool any_user = false;
     s.for_each([&](const attr_store::entry& e) {
-      if (e.index < keyval_registry::kFirstUserIndex) return;  // MPI's own: removed with the object
-      any_user = any_user || e.deleting ||
-                 keyvals().at(e.index)->cbs.delete_kind == delete_behaviour::user;
+      any_user = any_user || e.deleting || (e.flags & kDeleteUser);
     });
-    if (any_user) {
-      todo = s.snapshot_newest_first();
-      std::erase_if(todo, [](const attr_store::entry& e) { return e.index < keyval_registry::kFirstUserIndex; });
-    } else {
-      s.for_each([&](const attr_store::entry& e) {
-        if (e.index >= keyval_registry::kFirstUserIndex) todo.push_back(e);
-      });
-      for (const auto& e : todo) s.erase(e.index);
-      batch = true;
+    if (!any_user) {
+      s.clear([](const attr_store::entry& e) { keyvals().release(keyvals().at(e.index)); });
+      return status::ok();
     }
-  }
-  if (batch) {
-    for (const auto& e : todo) keyvals().release(keyvals().at(e.index));
-    return status::ok();
+    todo = s.snapshot_newest_first();
   }
   for (const auto& e : todo) {
     keyval_record* r = keyvals().at(e.index);
@@ -210,22 +209,15 @@ status copy_all(const attr_object& from, attr_object& to) {
   attr_store& d = to.attrs;
   {
     // `to` is not published yet: only this thread can see it, so no lock and no seqlock.
+    // MPI_XXX_DUP_FN values are copied slot by slot, keeping origin and set order (D10, D16).
     std::lock_guard lock(s.mutex());
-    s.for_each([&](const attr_store::entry& e) {
+    s.copy_into(d, [&](const attr_store::entry& e) {
+      if (!(e.flags & (kCopyDup | kCopyUser))) return false;  // NULL_COPY_FN: nothing
       keyval_record* r = keyvals().at(e.index);
-      // MPI's own attributes (MPI_TAG_UB, ...) follow the communicator (docs/decisions.md D11).
-      copy_behaviour how = r->predefined ? copy_behaviour::dup : r->cbs.copy_kind;
-      switch (how) {
-        case copy_behaviour::null_copy: break;
-        case copy_behaviour::dup:
-          keyval_registry::acquire(r);
-          d.put_private(e.index, e.value, e.seq);  // the copy keeps the original's set order
-          break;
-        case copy_behaviour::user:
-          keyval_registry::acquire(r);  // keeps the callbacks alive while they run unlocked
-          user.push_back({e, r});
-          break;
-      }
+      keyval_registry::acquire(r);  // the copy's reference, or the callback's while it runs
+      if (e.flags & kCopyDup) return true;
+      user.push_back({e, r});
+      return false;
     });
   }
   // Copy callbacks run oldest first (D10).
@@ -245,7 +237,7 @@ status copy_all(const attr_object& from, attr_object& to) {
     }
     if (keep) {
       keyval_registry::acquire(p.r);
-      d.put_private(p.e.index, out, p.e.seq);
+      d.put_private(p.e.index, out, p.e.seq, p.e.flags);
     }
   }
   for (auto& p : user) keyvals().release(p.r);
@@ -266,14 +258,20 @@ status copy_all(const attr_object& from, attr_object& to) {
   return status::ok();
 }
 
-void set_predefined(attr_object& obj, int keyval, attribute_value v) {
-  std::lock_guard lock(obj.attrs.mutex());
-  obj.attrs.put(keyval_registry::index_of(keyval), v);
-}
+constinit predefined_values g_environment;
 
-void clear_predefined(attr_object& obj) {
-  std::lock_guard lock(obj.attrs.mutex());
-  for (std::uint32_t i = 1; i < keyval_registry::kFirstUserIndex; ++i) obj.attrs.erase(i);
+namespace api::detail {
+bool read_predefined(const attr_object& obj, std::uint32_t index, attr_read* out) {
+  const predefined_values& table =
+      obj.kind == object_kind::win ? static_cast<const win_object&>(obj).predefined_attrs : g_environment;
+  const predefined_slot& s = table.slot[index];
+  out->found = s.present;
+  if (s.present) {
+    out->value = attribute_value(s.word, s.how);
+    out->home = &s.word;
+  }
+  return s.present;
 }
+}  // namespace api::detail
 
 }  // namespace mpiattr

@@ -15,6 +15,11 @@ const language_binding* binding_for(language lang) {
 
 constinit never_destroyed<keyval_registry> g_keyvals;
 
+namespace sync {
+constinit bool g_concurrent = true;
+void set_concurrent(bool on) { g_concurrent = on; }
+}  // namespace sync
+
 keyval_registry::~keyval_registry() {
   for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
 }
@@ -82,7 +87,7 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss",
                 static_cast<unsigned>(k), kind_name(r->kind), kind_label);
   int expected = k;
-  if (!r->live_handle.compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
+  if (!sync::compare_exchange(r->live_handle, expected, 0))
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
   release(r);
   *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
@@ -98,7 +103,7 @@ bool keyval_registry::was_issued(int keyval) const {
 
 void keyval_registry::release(keyval_record* r) {
   if (r->predefined) return;
-  if (r->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (sync::fetch_add(r->refs, -1) != 1) return;
   // Last reference: the callbacks can no longer run; give the language its state back.
   if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);
   std::lock_guard lock(mu_);

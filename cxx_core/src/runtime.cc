@@ -55,8 +55,9 @@ class standalone final : public lifecycle {
   }
 };
 
-void set_int_attr(attr_object& o, int key, int v) {
-  set_predefined(o, key, attribute_value::from_fortran_int(v));
+// Integer-valued predefined attributes behave as if set by Fortran MPI_ATTR_PUT (R7.5).
+void set_int(predefined_values& table, int key, int v) {
+  table.set(keyval_registry::index_of(key), attribute_value::from_fortran_int(v));
 }
 
 // Objects are created unpublished; a failure leaves no handle behind.
@@ -146,11 +147,12 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   w.obj->owns_memory = owns;
   if (status st = rt().life->win_create(comm, *w.obj); !st.is_ok()) return st;
   // R8.3: cached at creation, constant for the window's life.
-  set_predefined(*w.obj, MPI_WIN_BASE, attribute_value::from_c(base));
-  set_predefined(*w.obj, MPI_WIN_SIZE, attribute_value::from_fortran_aint(size));
-  set_int_attr(*w.obj, MPI_WIN_DISP_UNIT, disp_unit);
-  set_int_attr(*w.obj, MPI_WIN_CREATE_FLAVOR, flavor);
-  set_int_attr(*w.obj, MPI_WIN_MODEL, w.obj->model);
+  predefined_values& p = w.obj->predefined_attrs;
+  p.set(keyval_registry::index_of(MPI_WIN_BASE), attribute_value::from_c(base));
+  p.set(keyval_registry::index_of(MPI_WIN_SIZE), attribute_value::from_fortran_aint(size));
+  set_int(p, MPI_WIN_DISP_UNIT, disp_unit);
+  set_int(p, MPI_WIN_CREATE_FLAVOR, flavor);
+  set_int(p, MPI_WIN_MODEL, w.obj->model);
   w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
   if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
   win = w.release()->handle;
@@ -166,7 +168,6 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
   if (o->predefined) return fail(err, "predefined %s 0x%x cannot be freed", what, handle);
   if (status st = delete_all(*o); !st.is_ok()) return st;
   release(*o);
-  clear_predefined(*o);
   table.erase(o);
   delete o;
   handle = (err == MPI_ERR_COMM) ? h::comm_null : (err == MPI_ERR_WIN) ? h::win_null : h::datatype_null;
@@ -291,13 +292,14 @@ status init_thread(int*, char***, int required, int& provided) {
   world->errhandler.store(&fatal);
   self->errhandler.store(&fatal);
   auto w = r.life->world();
-  set_int_attr(*world, MPI_TAG_UB, w.tag_ub);
-  set_int_attr(*world, MPI_HOST, w.host);
-  set_int_attr(*world, MPI_IO, w.io);
-  set_int_attr(*world, MPI_WTIME_IS_GLOBAL, w.wtime_is_global);
-  if (w.has_universe_size) set_int_attr(*world, MPI_UNIVERSE_SIZE, w.universe_size);
-  if (w.has_appnum) set_int_attr(*world, MPI_APPNUM, w.appnum);
-  set_int_attr(*world, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
+  // R8.2, D11: the environment's values, which every communicator answers.
+  set_int(g_environment, MPI_TAG_UB, w.tag_ub);
+  set_int(g_environment, MPI_HOST, w.host);
+  set_int(g_environment, MPI_IO, w.io);
+  set_int(g_environment, MPI_WTIME_IS_GLOBAL, w.wtime_is_global);
+  if (w.has_universe_size) set_int(g_environment, MPI_UNIVERSE_SIZE, w.universe_size);
+  if (w.has_appnum) set_int(g_environment, MPI_APPNUM, w.appnum);
+  set_int(g_environment, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
   r.comms.install_predefined(h::comm_world, world);
   r.comms.install_predefined(h::comm_self, self);
 
@@ -312,6 +314,7 @@ status init_thread(int*, char***, int required, int& provided) {
   }
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
                    : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+  sync::set_concurrent(r.thread_level == MPI_THREAD_MULTIPLE);  // before any object is shared
   provided = r.thread_level;
   r.state.store(static_cast<int>(phase::running), std::memory_order_release);
   return status::ok();
@@ -428,8 +431,7 @@ status comm_split(comm_object& comm, int color, int, handle_t& newcomm) {
   }
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
-  set_int_attr(*fresh.obj, MPI_TAG_UB, rt().life->world().tag_ub);  // D11
-  return publish_comm(fresh, comm, newcomm);  // no user attributes are copied (R6.1)
+  return publish_comm(fresh, comm, newcomm);  // no attributes are copied (R6.1)
 }
 
 status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
@@ -439,8 +441,7 @@ status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
   }
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
-  set_int_attr(*fresh.obj, MPI_TAG_UB, rt().life->world().tag_ub);  // D11
-  return publish_comm(fresh, comm, newcomm);  // no user attributes are copied (R6.1)
+  return publish_comm(fresh, comm, newcomm);  // no attributes are copied (R6.1)
 }
 
 status comm_split_type(comm_object& comm, int split_type, int key, handle_t info, handle_t& newcomm) {

@@ -18,13 +18,16 @@ status free_keyval(object_kind kind, int& keyval);
 status set_attr(attr_object& obj, int keyval, attribute_value value);
 namespace detail {
 [[gnu::cold, gnu::noinline]] status get_attr_error(const attr_object& obj, int keyval);
+bool read_predefined(const attr_object& obj, std::uint32_t index, attr_read* out);
 }
 // The hot path, inline so every binding's get compiles to a handful of loads (R4.2; D13).
 MPIATTR_HOT status get_attr(const attr_object& obj, int keyval, attr_read& value, bool& flag) {
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr || r->kind != obj.kind) [[unlikely]]
     return detail::get_attr_error(obj, keyval);
-  flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
+  std::uint32_t index = keyval_registry::index_of(keyval);
+  flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value)
+                                     : detail::read_predefined(obj, index, &value);
   return status::ok();
 }
 status delete_attr(attr_object& obj, int keyval);

@@ -1,18 +1,23 @@
 // mpiattr/attr_store.h: the attributes cached on one communicator, window or datatype.
 //
 // Slots are indexed by the keyval's index (keyval.h), 16 bytes each, in chunks of 32 that never
-// move; a small directory of chunk pointers grows by replacement (old directories are kept until
-// the store dies, so a reader never touches freed memory). A get therefore costs a few dependent
-// loads whatever the number of attributes, allocates nothing and performs no read-modify-write:
-// readers use the store's sequence counter (a seqlock) to see a value and its origin together,
-// while writers serialise on the store's mutex. User callbacks never run under that mutex (R11.1).
+// move. The first chunk, and a directory for the first four, are part of the store itself, so an
+// object with attributes under its program's first 32 keyvals allocates nothing (a dup of such
+// an object costs no malloc). Beyond that, chunks are allocated as needed and the directory grows
+// by replacement; old directories are kept until the store dies, so a reader never touches freed
+// memory. A get therefore costs a few dependent loads whatever the number of attributes,
+// allocates nothing and performs no read-modify-write: readers use the store's sequence counter
+// (a seqlock) to see a value and its origin together, while writers serialise on the store's
+// mutex. User callbacks never run under that mutex (R11.1). Predefined attributes are not kept
+// here (predefined.h).
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "mpiattr/attribute_value.h"
+#include "mpiattr/predefined.h"
+#include "mpiattr/sync.h"
 
 namespace mpiattr {
 
@@ -21,31 +26,30 @@ struct attr_read {
   bool found = false;
   attribute_value value;
   const aint* home = nullptr;
-  void* as_c() const {
-    return value.how_written() == origin::c_address ? reinterpret_cast<void*>(value.word())
-                                                    : attribute_value::as_c(value.how_written(), home);
-  }
+  void* as_c() const { return attribute_value::as_c(value.how_written(), home); }
 };
 
 class attr_store {
  public:
   static constexpr std::uint32_t kChunk = 32;
+  static constexpr std::uint32_t kInlineChunks = 4;
 
-  attr_store() = default;
+  attr_store();
   attr_store(const attr_store&) = delete;
   ~attr_store();
 
-  // Lock-free read of slot `index`.
+  // Lock-free read of the attribute under keyval index `index` (>= kPredefinedIndices).
   MPIATTR_HOT bool read(std::uint32_t index, attr_read* out) const {
+    const std::uint32_t i = index - kPredefinedIndices;
     for (;;) {
       std::uint32_t v1 = version_.load(std::memory_order_acquire);
       if (v1 & 1u) continue;  // a writer is mid-update
       const directory* d = dir_.load(std::memory_order_acquire);
       bool found = false;
-      if (d != nullptr && (index / kChunk) < d->nchunks) {
-        const slot* c = d->chunks[index / kChunk].load(std::memory_order_acquire);
+      if (i / kChunk < d->nchunks) {
+        const slot* c = d->chunks[i / kChunk].load(std::memory_order_acquire);
         if (c != nullptr) {
-          const slot& s = c[index % kChunk];
+          const slot& s = c[i % kChunk];
           std::uint32_t tag = s.tag.load(std::memory_order_relaxed);
           if (tag & kOriginMask) {
             out->value = attribute_value(s.word.load(std::memory_order_relaxed),
@@ -64,76 +68,132 @@ class attr_store {
   }
 
   // ---- everything below requires holding mutex() ----
-  std::mutex& mutex() const { return mu_; }
+  sync::mutex& mutex() const { return mu_; }
 
+  // Each attribute carries a few bits for its owner (the keyval's callback kinds, so that dup
+  // and free need not look the keyval up), kept in the slot's tag.
+  using flags_t = std::uint8_t;
   struct entry {
-    std::uint32_t index;
+    std::uint32_t index;  // the keyval index
     std::uint32_t seq;
     attribute_value value;
     bool deleting;
+    flags_t flags;
   };
   // The slot's state; false when empty.
   bool peek(std::uint32_t index, entry* e) const;
   // Stores a value (new or replacing), making it the most recently set (R10.1).
-  void put(std::uint32_t index, attribute_value v);
-  // Stores a value with a given sequence number (copies made by dup keep their order).
-  void put_with_seq(std::uint32_t index, attribute_value v, std::uint32_t seq);
+  void put(std::uint32_t index, attribute_value v, flags_t flags);
+  // Stores into an object no other thread can see yet (a dup in progress): no reader to fence.
+  void put_private(std::uint32_t index, attribute_value v, std::uint32_t seq, flags_t flags);
+  // Copies slot by slot, into `to` (empty, and not yet visible to other threads), every attribute
+  // for which pick(entry) returns true: the dup fast path.
+  template <typename Pick>
+  void copy_into(attr_store& to, Pick&& pick) const {
+    std::uint32_t left = count_;
+    const directory* d = dir_.load(std::memory_order_relaxed);
+    for (std::uint32_t c = 0; left != 0 && c < d->nchunks; ++c) {
+      const slot* ch = d->chunks[c].load(std::memory_order_relaxed);
+      if (ch == nullptr) continue;
+      slot* dst = nullptr;
+      for (std::uint32_t i = 0; left != 0 && i < kChunk; ++i) {
+        std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
+        if (!(tag & kOriginMask)) continue;
+        --left;
+        aint word = ch[i].word.load(std::memory_order_relaxed);
+        if (!pick(entry{c * kChunk + i + kPredefinedIndices, ch[i].seq,
+                        attribute_value(word, static_cast<origin>(tag & kOriginMask)),
+                        (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)}))
+          continue;
+        if (dst == nullptr) dst = to.slot_for_write(c * kChunk + kPredefinedIndices);
+        dst[i].word.store(word, std::memory_order_relaxed);
+        dst[i].tag.store(tag & ~kDeleting, std::memory_order_relaxed);
+        dst[i].seq = ch[i].seq;
+        ++to.count_;
+      }
+    }
+    if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
+  }
   void set_deleting(std::uint32_t index, bool on);
   void erase(std::uint32_t index);
   // Calls f(entry) for every attribute, in keyval-index order.
   template <typename F>
   void for_each(F&& f) const {
-    const directory* d = dir_.load(std::memory_order_relaxed);
-    if (d == nullptr) return;
-    for (std::uint32_t c = 0; c < d->nchunks; ++c) {
-      const slot* ch = d->chunks[c].load(std::memory_order_relaxed);
-      if (ch == nullptr) continue;
-      for (std::uint32_t i = 0; i < kChunk; ++i) {
-        std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
-        if (tag & kOriginMask)
-          f(entry{c * kChunk + i, ch[i].seq,
-                  attribute_value(ch[i].word.load(std::memory_order_relaxed), static_cast<origin>(tag & kOriginMask)),
-                  (tag & kDeleting) != 0});
-      }
-    }
+    visit([&](const entry& e, slot&) { f(e); });
   }
-  // Stores into an object no other thread can see yet (a dup in progress): no reader to fence.
-  void put_private(std::uint32_t index, attribute_value v, std::uint32_t seq);
-  // Removes every attribute at once (their delete callbacks are known to do nothing).
-  void clear();
+  // Calls f(entry) for every attribute and then removes them all at once (their delete
+  // callbacks are known to do nothing).
+  template <typename F>
+  void clear(F&& f) {
+    begin_write();
+    visit([&](const entry& e, slot& s) {
+      f(e);
+      s.tag.store(0, std::memory_order_relaxed);
+      s.word.store(0, std::memory_order_relaxed);
+    });
+    end_write();
+    count_ = 0;
+  }
   // Every attribute, newest first (the order MPI_Finalize deletes MPI_COMM_SELF's in, R10.1).
   std::vector<entry> snapshot_newest_first() const;
-  // The home of slot `index`'s word (valid while the slot holds a value).
+  // The home of the slot's word (valid while the slot holds a value).
   const aint* home(std::uint32_t index) const;
   std::uint32_t size() const { return count_; }
-  std::uint32_t next_seq() const { return next_seq_; }
-  bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md)
+  bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
 
  private:
   static constexpr std::uint32_t kOriginMask = 3u;
   static constexpr std::uint32_t kDeleting = 4u;
+  static constexpr std::uint32_t kFlagShift = 8;
   struct slot {
     std::atomic<aint> word{0};
-    std::atomic<std::uint32_t> tag{0};  // origin in bits 0-1 (0: empty), kDeleting
+    std::atomic<std::uint32_t> tag{0};  // origin in bits 0-1 (0: empty), kDeleting, flags << 8
     std::uint32_t seq = 0;
   };
   static_assert(sizeof(slot) == 16, "an attribute slot is 16 bytes");
   struct directory {
     std::uint32_t nchunks;
-    std::atomic<slot*> chunks[1];  // really nchunks entries
+    std::atomic<slot*> chunks[kInlineChunks];  // a heap directory has nchunks entries
   };
   static directory* new_directory(std::uint32_t nchunks);
+  // Calls f(entry, slot&) for each attribute; stops once all count_ have been seen.
+  template <typename F>
+  void visit(F&& f) const {
+    std::uint32_t left = count_;
+    const directory* d = dir_.load(std::memory_order_relaxed);
+    for (std::uint32_t c = 0; left != 0 && c < d->nchunks; ++c) {
+      slot* ch = d->chunks[c].load(std::memory_order_relaxed);
+      if (ch == nullptr) continue;
+      for (std::uint32_t i = 0; left != 0 && i < kChunk; ++i) {
+        std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
+        if (!(tag & kOriginMask)) continue;
+        --left;
+        f(entry{c * kChunk + i + kPredefinedIndices, ch[i].seq,
+                attribute_value(ch[i].word.load(std::memory_order_relaxed),
+                                static_cast<origin>(tag & kOriginMask)),
+                (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)},
+          ch[i]);
+      }
+    }
+  }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
   slot* existing(std::uint32_t index) const;
-  void begin_write() { version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); std::atomic_thread_fence(std::memory_order_release); }
-  void end_write() { version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+  void begin_write() {
+    version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+  }
+  void end_write() {
+    version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  }
 
-  std::atomic<directory*> dir_{nullptr};
+  std::atomic<directory*> dir_;
   std::atomic<std::uint32_t> version_{0};
-  mutable std::mutex mu_;
+  mutable sync::mutex mu_;
   std::uint32_t count_ = 0;
   std::uint32_t next_seq_ = 1;
   std::vector<directory*> retired_;
+  directory inline_dir_;
+  slot inline_chunk_[kChunk];
 };
 
 }  // namespace mpiattr

@@ -14,8 +14,5 @@ status copy_all(const attr_object& from, attr_object& to);
 status delete_all(attr_object& obj);
 // Deletes one attribute (no-op when none is stored).
 status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx);
-// Predefined attributes are written by MPI itself (R8).
-void set_predefined(attr_object& obj, int keyval, attribute_value v);
-void clear_predefined(attr_object& obj);
 
 }  // namespace mpiattr

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mpiattr/config.h"
+#include "mpiattr/sync.h"
 
 namespace mpiattr {
 
@@ -59,7 +60,8 @@ class object_table {
   // The live object named by h, or nullptr (null, freed, or another kind's handle).
   MPIATTR_HOT T* lookup(handle_t h) const {
     if (h < handles::kPredefinedLimit) return predefined_[h].load(std::memory_order_acquire);
-    if (!handles::is_dynamic(h) || handles::kind_of(h) != kind_) return nullptr;
+    // Any other value indexes some slot of this table; the full-handle compare below rejects
+    // other kinds' handles, stale generations and garbage alike.
     std::uint32_t i = handles::index_of(h);
     slot* c = chunks_[i >> kChunkBits].load(std::memory_order_acquire);
     if (c == nullptr) return nullptr;
@@ -126,7 +128,7 @@ class object_table {
   object_kind kind_;
   std::atomic<slot*> chunks_[(1u << handles::kIndexBits) >> kChunkBits] = {};
   std::atomic<T*> predefined_[handles::kPredefinedLimit] = {};
-  std::mutex mu_;
+  sync::mutex mu_;
   std::vector<std::uint32_t> free_;
   std::uint32_t next_ = 0;
 };

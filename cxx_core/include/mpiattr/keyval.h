@@ -17,7 +17,9 @@
 
 #include "mpiattr/attribute_value.h"
 #include "mpiattr/handles.h"
+#include "mpiattr/predefined.h"
 #include "mpiattr/status.h"
+#include "mpiattr/sync.h"
 
 namespace mpiattr {
 
@@ -68,7 +70,7 @@ struct keyval_record {
 
 class keyval_registry {
  public:
-  static constexpr std::uint32_t kFirstUserIndex = 16;
+  static constexpr std::uint32_t kFirstUserIndex = kPredefinedIndices;
   static constexpr int kChunkBits = 10;
   static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
   static constexpr std::uint32_t kMaxIndex = 1u << 20;
@@ -107,7 +109,7 @@ class keyval_registry {
 
   // Predefined keys are never counted: they live as long as MPI.
   static void acquire(keyval_record* r) {
-    if (!r->predefined) r->refs.fetch_add(1, std::memory_order_relaxed);
+    if (!r->predefined) sync::fetch_add(r->refs, 1, std::memory_order_relaxed);
   }
   void release(keyval_record* r);
 
@@ -115,7 +117,7 @@ class keyval_registry {
 
  private:
   std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
-  mutable std::mutex mu_;
+  mutable sync::mutex mu_;
   std::vector<std::uint32_t> free_;
   std::uint32_t next_ = kFirstUserIndex;
 };

@@ -7,6 +7,7 @@
 #include "mpiattr/attr_store.h"
 #include "mpiattr/handles.h"
 #include "mpiattr/keyval.h"
+#include "mpiattr/predefined.h"
 
 namespace mpiattr {
 
@@ -60,6 +61,7 @@ struct win_object : attr_object {
   int flavor = 0;
   int model = 0;
   bool owns_memory = false;
+  predefined_values predefined_attrs;  // MPI_WIN_BASE, ... (R8.3)
 };
 
 struct request_object {

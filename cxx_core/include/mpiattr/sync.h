@@ -1,0 +1,53 @@
+// mpiattr/sync.h: synchronisation that costs nothing unless threads may call MPI concurrently.
+//
+// Under MPI_THREAD_SINGLE, FUNNELED and SERIALIZED no two MPI calls overlap (the application
+// orders them, R11.1), so mutexes and atomic read-modify-writes are pure overhead; MPICH skips
+// them too. The level is fixed by MPI_Init_thread before any object exists, and stays until
+// the process ends, so a lock taken before a change can never be released after one. Lock-free
+// reads (seqlock, handle tables) are the same at every level.
+#pragma once
+#include <atomic>
+#include <mutex>
+
+namespace mpiattr::sync {
+
+// True when MPI_THREAD_MULTIPLE was provided (and before MPI is initialised: the safe default).
+extern constinit bool g_concurrent;
+inline bool concurrent() { return g_concurrent; }
+void set_concurrent(bool on);  // MPI_Init_thread only
+
+class mutex {
+ public:
+  constexpr mutex() = default;
+  void lock() {
+    if (concurrent()) mu_.lock();
+  }
+  void unlock() {
+    if (concurrent()) mu_.unlock();
+  }
+
+ private:
+  std::mutex mu_;
+};
+
+template <typename T>
+inline T fetch_add(std::atomic<T>& a, T v, std::memory_order order = std::memory_order_acq_rel) {
+  if (concurrent()) return a.fetch_add(v, order);
+  T old = a.load(std::memory_order_relaxed);
+  a.store(old + v, std::memory_order_relaxed);
+  return old;
+}
+
+template <typename T>
+inline bool compare_exchange(std::atomic<T>& a, T& expected, T desired) {
+  if (concurrent()) return a.compare_exchange_strong(expected, desired, std::memory_order_acq_rel);
+  T cur = a.load(std::memory_order_relaxed);
+  if (cur != expected) {
+    expected = cur;
+    return false;
+  }
+  a.store(desired, std::memory_order_release);
+  return true;
+}
+
+}  // namespace mpiattr::sync
