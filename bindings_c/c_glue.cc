@@ -4,47 +4,6 @@
 namespace mpiattr::cbind {
 namespace {
 
-// The address range of the predefined callbacks: a user's function lies outside it (usually in
-// another object file), so most keyvals are classified with two compares.
-struct fn_range {
-  std::uintptr_t lo = UINTPTR_MAX, hi = 0;
-  fn_range() {
-    for (std::size_t i = 0; i < predefined_callback_count; ++i) {
-      auto a = reinterpret_cast<std::uintptr_t>(predefined_callbacks[i].fn);
-      lo = a < lo ? a : lo;
-      hi = a > hi ? a : hi;
-    }
-  }
-  bool may_hold(fnptr fn) const {
-    auto a = reinterpret_cast<std::uintptr_t>(fn);
-    return a >= lo && a <= hi;
-  }
-};
-const fn_range& predefined_range() {
-  static const fn_range r;
-  return r;
-}
-
-copy_behaviour classify_copy(fnptr fn) {
-  if (fn == nullptr) return copy_behaviour::null_copy;  // the MPI-5.0 ABI's MPI_*_NULL_COPY_FN
-  if (!predefined_range().may_hold(fn)) return copy_behaviour::user;
-  for (std::size_t i = 0; i < predefined_callback_count; ++i) {
-    if (predefined_callbacks[i].fn != fn) continue;
-    if (predefined_callbacks[i].behaviour == predefined_callback::dup) return copy_behaviour::dup;
-    if (predefined_callbacks[i].behaviour == predefined_callback::null_copy) return copy_behaviour::null_copy;
-  }
-  return copy_behaviour::user;
-}
-
-delete_behaviour classify_delete(fnptr fn) {
-  if (fn == nullptr) return delete_behaviour::null_delete;
-  if (!predefined_range().may_hold(fn)) return delete_behaviour::user;
-  for (std::size_t i = 0; i < predefined_callback_count; ++i)
-    if (predefined_callbacks[i].fn == fn && predefined_callbacks[i].behaviour == predefined_callback::null_delete)
-      return delete_behaviour::null_delete;
-  return delete_behaviour::user;
-}
-
 // A C copy callback gets the value as C sees it (R5.3, R7.3) and returns a void* by address.
 int c_copy(const callbacks& cbs, object_kind kind, handle_t old, int keyval, attribute_value in,
            const aint* stored, attribute_value* out, bool* keep) {
@@ -99,7 +58,8 @@ void c_errhandler(const errhandler_object& eh, object_kind kind, handle_t obj, i
   }
 }
 
-const language_binding c_binding = {c_copy, c_delete, nullptr, classify_copy, classify_delete};
+const predefined_set c_predefined(predefined_callbacks, &predefined_callback_count);
+const language_binding c_binding = {c_copy, c_delete, nullptr, &c_predefined};
 
 [[maybe_unused]] const bool registered = [] {
   register_language(language::c, &c_binding);

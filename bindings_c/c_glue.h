@@ -95,10 +95,6 @@ class call {
 };
 
 // The predefined callbacks, as predefined.cc defines them.
-struct predefined_callback {
-  fnptr fn;
-  enum { null_copy, dup, null_delete } behaviour;
-};
 extern const predefined_callback predefined_callbacks[];
 extern const std::size_t predefined_callback_count;
 

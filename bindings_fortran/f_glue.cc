@@ -25,24 +25,6 @@ void to_fortran(const char* src, char* dst, std::size_t len) {
 
 namespace {
 
-copy_behaviour classify_copy(fnptr fn) {
-  if (fn == nullptr) return copy_behaviour::null_copy;
-  for (std::size_t i = 0; i < predefined_callback_count; ++i) {
-    if (predefined_callbacks[i].fn != fn) continue;
-    if (predefined_callbacks[i].behaviour == predefined_callback::dup) return copy_behaviour::dup;
-    if (predefined_callbacks[i].behaviour == predefined_callback::null_copy) return copy_behaviour::null_copy;
-  }
-  return copy_behaviour::user;
-}
-
-delete_behaviour classify_delete(fnptr fn) {
-  if (fn == nullptr) return delete_behaviour::null_delete;
-  for (std::size_t i = 0; i < predefined_callback_count; ++i)
-    if (predefined_callbacks[i].fn == fn && predefined_callbacks[i].behaviour == predefined_callback::null_delete)
-      return delete_behaviour::null_delete;
-  return delete_behaviour::user;
-}
-
 // The three MPI-2 copy (and delete) callback types have the same Fortran signature.
 static_assert(std::is_same_v<f_MPI_Comm_copy_attr_function, f_MPI_Type_copy_attr_function> &&
               std::is_same_v<f_MPI_Comm_copy_attr_function, f_MPI_Win_copy_attr_function>);
@@ -97,8 +79,9 @@ void f_errhandler(const errhandler_object& eh, object_kind, handle_t obj, int co
   reinterpret_cast<void (*)(MPI_Fint*, MPI_Fint*)>(eh.fn)(&f_obj, &f_code);
 }
 
-const language_binding mpi2_binding = {mpi2_copy, mpi2_delete, nullptr, classify_copy, classify_delete};
-const language_binding mpi1_binding = {mpi1_copy, mpi1_delete, nullptr, classify_copy, classify_delete};
+const predefined_set f_predefined(predefined_callbacks, &predefined_callback_count);
+const language_binding mpi2_binding = {mpi2_copy, mpi2_delete, nullptr, &f_predefined};
+const language_binding mpi1_binding = {mpi1_copy, mpi1_delete, nullptr, &f_predefined};
 
 [[maybe_unused]] const bool registered = [] {
   register_language(language::fortran_mpi2, &mpi2_binding);

@@ -77,8 +77,8 @@ status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delet
   cbs.lang = lang;
   cbs.copy = copy_fn;
   cbs.del = delete_fn;
-  cbs.copy_kind = b->classify_copy(copy_fn);
-  cbs.delete_kind = b->classify_delete(delete_fn);
+  cbs.copy_kind = b->predefined->classify_copy(copy_fn);
+  cbs.delete_kind = b->predefined->classify_delete(delete_fn);
   cbs.extra_state = extra_state;
   return keyvals().create(kind, cbs, &keyval);
 }

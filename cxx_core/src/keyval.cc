@@ -6,6 +6,44 @@ namespace {
 std::atomic<const language_binding*> g_bindings[kLanguages];
 }
 
+const predefined_callback* predefined_set::find(fnptr fn) const {
+  // Bounds of the table's addresses: a user's function lies outside them (usually in another
+  // object file), so most keyvals are classified with two compares.
+  const std::size_t n = *count_;
+  std::uintptr_t lo = lo_.load(std::memory_order_relaxed), hi = hi_.load(std::memory_order_relaxed);
+  if (hi == 0) {
+    lo = UINTPTR_MAX;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto p = reinterpret_cast<std::uintptr_t>(table_[i].fn);
+      lo = p < lo ? p : lo;
+      hi = p > hi ? p : hi;
+    }
+    lo_.store(lo, std::memory_order_relaxed);
+    hi_.store(hi, std::memory_order_relaxed);
+  }
+  auto a = reinterpret_cast<std::uintptr_t>(fn);
+  if (a < lo || a > hi) return nullptr;
+  for (std::size_t i = 0; i < n; ++i)
+    if (table_[i].fn == fn) return &table_[i];
+  return nullptr;
+}
+
+copy_behaviour predefined_set::classify_copy(fnptr fn) const {
+  if (fn == nullptr) return copy_behaviour::null_copy;
+  const predefined_callback* p = find(fn);
+  if (p == nullptr) return copy_behaviour::user;
+  return p->behaviour == predefined_callback::dup ? copy_behaviour::dup
+         : p->behaviour == predefined_callback::null_copy ? copy_behaviour::null_copy
+                                                            : copy_behaviour::user;
+}
+
+delete_behaviour predefined_set::classify_delete(fnptr fn) const {
+  if (fn == nullptr) return delete_behaviour::null_delete;
+  const predefined_callback* p = find(fn);
+  return (p && p->behaviour == predefined_callback::null_delete) ? delete_behaviour::null_delete
+                                                                 : delete_behaviour::user;
+}
+
 void register_language(language lang, const language_binding* binding) {
   g_bindings[static_cast<int>(lang)].store(binding, std::memory_order_release);
 }

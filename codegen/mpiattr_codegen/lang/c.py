@@ -6,8 +6,8 @@ the expression passed to the core, and lines run after a successful call (writin
 templates only loop over these; all knowledge of kinds lives here and in spec/kinds.toml."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .. import lowering
+from ..lowering import Lowering
 from ..model import Callback, Function, Param, PredefinedCallback, Spec
 
 OUTPUTS = [
@@ -25,7 +25,6 @@ _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP"}
 # Handles the core looks up itself (it accepts their null and predefined values).
 _PASS_AS_HANDLE = {"info", "op"}
-_OBJECT_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
 
 
 def c_type(p: Param) -> str:
@@ -60,14 +59,6 @@ def c_prototype(entry, name: str | None = None) -> str:
         return f"typedef int {n}({c_params(entry)})"
     ret = "int" if isinstance(entry, PredefinedCallback) else c_return(entry)
     return f"{ret} {n}({c_params(entry)})"
-
-
-@dataclass
-class Lowering:
-    pre: list[str] = field(default_factory=list)
-    arg: str | None = None
-    post: list[str] = field(default_factory=list)     # after a successful call
-    always: list[str] = field(default_factory=list)   # after the call, whatever it returned
 
 
 def _null_check(p: Param) -> str:
@@ -148,23 +139,11 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
 
 
 def lowerings(fn: Function) -> list[Lowering]:
-    out, targeted = [], False
-    for p in fn.params:
-        first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
-        targeted = targeted or first
-        out.append(lower(fn, p, first))
-    return out
+    return lowering.lowerings(fn, lower)
 
 
 def core_args(fn: Function) -> str:
-    """The core call's arguments: prefix arguments the routine's family implies, then one per
-    parameter that the core receives."""
-    prefix = []
-    if fn.object and fn.core in ("create_keyval", "free_keyval"):
-        prefix.append(f"mpiattr::object_kind::{_OBJECT_ENUM[fn.object]}")
-    if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler"):
-        prefix.append("mpiattr::language::c")
-    return ", ".join(prefix + [L.arg for L in lowerings(fn) if L.arg is not None])
+    return lowering.core_args(fn, lowerings(fn), "mpiattr::language::c")
 
 
 def return_expr(fn: Function) -> str:

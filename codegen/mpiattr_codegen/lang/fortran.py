@@ -16,8 +16,9 @@ time (bindings_fortran/CMakeLists.txt); the generated code names them by macro."
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
 
+from .. import lowering
+from ..lowering import Lowering
 from ..model import Function, Param, PredefinedCallback, Spec
 
 OUTPUTS = [
@@ -41,7 +42,6 @@ _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_N
 _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "group": "MPI_Group",
              "errhandler": "MPI_Errhandler"}
 _PASS_AS_HANDLE = {"info", "op"}  # the core looks these up itself
-_OBJECT_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
 # Longest string an OUT CHARACTER argument can receive from the core.
 _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING"}
 
@@ -166,14 +166,6 @@ def c_return(fn: Function) -> str:
     return fn.returns.c if fn.returns else "void"
 
 
-@dataclass
-class Lowering:
-    pre: list[str] = field(default_factory=list)
-    arg: str | None = None
-    post: list[str] = field(default_factory=list)     # after a successful call
-    always: list[str] = field(default_factory=list)   # after the call, whatever it returned
-
-
 def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
     if k.f90 is None:  # argc / argv: Fortran's MPI_INIT has none
@@ -241,21 +233,11 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
 
 
 def lowerings(fn: Function) -> list[Lowering]:
-    out, targeted = [], False
-    for p in fn.params:
-        first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
-        targeted = targeted or first
-        out.append(lower_param(fn, p, first))
-    return out
+    return lowering.lowerings(fn, lower_param)
 
 
 def core_args(fn: Function) -> str:
-    prefix = []
-    if fn.object and fn.core in ("create_keyval", "free_keyval"):
-        prefix.append(f"mpiattr::object_kind::{_OBJECT_ENUM[fn.object]}")
-    if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler"):
-        prefix.append(fortran_language(fn))
-    return ", ".join(prefix + [L.arg for L in lowerings(fn) if L.arg is not None])
+    return lowering.core_args(fn, lowerings(fn), fortran_language(fn))
 
 
 # ---- predefined callbacks and callback types ----

@@ -42,6 +42,28 @@ struct callbacks {
   void* lang_state = nullptr;  // owned by the language binding (e.g. MPI:: callback objects)
 };
 
+// A language's predefined callbacks (MPI_COMM_DUP_FN, ...) by address, so that create_keyval
+// recognises them and the core runs them without a call (D16); NULL means NULL_COPY_FN or
+// NULL_DELETE_FN (D15). The table is read on first use: its addresses are set by dynamic
+// initialisation in another translation unit.
+struct predefined_callback {
+  fnptr fn;
+  enum { null_copy, dup, null_delete } behaviour;
+};
+class predefined_set {
+ public:
+  constexpr predefined_set(const predefined_callback* table, const std::size_t* count)
+      : table_(table), count_(count) {}
+  copy_behaviour classify_copy(fnptr fn) const;
+  delete_behaviour classify_delete(fnptr fn) const;
+
+ private:
+  const predefined_callback* find(fnptr fn) const;
+  const predefined_callback* table_;
+  const std::size_t* count_;
+  mutable std::atomic<std::uintptr_t> lo_{0}, hi_{0};  // 0: not computed yet (benign race)
+};
+
 // What a language binding gives the core so that user callbacks are called in that language's
 // conventions. `stored` is where the value lives while the callback runs (see attribute_value).
 struct language_binding {
@@ -51,9 +73,7 @@ struct language_binding {
   int (*del)(const callbacks& cbs, object_kind kind, handle_t object, int keyval,
              attribute_value value, const aint* stored);
   void (*release)(callbacks& cbs);  // frees lang_state when the record dies; may be null
-  // Recognises the language's predefined callbacks (MPI_COMM_DUP_FN, ...; null means NULL_*).
-  copy_behaviour (*classify_copy)(fnptr fn);
-  delete_behaviour (*classify_delete)(fnptr fn);
+  const predefined_set* predefined;
 };
 void register_language(language lang, const language_binding* binding);
 const language_binding* binding_for(language lang);

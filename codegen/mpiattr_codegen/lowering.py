@@ -1,0 +1,41 @@
+"""What the C and Fortran bindings share: each parameter is lowered to lines run before the core
+call (checks, lookups, locals), the expression passed to the core, and lines run afterwards; the
+core call's arguments follow from that. Each language supplies only its per-parameter rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .model import Function, Param
+
+OBJECT_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
+
+
+@dataclass
+class Lowering:
+    pre: list[str] = field(default_factory=list)
+    arg: str | None = None
+    post: list[str] = field(default_factory=list)     # after a successful call
+    always: list[str] = field(default_factory=list)   # after the call, whatever it returned
+
+
+def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering]) -> list[Lowering]:
+    """Lowers every parameter; the first communicator or window argument also picks the error
+    handler (docs/decisions.md D4), which `lower` is told through its third argument."""
+    out, targeted = [], False
+    for p in fn.params:
+        first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
+        targeted = targeted or first
+        out.append(lower(fn, p, first))
+    return out
+
+
+def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:
+    """The core call's arguments: those the routine's family implies (the object kind of a keyval
+    routine, the creating language of callbacks), then one per parameter the core receives."""
+    prefix = []
+    if fn.object and fn.core in ("create_keyval", "free_keyval"):
+        prefix.append(f"mpiattr::object_kind::{OBJECT_ENUM[fn.object]}")
+    if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler"):
+        prefix.append(language)
+    return ", ".join(prefix + [L.arg for L in lowered if L.arg is not None])
