@@ -89,6 +89,25 @@ void attr_store::put(std::uint32_t index, attribute_value v, flags_t flags) {
   if (was_empty) ++count_;
 }
 
+attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value v, flags_t flags,
+                                           flags_t needs_callback) {
+  slot* s = slot_for_write(index);
+  std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+  bool was_empty = !(tag & kOriginMask);
+  if (!was_empty) {
+    if (tag & kDeleting) return put_result::deleting;
+    if ((tag >> kFlagShift) & needs_callback) return put_result::needs_callback;
+  }
+  begin_write();
+  s->word.store(v.word(), std::memory_order_relaxed);
+  s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
+               std::memory_order_relaxed);
+  s->seq = next_seq_++;
+  end_write();
+  if (was_empty) ++count_;
+  return was_empty ? put_result::added : put_result::replaced;
+}
+
 void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq,
                              flags_t flags) {
   slot* s = slot_for_write(index);

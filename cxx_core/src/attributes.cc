@@ -88,27 +88,30 @@ status free_keyval(object_kind kind, int& keyval) {
 }
 
 status set_attr(attr_object& obj, int keyval, attribute_value value) {
-  keyval_record* r = nullptr;
-  if (status st = find_for(obj, keyval, true, &r); !st.is_ok()) return st;
+  keyval_record* r = keyvals().find_live(keyval);
+  if (r == nullptr || r->kind != obj.kind || r->predefined) [[unlikely]] {
+    if (status st = find_for(obj, keyval, true, &r); !st.is_ok()) return st;
+  }
   std::uint32_t idx = keyval_registry::index_of(keyval);
   attr_store& s = obj.attrs;
   std::unique_lock lock(s.mutex());
   if (s.freeing)
     return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
-  attr_store::entry old;
-  if (!s.peek(idx, &old)) {
-    keyval_registry::acquire(r);  // the attribute's reference (R2.2)
-    s.put(idx, value, flags_of(r->cbs));
-    return status::ok();
-  }
-  if (old.deleting)
-    return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
-                static_cast<unsigned>(keyval));
-  if (r->cbs.delete_kind != delete_behaviour::user) {
-    s.put(idx, value, flags_of(r->cbs));
-    return status::ok();
+  switch (s.try_put(idx, value, flags_of(r->cbs), kDeleteUser)) {
+    case attr_store::put_result::added:
+      keyval_registry::acquire(r);  // the attribute's reference (R2.2)
+      return status::ok();
+    case attr_store::put_result::replaced:  // no delete callback to run on the old value
+      return status::ok();
+    case attr_store::put_result::deleting:
+      return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
+                  static_cast<unsigned>(keyval));
+    case attr_store::put_result::needs_callback:
+      break;
   }
   // Replace = delete (the callback runs on the old value) + store (R4.1).
+  attr_store::entry old;
+  s.peek(idx, &old);
   s.set_deleting(idx, true);
   const aint* home = s.home(idx);
   lock.unlock();

@@ -84,6 +84,10 @@ class attr_store {
   bool peek(std::uint32_t index, entry* e) const;
   // Stores a value (new or replacing), making it the most recently set (R10.1).
   void put(std::uint32_t index, attribute_value v, flags_t flags);
+  // The set_attr fast path, with one slot lookup: stores unless the slot holds a value that is
+  // being deleted, or whose flags intersect `needs_callback` (its delete callback must run first).
+  enum class put_result { added, replaced, deleting, needs_callback };
+  put_result try_put(std::uint32_t index, attribute_value v, flags_t flags, flags_t needs_callback);
   // Stores into an object no other thread can see yet (a dup in progress): no reader to fence.
   void put_private(std::uint32_t index, attribute_value v, std::uint32_t seq, flags_t flags);
   // Copies slot by slot, into `to` (empty, and not yet visible to other threads), every attribute
