@@ -8,7 +8,7 @@ namespace {
 int c_copy(const callbacks& cbs, object_kind kind, handle_t old, int keyval, attribute_value in,
            const aint* stored, attribute_value* out, bool* keep) {
   void* extra = reinterpret_cast<void*>(cbs.extra_state);
-  void* val_in = attribute_value::as_c(in.how_written(), stored);
+  void* val_in = in.as_c(stored);
   void* val_out = nullptr;
   int flag = 0;
   int rc = MPI_SUCCESS;
@@ -35,7 +35,7 @@ int c_copy(const callbacks& cbs, object_kind kind, handle_t old, int keyval, att
 int c_delete(const callbacks& cbs, object_kind kind, handle_t obj, int keyval, attribute_value v,
              const aint* stored) {
   void* extra = reinterpret_cast<void*>(cbs.extra_state);
-  void* val = attribute_value::as_c(v.how_written(), stored);
+  void* val = v.as_c(stored);
   switch (kind) {
     case object_kind::comm:
       return reinterpret_cast<MPI_Comm_delete_attr_function*>(cbs.del)(to_c<MPI_Comm>(obj), keyval, val, extra);

@@ -26,7 +26,7 @@ struct attr_read {
   bool found = false;
   attribute_value value;
   const aint* home = nullptr;
-  void* as_c() const { return attribute_value::as_c(value.how_written(), home); }
+  void* as_c() const { return value.as_c(home); }
 };
 
 class attr_store {

@@ -44,12 +44,13 @@ class attribute_value {
   aint word() const { return word_; }
   origin how_written() const { return origin_; }
 
-  // What C's get_attr stores into *(void**)attribute_val. `stored` is the word's home: the
-  // attribute's slot, so that the pointer handed out for Fortran-written values stays valid while
-  // the attribute exists.
-  static void* as_c(origin o, const aint* stored) {
-    switch (o) {
-      case origin::c_address: return reinterpret_cast<void*>(*stored);
+  // What C's get_attr stores into *(void**)attribute_val: the address itself for a C-written
+  // value, else a pointer to the integer at `stored`, the value's home (the attribute's slot), so
+  // that it stays valid while the attribute exists. The value is never re-read from `stored`: a
+  // concurrent set may be changing it.
+  void* as_c(const aint* stored) const {
+    switch (origin_) {
+      case origin::c_address: return reinterpret_cast<void*>(word_);
       case origin::fortran_int: return const_cast<char*>(low_part_address(stored));
       case origin::fortran_aint: break;
     }
