@@ -14,8 +14,6 @@
 namespace mpiattr {
 namespace {
 
-const char* routine_kind(object_kind k) { return kind_name(k); }
-
 // Finds the record a set/get may use, checking kind and predefinedness.
 status find_for(const attr_object& obj, int keyval, bool writing, keyval_record** out) {
   keyval_record* r = keyvals().find_live(keyval);
@@ -27,7 +25,7 @@ status find_for(const attr_object& obj, int keyval, bool writing, keyval_record*
   }
   if (r->kind != obj.kind)
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss (R1.5)",
-                static_cast<unsigned>(keyval), kind_name(r->kind), routine_kind(obj.kind));
+                static_cast<unsigned>(keyval), kind_name(r->kind), kind_name(obj.kind));
   if (writing && r->predefined)
     return fail(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute, which cannot be changed or deleted (R8.1)", keyval);
   *out = r;
