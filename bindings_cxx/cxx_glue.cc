@@ -170,10 +170,53 @@ bool comm_is_inter(MPI_Comm comm) {
   return MPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter != 0;
 }
 
-// ---- trampolines: one copy and one delete per object kind ----
+// ---- trampolines: one copy and one delete per object kind, from one template ----
 
-extern "C" int comm_copy_trampoline(MPI_Comm oldcomm, int keyval, void* extra, void* in, void* out,
-                                    int* flag) {
+// What differs between the kinds: the C handle, the C and C++ callback types, and how the C++
+// object the callback sees is made (a communicator is an Intracomm or an Intercomm).
+struct comm_traits {
+  using handle = MPI_Comm;
+  using c_copy = MPI_Comm_copy_attr_function;
+  using c_delete = MPI_Comm_delete_attr_function;
+  using cxx_copy = Comm::Copy_attr_function;
+  using cxx_delete = Comm::Delete_attr_function;
+  template <typename F>
+  static int with_object(MPI_Comm h, F&& f) {
+    if (comm_is_inter(h)) {
+      Intercomm c(h);
+      return f(c);
+    }
+    Intracomm c(h);
+    return f(c);
+  }
+};
+struct win_traits {
+  using handle = MPI_Win;
+  using c_copy = MPI_Win_copy_attr_function;
+  using c_delete = MPI_Win_delete_attr_function;
+  using cxx_copy = Win::Copy_attr_function;
+  using cxx_delete = Win::Delete_attr_function;
+  template <typename F>
+  static int with_object(MPI_Win h, F&& f) {
+    Win w(h);
+    return f(w);
+  }
+};
+struct type_traits {
+  using handle = MPI_Datatype;
+  using c_copy = MPI_Type_copy_attr_function;
+  using c_delete = MPI_Type_delete_attr_function;
+  using cxx_copy = Datatype::Copy_attr_function;
+  using cxx_delete = Datatype::Delete_attr_function;
+  template <typename F>
+  static int with_object(MPI_Datatype h, F&& f) {
+    Datatype t(h);
+    return f(t);
+  }
+};
+
+template <typename K>
+int copy_trampoline(typename K::handle old, int keyval, void* extra, void* in, void* out, int* flag) {
   keyval_state s;
   *flag = 0;
   if (!states().get(id_of(extra), s)) return MPI_SUCCESS;  // orphan (see the file comment)
@@ -181,109 +224,48 @@ extern "C" int comm_copy_trampoline(MPI_Comm oldcomm, int keyval, void* extra, v
     int rc = MPI_SUCCESS;
     if (s.cxx_copy) {
       bool f = false;
-      auto* fn = as<Comm::Copy_attr_function>(s.cxx_copy);
-      if (comm_is_inter(oldcomm)) {
-        const Intercomm c(oldcomm);
-        rc = fn(c, keyval, s.extra_state, in, out, f);
-      } else {
-        const Intracomm c(oldcomm);
-        rc = fn(c, keyval, s.extra_state, in, out, f);
-      }
+      rc = K::with_object(old, [&](const auto& obj) {
+        return as<typename K::cxx_copy>(s.cxx_copy)(obj, keyval, s.extra_state, in, out, f);
+      });
       *flag = f ? 1 : 0;
     } else if (s.c_copy) {
-      rc = as<MPI_Comm_copy_attr_function>(s.c_copy)(oldcomm, keyval, s.extra_state, in, out, flag);
+      rc = as<typename K::c_copy>(s.c_copy)(old, keyval, s.extra_state, in, out, flag);
     }
     return account_copy(id_of(extra), rc, *flag != 0);
   });
 }
 
-extern "C" int comm_delete_trampoline(MPI_Comm comm, int keyval, void* value, void* extra) {
+template <typename K>
+int delete_trampoline(typename K::handle h, int keyval, void* value, void* extra) {
   keyval_state s;
   if (!states().get(id_of(extra), s)) return MPI_SUCCESS;
   return firewall([&] {
     int rc = MPI_SUCCESS;
     if (s.cxx_delete) {
-      auto* fn = as<Comm::Delete_attr_function>(s.cxx_delete);
-      if (comm_is_inter(comm)) {
-        Intercomm c(comm);
-        rc = fn(c, keyval, value, s.extra_state);
-      } else {
-        Intracomm c(comm);
-        rc = fn(c, keyval, value, s.extra_state);
-      }
+      rc = K::with_object(h, [&](auto& obj) {
+        return as<typename K::cxx_delete>(s.cxx_delete)(obj, keyval, value, s.extra_state);
+      });
     } else if (s.c_delete) {
-      rc = as<MPI_Comm_delete_attr_function>(s.c_delete)(comm, keyval, value, s.extra_state);
+      rc = as<typename K::c_delete>(s.c_delete)(h, keyval, value, s.extra_state);
     }
     return account_delete(id_of(extra), rc);
   });
 }
 
-extern "C" int win_copy_trampoline(MPI_Win oldwin, int keyval, void* extra, void* in, void* out,
-                                   int* flag) {
-  keyval_state s;
-  *flag = 0;
-  if (!states().get(id_of(extra), s)) return MPI_SUCCESS;
-  return firewall([&] {
-    int rc = MPI_SUCCESS;
-    if (s.cxx_copy) {
-      bool f = false;
-      const Win w(oldwin);
-      rc = as<Win::Copy_attr_function>(s.cxx_copy)(w, keyval, s.extra_state, in, out, f);
-      *flag = f ? 1 : 0;
-    } else if (s.c_copy) {
-      rc = as<MPI_Win_copy_attr_function>(s.c_copy)(oldwin, keyval, s.extra_state, in, out, flag);
-    }
-    return account_copy(id_of(extra), rc, *flag != 0);
-  });
+// The C library calls these through C function pointers.
+extern "C" {
+int comm_copy_trampoline(MPI_Comm old, int k, void* e, void* in, void* out, int* f) {
+  return copy_trampoline<comm_traits>(old, k, e, in, out, f);
 }
-
-extern "C" int win_delete_trampoline(MPI_Win win, int keyval, void* value, void* extra) {
-  keyval_state s;
-  if (!states().get(id_of(extra), s)) return MPI_SUCCESS;
-  return firewall([&] {
-    int rc = MPI_SUCCESS;
-    if (s.cxx_delete) {
-      Win w(win);
-      rc = as<Win::Delete_attr_function>(s.cxx_delete)(w, keyval, value, s.extra_state);
-    } else if (s.c_delete) {
-      rc = as<MPI_Win_delete_attr_function>(s.c_delete)(win, keyval, value, s.extra_state);
-    }
-    return account_delete(id_of(extra), rc);
-  });
+int comm_delete_trampoline(MPI_Comm h, int k, void* v, void* e) { return delete_trampoline<comm_traits>(h, k, v, e); }
+int win_copy_trampoline(MPI_Win old, int k, void* e, void* in, void* out, int* f) {
+  return copy_trampoline<win_traits>(old, k, e, in, out, f);
 }
-
-extern "C" int type_copy_trampoline(MPI_Datatype oldtype, int keyval, void* extra, void* in,
-                                    void* out, int* flag) {
-  keyval_state s;
-  *flag = 0;
-  if (!states().get(id_of(extra), s)) return MPI_SUCCESS;
-  return firewall([&] {
-    int rc = MPI_SUCCESS;
-    if (s.cxx_copy) {
-      bool f = false;
-      const Datatype t(oldtype);
-      rc = as<Datatype::Copy_attr_function>(s.cxx_copy)(t, keyval, s.extra_state, in, out, f);
-      *flag = f ? 1 : 0;
-    } else if (s.c_copy) {
-      rc = as<MPI_Type_copy_attr_function>(s.c_copy)(oldtype, keyval, s.extra_state, in, out, flag);
-    }
-    return account_copy(id_of(extra), rc, *flag != 0);
-  });
+int win_delete_trampoline(MPI_Win h, int k, void* v, void* e) { return delete_trampoline<win_traits>(h, k, v, e); }
+int type_copy_trampoline(MPI_Datatype old, int k, void* e, void* in, void* out, int* f) {
+  return copy_trampoline<type_traits>(old, k, e, in, out, f);
 }
-
-extern "C" int type_delete_trampoline(MPI_Datatype type, int keyval, void* value, void* extra) {
-  keyval_state s;
-  if (!states().get(id_of(extra), s)) return MPI_SUCCESS;
-  return firewall([&] {
-    int rc = MPI_SUCCESS;
-    if (s.cxx_delete) {
-      Datatype t(type);
-      rc = as<Datatype::Delete_attr_function>(s.cxx_delete)(t, keyval, value, s.extra_state);
-    } else if (s.c_delete) {
-      rc = as<MPI_Type_delete_attr_function>(s.c_delete)(type, keyval, value, s.extra_state);
-    }
-    return account_delete(id_of(extra), rc);
-  });
+int type_delete_trampoline(MPI_Datatype h, int k, void* v, void* e) { return delete_trampoline<type_traits>(h, k, v, e); }
 }
 
 template <typename Fn>
