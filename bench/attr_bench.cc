@@ -189,10 +189,12 @@ void finish(benchmark::State& state, int rc, bool ok) {
 // set+delete, create+free, dup+free).  Gets/sets cycle through all n keys in
 // creation order, so the time is the average over the keys present.
 
-void comm_get_hit(benchmark::State& state) {
+// A get that finds its attribute, on the fixture's object of kind K through routine Get.
+template <Kind K, typename H, H Fixture::*Object, int (*Get)(H, int, void*, int*)>
+void get_hit(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  Fixture& f = fixture(Kind::Comm, n);
-  const MPI_Comm c = f.comm;
+  Fixture& f = fixture(K, n);
+  const H obj = f.*Object;
   const int* keys = f.keys.data();
   const unsigned mask = static_cast<unsigned>(n - 1);
   unsigned i = 0;
@@ -200,12 +202,16 @@ void comm_get_hit(benchmark::State& state) {
   for (auto _ : state) {
     void* v;
     int flag;
-    rc |= MPI_Comm_get_attr(c, keys[i], &v, &flag);
+    rc |= Get(obj, keys[i], &v, &flag);
     benchmark::DoNotOptimize(v);
     ok &= flag;
     i = (i + 1) & mask;
   }
   finish(state, rc, ok);
+}
+
+void comm_get_hit(benchmark::State& state) {
+  get_hit<Kind::Comm, MPI_Comm, &Fixture::comm, MPI_Comm_get_attr>(state);
 }
 
 void comm_get_miss(benchmark::State& state) {
@@ -254,41 +260,11 @@ void comm_set_delete(benchmark::State& state) {
 }
 
 void type_get_hit(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  Fixture& f = fixture(Kind::Type, n);
-  const MPI_Datatype t = f.type;
-  const int* keys = f.keys.data();
-  const unsigned mask = static_cast<unsigned>(n - 1);
-  unsigned i = 0;
-  int rc = 0, ok = 1;
-  for (auto _ : state) {
-    void* v;
-    int flag;
-    rc |= MPI_Type_get_attr(t, keys[i], &v, &flag);
-    benchmark::DoNotOptimize(v);
-    ok &= flag;
-    i = (i + 1) & mask;
-  }
-  finish(state, rc, ok);
+  get_hit<Kind::Type, MPI_Datatype, &Fixture::type, MPI_Type_get_attr>(state);
 }
 
 void win_get_hit(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  Fixture& f = fixture(Kind::Win, n);
-  const MPI_Win w = f.win;
-  const int* keys = f.keys.data();
-  const unsigned mask = static_cast<unsigned>(n - 1);
-  unsigned i = 0;
-  int rc = 0, ok = 1;
-  for (auto _ : state) {
-    void* v;
-    int flag;
-    rc |= MPI_Win_get_attr(w, keys[i], &v, &flag);
-    benchmark::DoNotOptimize(v);
-    ok &= flag;
-    i = (i + 1) & mask;
-  }
-  finish(state, rc, ok);
+  get_hit<Kind::Win, MPI_Win, &Fixture::win, MPI_Win_get_attr>(state);
 }
 
 void keyval_create_free(benchmark::State& state) {
