@@ -123,7 +123,8 @@ def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
             return None, None
         prefix = Path(args.build_dir).resolve()
         log(f"mpiattr: configuring and building with CMake in {prefix}")
-        cfg = ["cmake", "-S", str(REPO), "-B", str(prefix), "-DCMAKE_BUILD_TYPE=Release"] + args.cmake_arg
+        cfg = ["cmake", "-S", str(REPO), "-B", str(prefix), "-DCMAKE_BUILD_TYPE=Release",
+               f"-DPython3_EXECUTABLE={sys.executable}", "-DMPIATTR_TESTS=OFF"] + args.cmake_arg
         r = run_cmd(cfg)
         if r.returncode != 0:
             return None, f"cmake configure failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
