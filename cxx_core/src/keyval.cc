@@ -6,25 +6,28 @@ namespace {
 std::atomic<const language_binding*> g_bindings[kLanguages];
 }
 
-const predefined_callback* predefined_set::find(fnptr fn) const {
-  // Bounds of the table's addresses: a user's function lies outside them (usually in another
-  // object file), so most keyvals are classified with two compares.
-  const std::size_t n = *count_;
-  std::uintptr_t lo = lo_.load(std::memory_order_relaxed), hi = hi_.load(std::memory_order_relaxed);
-  if (hi == 0) {
-    lo = UINTPTR_MAX;
-    for (std::size_t i = 0; i < n; ++i) {
-      auto p = reinterpret_cast<std::uintptr_t>(table_[i].fn);
-      lo = p < lo ? p : lo;
-      hi = p > hi ? p : hi;
-    }
-    lo_.store(lo, std::memory_order_relaxed);
-    hi_.store(hi, std::memory_order_relaxed);
+void predefined_set::build() const {
+  std::lock_guard lock(build_mu_);
+  if (built_.load(std::memory_order_relaxed)) return;
+  lo_ = UINTPTR_MAX;
+  for (std::size_t i = 0; i < *count_; ++i) {
+    auto a = reinterpret_cast<std::uintptr_t>(table_[i].fn);
+    lo_ = a < lo_ ? a : lo_;
+    hi_ = a > hi_ ? a : hi_;
+    std::size_t b = bucket(a);
+    while (buckets_[b] != nullptr) b = (b + 1) % kBuckets;
+    buckets_[b] = &table_[i];
   }
+  built_.store(true, std::memory_order_release);
+}
+
+inline const predefined_callback* predefined_set::find(fnptr fn) const {
+  if (!built_.load(std::memory_order_acquire)) build();
   auto a = reinterpret_cast<std::uintptr_t>(fn);
-  if (a < lo || a > hi) return nullptr;
-  for (std::size_t i = 0; i < n; ++i)
-    if (table_[i].fn == fn) return &table_[i];
+  // A user's function lies outside the range (usually in another object file): two compares.
+  if (a < lo_ || a > hi_) return nullptr;
+  for (std::size_t b = bucket(a); buckets_[b] != nullptr; b = (b + 1) % kBuckets)
+    if (buckets_[b]->fn == fn) return buckets_[b];
   return nullptr;
 }
 

@@ -58,10 +58,17 @@ class predefined_set {
   delete_behaviour classify_delete(fnptr fn) const;
 
  private:
+  static constexpr std::size_t kBuckets = 64;  // open addressing, at most 25% full
+  static std::size_t bucket(std::uintptr_t a) { return (a >> 4) % kBuckets; }
+  [[gnu::cold, gnu::noinline]] void build() const;
   const predefined_callback* find(fnptr fn) const;
   const predefined_callback* table_;
   const std::size_t* count_;
-  mutable std::atomic<std::uintptr_t> lo_{0}, hi_{0};  // 0: not computed yet (benign race)
+  // Built on first use: the address range, and a small hash table of the entries.
+  mutable std::atomic<bool> built_{false};
+  mutable std::mutex build_mu_;
+  mutable std::uintptr_t lo_ = 0, hi_ = 0;
+  mutable const predefined_callback* buckets_[kBuckets] = {};
 };
 
 // What a language binding gives the core so that user callbacks are called in that language's
