@@ -7,7 +7,7 @@
 // reads (seqlock, handle tables) are the same at every level.
 #pragma once
 #include <atomic>
-#include <thread>
+#include <mutex>
 
 namespace mpiattr::sync {
 
@@ -16,32 +16,18 @@ extern constinit bool g_concurrent;
 inline bool concurrent() { return g_concurrent; }
 void set_concurrent(bool on);  // MPI_Init_thread only
 
-// A spinlock: the sections it guards are a few dozen instructions and never run user code, so
-// taking it costs one exchange and releasing it one store (a std::mutex costs two atomic
-// read-modify-writes); a waiter that spins too long yields its core.
 class mutex {
  public:
   constexpr mutex() = default;
   void lock() {
-    if (!concurrent()) return;
-    while (locked_.exchange(true, std::memory_order_acquire)) {
-      for (int spins = 0; locked_.load(std::memory_order_relaxed); ++spins) {
-        if (spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-          __builtin_ia32_pause();
-#endif
-        } else {
-          std::this_thread::yield();
-        }
-      }
-    }
+    if (concurrent()) mu_.lock();
   }
   void unlock() {
-    if (concurrent()) locked_.store(false, std::memory_order_release);
+    if (concurrent()) mu_.unlock();
   }
 
  private:
-  std::atomic<bool> locked_{false};
+  std::mutex mu_;
 };
 
 template <typename T>
