@@ -184,8 +184,8 @@ def normalise_c(proto: str) -> str:
 
 
 def check_prototypes(spec, caching: dict) -> list[str]:
-    """The C (and, for procedures, PMPI) prototypes that lang/c.py renders for the spec, against the ones
-    pympistandard renders for the caching entries of caching_apis.json."""
+    """The C (and, for procedures, PMPI) prototypes that lang/c.py renders for the spec, against
+    the ones pympistandard renders for the caching entries of caching_apis.json."""
     from mpiattr_codegen.lang.c import c_prototype
     by_name = {e.name: e for e in spec_entries(spec)}
     out = []
