@@ -3,41 +3,22 @@
  * process exits with status 1 and a message on stderr mentioning the routine and "finalized".
  * Each call is made in a forked child; the parent checks status and message. MPI_Finalized and
  * MPI_Error_class still work after finalize (D14). */
-#define _POSIX_C_SOURCE 200809L
+#include "fatal_child.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-static int run_child(int which, char *msg, size_t cap) {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    dup2(fds[1], 2);
-    int k = 0, x = 0;
-    void *v;
-    switch (which) {
-      case 0: MPI_Comm_create_keyval(NULL, NULL, &k, NULL); break;
-      case 1: MPI_Comm_set_attr(MPI_COMM_SELF, MPI_TAG_UB, &x); break;
-      case 2: MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &x); break;
-      case 3: MPI_Type_create_keyval(NULL, NULL, &k, NULL); break;
-      case 4: k = 12345; MPI_Keyval_free(&k); break;
-    }
-    _exit(42); /* not reached if the call is fatal */
+static void call(int which) {
+  int k = 0, x = 0;
+  void *v;
+  switch (which) {
+    case 0: MPI_Comm_create_keyval(NULL, NULL, &k, NULL); break;
+    case 1: MPI_Comm_set_attr(MPI_COMM_SELF, MPI_TAG_UB, &x); break;
+    case 2: MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &x); break;
+    case 3: MPI_Type_create_keyval(NULL, NULL, &k, NULL); break;
+    case 4: k = 12345; MPI_Keyval_free(&k); break;
   }
-  close(fds[1]);
-  size_t n = 0;
-  ssize_t r;
-  while (n + 1 < cap && (r = read(fds[0], msg + n, cap - 1 - n)) > 0) n += (size_t)r;
-  msg[n] = '\0';
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int main(int argc, char **argv) {
@@ -53,7 +34,7 @@ int main(int argc, char **argv) {
   if (MPI_Error_class(MPI_ERR_KEYVAL, &cls) != MPI_SUCCESS || cls != MPI_ERR_KEYVAL) { fprintf(stderr, "FAIL: MPI_Error_class after finalize\n"); ++failures; }
   for (int i = 0; i < 5; ++i) {
     char msg[4096];
-    int st = run_child(i, msg, sizeof msg);
+    int st = run_child(call, i, msg, sizeof msg);
     if (st != 1) { fprintf(stderr, "FAIL: %s after finalize: exit status %d, expected 1\n", routines[i], st); ++failures; }
     if (!strstr(msg, "finalized")) { fprintf(stderr, "FAIL: %s: message does not mention finalized: '%s'\n", routines[i], msg); ++failures; }
     if (!strstr(msg, routines[i])) { fprintf(stderr, "FAIL: message does not name %s: '%s'\n", routines[i], msg); ++failures; }
