@@ -7,6 +7,7 @@
 
 #include "mpi.h"
 #include "mpiattr/api.h"
+#include "mpiattr/fast.h"
 #include "mpiattr/runtime.h"
 
 #define MPIATTR_EXPORT __attribute__((visibility("default")))
@@ -28,6 +29,24 @@ inline void empty_status(MPI_Status* s) {
   s->MPI_SOURCE = MPI_ANY_SOURCE;
   s->MPI_TAG = MPI_ANY_TAG;
   s->MPI_ERROR = MPI_SUCCESS;
+}
+
+// The fast paths of MPI_XXX_GET_ATTR and MPI_XXX_SET_ATTR (mpiattr/fast.h): true when the call
+// is done; false, with nothing changed, when the checked path must take it (always at
+// MPI_THREAD_MULTIPLE).
+template <object_kind K, typename T>
+MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, void* attribute_val,
+                          int* flag) {
+  if (attribute_val == nullptr || flag == nullptr) return false;
+  attr_read r;
+  if (!fast::get_attr<K>(table, h, keyval, r)) return false;
+  if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
+  *flag = r.found;
+  return true;
+}
+template <object_kind K, typename T>
+MPIATTR_HOT bool fast_set(const object_table<T>& table, handle_t h, int keyval, void* attribute_val) {
+  return fast::set_attr<K>(table, h, keyval, attribute_value::from_c(attribute_val));
 }
 
 class call {

@@ -32,16 +32,8 @@ status find_for(const attr_object& obj, int keyval, bool writing, keyval_record*
   return status::ok();
 }
 
-// The callback kinds each attribute carries in its slot (attr_store::flags_t), so that dup and
-// free decide without looking the keyval up.
-constexpr attr_store::flags_t kCopyDup = 1, kCopyUser = 2, kDeleteUser = 4;
-attr_store::flags_t flags_of(const callbacks& cbs) {
-  attr_store::flags_t f = 0;
-  if (cbs.copy_kind == copy_behaviour::dup) f |= kCopyDup;
-  if (cbs.copy_kind == copy_behaviour::user) f |= kCopyUser;
-  if (cbs.delete_kind == delete_behaviour::user) f |= kDeleteUser;
-  return f;
-}
+constexpr attr_store::flags_t kCopyDup = attr_flags::copy_dup, kCopyUser = attr_flags::copy_user,
+                              kDeleteUser = attr_flags::delete_user;
 
 int call_delete(const keyval_record& r, const attr_object& obj, attribute_value v, const aint* home) {
   if (r.cbs.delete_kind != delete_behaviour::user) return 0;

@@ -109,6 +109,7 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   r->cbs = cbs;
   r->refs.store(1, std::memory_order_relaxed);
   r->live_handle.store(r->handle, std::memory_order_release);
+  set_hot(i, static_cast<std::uint32_t>(r->handle), kind, flags_of(cbs));
   *keyval = r->handle;
   return status::ok();
 }
@@ -130,6 +131,7 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   int expected = k;
   if (!sync::compare_exchange(r->live_handle, expected, 0))
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
+  hot_[index_of(k)] = hot_entry{};
   release(r);
   *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
   return status::ok();

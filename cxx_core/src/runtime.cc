@@ -316,7 +316,7 @@ status init_thread(int*, char***, int required, int& provided) {
                    : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
   sync::set_concurrent(r.thread_level == MPI_THREAD_MULTIPLE);  // before any object is shared
   provided = r.thread_level;
-  r.state.store(static_cast<int>(phase::running), std::memory_order_release);
+  r.set_phase(phase::running);
   return status::ok();
 }
 
@@ -330,21 +330,22 @@ status finalize() {
   int expected = static_cast<int>(phase::running);
   if (!r.state.compare_exchange_strong(expected, static_cast<int>(phase::finalizing)))
     return fail(MPI_ERR_OTHER, "MPI_Finalize was already called");
+  r.set_phase(phase::finalizing);
   // R10.1: first, the equivalent of freeing MPI_COMM_SELF: its attributes are deleted newest
   // first while MPI is still fully usable (MPI_Finalized is false in the callbacks).
   comm_object* self = r.comms.lookup(h::comm_self);
   if (status st = delete_all(*self); !st.is_ok()) {
-    r.state.store(static_cast<int>(phase::running));
+    r.set_phase(phase::running);
     return st;
   }
   // Then MPI_COMM_WORLD's, as MPICH and Open MPI both do (docs/decisions.md D18). Other objects
   // are not freed, and their attributes get no delete callbacks (R10.3).
   comm_object* world = r.comms.lookup(h::comm_world);
   if (status st = delete_all(*world); !st.is_ok()) {
-    r.state.store(static_cast<int>(phase::running));
+    r.set_phase(phase::running);
     return st;
   }
-  r.state.store(static_cast<int>(phase::finalized), std::memory_order_release);
+  r.set_phase(phase::finalized);
   return status::ok();
 }
 

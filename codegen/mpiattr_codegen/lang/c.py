@@ -158,6 +158,22 @@ def return_expr(fn: Function) -> str:
     return f"mpiattr::api::{fn.core}({', '.join(p.name for p in fn.params)})"
 
 
+# The object tables of mpiattr::runtime, by object kind.
+_TABLE = {"comm": "comms", "type": "types", "win": "wins"}
+
+
+def fast_path(fn: Function) -> str | None:
+    """The fast-path attempt of a get or set (cxx_core/include/mpiattr/fast.h, bindings_c/c_glue.h):
+    an expression that is true when the call is done, or None for routines without one."""
+    if fn.core not in ("get_attr", "set_attr") or not fn.object:
+        return None
+    obj = lowering.OBJECT_ENUM[fn.object]
+    names = [p.name for p in fn.params]
+    args = (f"mpiattr::object_kind::{obj}>(mpiattr::rt().{_TABLE[obj]}, "
+            f"mpiattr::cbind::to_handle({names[0]}), {', '.join(names[1:])}")
+    return f"mpiattr::cbind::fast_{'get' if fn.core == 'get_attr' else 'set'}<{args})"
+
+
 def predefined_body(pc: PredefinedCallback) -> list[str]:
     names = [p.name for p in pc.params]
     if pc.behaviour == "dup":  # R6.5: flag = 1, *out = in
@@ -183,7 +199,7 @@ def handle_types(spec: Spec) -> list[str]:
 
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
-            "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
+            "lowerings": lowerings, "core_args": core_args, "fast_path": fast_path, "predefined_body": predefined_body,
             "unused_params": unused_params, "return_expr": return_expr}
 
 

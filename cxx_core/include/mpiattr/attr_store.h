@@ -21,6 +21,12 @@
 
 namespace mpiattr {
 
+// The callback kinds an attribute carries in its slot (attr_store::flags_t), so that set, dup
+// and free decide without looking the keyval record up (keyval.h: flags_of).
+namespace attr_flags {
+constexpr std::uint8_t copy_dup = 1, copy_user = 2, delete_user = 4;
+}
+
 // What a get found: the value, and where it lives (for the pointers C gets, R7.3).
 struct attr_read {
   bool found = false;
@@ -65,6 +71,39 @@ class attr_store {
         return found;
       }
     }
+  }
+
+  // The same read without the sequence counter, for the fast path (mpiattr/fast.h) below
+  // MPI_THREAD_MULTIPLE, where no writer can run during a get. An attribute under one of the
+  // program's first 32 keyvals lives in the store itself.
+  MPIATTR_HOT bool read_unsynchronised(std::uint32_t index, attr_read* out) const {
+    const slot* s = unsynchronised_slot(index - kPredefinedIndices);
+    std::uint32_t tag = s ? s->tag.load(std::memory_order_relaxed) : 0;
+    out->found = (tag & kOriginMask) != 0;
+    if (out->found) {
+      out->value = attribute_value(s->word.load(std::memory_order_relaxed),
+                                   static_cast<origin>(tag & kOriginMask));
+      out->home = reinterpret_cast<const aint*>(&s->word);
+    }
+    return out->found;
+  }
+  // The set fast path, below MPI_THREAD_MULTIPLE only (no reader or writer can overlap): stores
+  // the value if the slot exists and is empty, or holds a value with no delete callback to run
+  // (`flags` are the keyval's). Returns false, changing nothing, when the checked path must do it.
+  enum class fast_put { not_done, added, replaced };
+  MPIATTR_HOT fast_put put_fast(std::uint32_t index, attribute_value v, std::uint8_t flags) {
+    slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
+    if (s == nullptr || freeing) return fast_put::not_done;
+    std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+    const bool empty = !(tag & kOriginMask);
+    if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
+      return fast_put::not_done;
+    s->word.store(v.word(), std::memory_order_relaxed);
+    s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
+                 std::memory_order_relaxed);
+    s->seq = next_seq_++;
+    count_ += empty;
+    return empty ? fast_put::added : fast_put::replaced;
   }
 
   // ---- everything below requires holding mutex() ----
@@ -179,6 +218,15 @@ class attr_store {
           ch[i]);
       }
     }
+  }
+  // The slot for slot index i (keyval index - kPredefinedIndices) if its chunk exists; for
+  // readers that need no sequence counter.
+  MPIATTR_HOT const slot* unsynchronised_slot(std::uint32_t i) const {
+    if (i < kChunk) return &inline_chunk_[i];
+    const directory* d = dir_.load(std::memory_order_relaxed);
+    if (i / kChunk >= d->nchunks) return nullptr;
+    const slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
+    return c ? c + i % kChunk : nullptr;
   }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
   slot* existing(std::uint32_t index) const;

@@ -5,7 +5,7 @@
 // values of the MPI-5.0 ABI (MPI_COMM_WORLD = 0x101, ...). Handles of created objects are
 //   0x40000000 | kind << 27 | generation << 20 | index
 // so a freed handle, or one of the wrong kind, is recognised (until 128 reuses of its slot).
-// Lookups take no lock and perform no read-modify-write: slots live in chunks that never move.
+// Lookups take no lock and perform no read-modify-write: the table is one array that never moves.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -48,34 +48,32 @@ constexpr handle_t make(object_kind k, std::uint32_t gen, std::uint32_t index) {
 }  // namespace handles
 
 // One table per object kind. T must have a member `handle_t handle`.
+//
+// The table is one flat array of 2^20 object pointers indexed by the low 20 bits of the handle:
+// predefined handles (below 0x400) index it directly and created objects get indices from 0x400
+// up, so a lookup is one load and one compare whatever the handle, with no separate path for
+// predefined objects. The array is zero-initialised static storage: the pages of indices never
+// used are never touched, so it costs address space, not memory.
 template <typename T>
 class object_table {
  public:
   explicit constexpr object_table(object_kind kind) : kind_(kind) {}
   object_table(const object_table&) = delete;
-  ~object_table() {
-    for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
-  }
 
-  // The live object named by h, or nullptr (null, freed, or another kind's handle).
+  // The live object named by h, or nullptr (null, freed, or another kind's handle). Any value
+  // indexes some entry; the full-handle compare rejects other kinds' handles, stale generations
+  // and garbage alike.
   MPIATTR_HOT T* lookup(handle_t h) const {
-    if (h < handles::kPredefinedLimit) return predefined_[h].load(std::memory_order_acquire);
-    // Any other value indexes some slot of this table; the full-handle compare below rejects
-    // other kinds' handles, stale generations and garbage alike.
-    std::uint32_t i = handles::index_of(h);
-    slot* c = chunks_[i >> kChunkBits].load(std::memory_order_acquire);
-    if (c == nullptr) return nullptr;
-    slot& s = c[i & (kChunkSize - 1)];
-    T* obj = s.obj.load(std::memory_order_acquire);
+    T* obj = slots_[handles::index_of(h)].load(std::memory_order_acquire);
     return (obj != nullptr && obj->handle == h) ? obj : nullptr;
   }
 
   // Registers a predefined object under its fixed handle value.
   void install_predefined(handle_t h, T* obj) {
     obj->handle = h;
-    predefined_[h].store(obj, std::memory_order_release);
+    slots_[h].store(obj, std::memory_order_release);
   }
-  void remove_predefined(handle_t h) { predefined_[h].store(nullptr, std::memory_order_release); }
+  void remove_predefined(handle_t h) { slots_[h].store(nullptr, std::memory_order_release); }
 
   // Gives obj a fresh handle; returns 0 when the table is full.
   handle_t insert(T* obj) {
@@ -87,14 +85,11 @@ class object_table {
     } else {
       if (next_ >= (1u << handles::kIndexBits)) return 0;
       i = next_++;
-      if (chunks_[i >> kChunkBits].load(std::memory_order_relaxed) == nullptr)
-        chunks_[i >> kChunkBits].store(new slot[kChunkSize], std::memory_order_release);
     }
-    slot& s = chunk_slot(i);
-    std::uint32_t gen = (s.gen + 1) & ((1u << handles::kGenBits) - 1);
-    s.gen = gen;
+    std::uint32_t gen = (gens_[i] + 1u) & ((1u << handles::kGenBits) - 1);
+    gens_[i] = static_cast<std::uint8_t>(gen);
     obj->handle = handles::make(kind_, gen, i);
-    s.obj.store(obj, std::memory_order_release);
+    slots_[i].store(obj, std::memory_order_release);
     return obj->handle;
   }
 
@@ -102,7 +97,7 @@ class object_table {
   void erase(T* obj) {
     std::lock_guard lock(mu_);
     std::uint32_t i = handles::index_of(obj->handle);
-    chunk_slot(i).obj.store(nullptr, std::memory_order_release);
+    slots_[i].store(nullptr, std::memory_order_release);
     free_.push_back(i);
   }
 
@@ -110,27 +105,17 @@ class object_table {
   template <typename F>
   void for_each(F&& f) {
     std::lock_guard lock(mu_);
-    for (std::uint32_t i = 0; i < next_; ++i)
-      if (T* o = chunk_slot(i).obj.load(std::memory_order_acquire)) f(o);
+    for (std::uint32_t i = handles::kPredefinedLimit; i < next_; ++i)
+      if (T* o = slots_[i].load(std::memory_order_acquire)) f(o);
   }
 
  private:
-  static constexpr int kChunkBits = 10;
-  static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
-  struct slot {
-    std::atomic<T*> obj{nullptr};
-    std::uint32_t gen = 0;
-  };
-  slot& chunk_slot(std::uint32_t i) {
-    return chunks_[i >> kChunkBits].load(std::memory_order_relaxed)[i & (kChunkSize - 1)];
-  }
-
   object_kind kind_;
-  std::atomic<slot*> chunks_[(1u << handles::kIndexBits) >> kChunkBits] = {};
-  std::atomic<T*> predefined_[handles::kPredefinedLimit] = {};
+  std::atomic<T*> slots_[1u << handles::kIndexBits] = {};
+  std::uint8_t gens_[1u << handles::kIndexBits] = {};
   sync::mutex mu_;
   std::vector<std::uint32_t> free_;
-  std::uint32_t next_ = 0;
+  std::uint32_t next_ = handles::kPredefinedLimit;  // created objects' indices start here
 };
 
 }  // namespace mpiattr

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <vector>
 
+#include "mpiattr/attr_store.h"
 #include "mpiattr/attribute_value.h"
 #include "mpiattr/handles.h"
 #include "mpiattr/predefined.h"
@@ -85,6 +86,15 @@ struct language_binding {
 void register_language(language lang, const language_binding* binding);
 const language_binding* binding_for(language lang);
 
+// The attr_flags (attr_store.h) of a keyval's attributes.
+inline std::uint8_t flags_of(const callbacks& cbs) {
+  std::uint8_t f = 0;
+  if (cbs.copy_kind == copy_behaviour::dup) f |= attr_flags::copy_dup;
+  if (cbs.copy_kind == copy_behaviour::user) f |= attr_flags::copy_user;
+  if (cbs.delete_kind == delete_behaviour::user) f |= attr_flags::delete_user;
+  return f;
+}
+
 struct keyval_record {
   std::atomic<int> live_handle{0};  // the handle while the user may use it; 0 after free
   int handle = 0;                   // the handle it was created with, while refs > 0
@@ -118,6 +128,23 @@ class keyval_registry {
     return c ? &c[index & (kChunkSize - 1)] : nullptr;
   }
 
+  // The fast path's check (mpiattr/fast.h): whether `keyval` is a live keyval created by the
+  // user for objects of kind `kind`; if so, sets *index. hot_ holds, per index, the live handle,
+  // kind + 1 and the attribute flags in eight bytes (handle 0 for free, freed and predefined
+  // keyvals), so this is two compares on one word. Its fields are plain, not atomic: only the
+  // fast paths read them, and those run only where no two MPI calls overlap.
+  MPIATTR_HOT bool live_user(int keyval, object_kind kind, std::uint32_t* index) const {
+    std::uint32_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
+    const hot_entry& e = hot_[i];
+    if (e.handle != static_cast<std::uint32_t>(keyval) ||
+        e.kind != static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) + 1u))
+      return false;
+    *index = i;
+    return true;
+  }
+  // The attr_flags of a keyval live_user() accepted.
+  MPIATTR_HOT std::uint8_t hot_flags(std::uint32_t index) const { return hot_[index].flags; }
+
   // A keyval the user may set or get with: created and not yet freed.
   MPIATTR_HOT keyval_record* find_live(int keyval) const {
     std::uint32_t i = index_of(keyval);
@@ -143,6 +170,16 @@ class keyval_registry {
   std::size_t live_count() const;  // records with refs > 0, for tests
 
  private:
+  struct hot_entry {
+    std::uint32_t handle = 0;
+    std::uint8_t kind = 0;  // object_kind + 1
+    std::uint8_t flags = 0;
+  };
+  static_assert(sizeof(hot_entry) == 8);
+  void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
+    hot_[i] = hot_entry{handle, static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) + 1u), flags};
+  }
+  hot_entry hot_[kMaxIndex];  // see live_user(); static zero pages until used
   std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
   mutable sync::mutex mu_;
   std::vector<std::uint32_t> free_;

@@ -14,6 +14,9 @@ enum class phase : int { before_init = 0, running = 1, finalizing = 2, finalized
 
 struct runtime {
   std::atomic<int> state{static_cast<int>(phase::before_init)};
+  // Whether the fast paths (fast.h) may run: MPI usable, and no two calls can overlap (below
+  // MPI_THREAD_MULTIPLE). One flag, so that they test one byte.
+  std::atomic<bool> fast_paths{false};
   int thread_level = 0;
   object_table<comm_object> comms{object_kind::comm};
   object_table<type_object> types{object_kind::type};
@@ -23,6 +26,10 @@ struct runtime {
   object_table<errhandler_object> errhandlers{object_kind::errhandler};
   lifecycle* life = nullptr;
 
+  void set_phase(phase p) {
+    state.store(static_cast<int>(p), std::memory_order_release);
+    fast_paths.store(usable() && !sync::concurrent(), std::memory_order_release);
+  }
   bool running() const { return state.load(std::memory_order_acquire) == static_cast<int>(phase::running); }
   // Caching and object routines are callable from init until MPI_COMM_SELF is freed (R10.5).
   bool usable() const {

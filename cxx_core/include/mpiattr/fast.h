@@ -1,0 +1,56 @@
+// mpiattr/fast.h: the fast paths of get and set, for the generated bindings.
+//
+// A binding first tries the fast path; it handles the common case completely (MPI usable, a live
+// object, a live user keyval of the object's kind, a slot that exists) or changes nothing and
+// returns false, and the binding then takes its checked path, which validates every argument,
+// reports errors through the object's error handler and handles every other case (predefined
+// keys, delete callbacks to run, new chunks, MPI_THREAD_MULTIPLE writers). Both paths give the
+// same results; the fast one only skips work the common case does not need:
+//  - no error-handler bookkeeping (nothing can fail);
+//  - one flat-table load per handle (handles.h) and one word per keyval (keyval.h: live_user);
+//  - no sequence counter and no lock: the fast paths run below MPI_THREAD_MULTIPLE only, where no
+//    two MPI calls overlap (sync.h). At MPI_THREAD_MULTIPLE every call takes the checked path,
+//    whose gets are lock-free too (attr_store.h: read).
+// Everything here is inline: the call costs a few dozen instructions (docs/performance.md).
+#pragma once
+#include "mpiattr/attr_store.h"
+#include "mpiattr/keyval.h"
+#include "mpiattr/runtime.h"
+
+namespace mpiattr::fast {
+
+// The object `h` names in `table` when a caching call on it can take the fast path, with the
+// keyval's index; nullptr otherwise.
+template <object_kind K, typename T>
+MPIATTR_HOT T* target(const object_table<T>& table, handle_t h, int keyval, std::uint32_t* index) {
+  if (!rt().fast_paths.load(std::memory_order_relaxed)) return nullptr;
+  T* o = table.lookup(h);
+  if (o == nullptr || !keyvals().live_user(keyval, K, index)) return nullptr;
+  return o;
+}
+
+// MPI_XXX_GET_ATTR: true when done (out.found tells whether an attribute was there).
+template <object_kind K, typename T>
+MPIATTR_HOT bool get_attr(const object_table<T>& table, handle_t h, int keyval, attr_read& out) {
+  std::uint32_t index;
+  T* o = target<K>(table, h, keyval, &index);
+  if (o == nullptr) return false;
+  o->attrs.read_unsynchronised(index, &out);
+  return true;
+}
+
+// MPI_XXX_SET_ATTR: true when done.
+template <object_kind K, typename T>
+MPIATTR_HOT bool set_attr(const object_table<T>& table, handle_t h, int keyval, attribute_value v) {
+  std::uint32_t index;
+  T* o = target<K>(table, h, keyval, &index);
+  if (o == nullptr) return false;
+  switch (o->attrs.put_fast(index, v, keyvals().hot_flags(index))) {
+    case attr_store::fast_put::not_done: return false;
+    case attr_store::fast_put::added: keyval_registry::acquire(keyvals().at(index)); return true;
+    case attr_store::fast_put::replaced: return true;
+  }
+  return false;
+}
+
+}  // namespace mpiattr::fast
