@@ -17,3 +17,12 @@ inline std::string error_string(int rc) {
   if (MPI_Error_string(rc, buf, &len) != MPI_SUCCESS) return "<no string>";
   return std::string(buf, static_cast<std::size_t>(len));
 }
+
+// Skips a test that needs threads when the executable runs below MPI_THREAD_MULTIPLE
+// (tests/support/gtest_main.cc).
+#define REQUIRE_THREAD_MULTIPLE()                                              \
+  do {                                                                         \
+    int provided_ = 0;                                                         \
+    MPI_Query_thread(&provided_);                                              \
+    if (provided_ < MPI_THREAD_MULTIPLE) GTEST_SKIP() << "needs MPI_THREAD_MULTIPLE"; \
+  } while (0)

@@ -1,0 +1,136 @@
+// D19: the fast paths of get and set (mpiattr/fast.h) decline every case they do not handle,
+// so that the checked path gives the same results. ctest runs these at MPI_THREAD_SINGLE (fast
+// paths on) and at MPI_THREAD_MULTIPLE (checked path only); the assertions are the same.
+#include <cstdint>
+
+#include "attr_test_common.h"
+
+namespace {
+
+void* as_ptr(std::intptr_t v) { return reinterpret_cast<void*>(v); }
+
+// Keyvals past the 32 slots a store holds inline, with chunks that do and do not exist yet.
+TEST(D19, D19_get_and_set_beyond_the_inline_slots) {
+  constexpr int kKeys = 200;
+  std::vector<int> keys(kKeys);
+  for (int& k : keys) ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+  MPI_Comm c = fresh_comm();
+  for (int i = 0; i < kKeys; i += 3) ASSERT_OK(MPI_Comm_set_attr(c, keys[i], as_ptr(i + 1)));
+  for (int i = 0; i < kKeys; ++i) {
+    void* v = as_ptr(-1);
+    int flag = -1;
+    ASSERT_OK(MPI_Comm_get_attr(c, keys[i], &v, &flag));
+    if (i % 3 == 0) {
+      EXPECT_EQ(flag, 1) << i;
+      EXPECT_EQ(v, as_ptr(i + 1)) << i;
+    } else {
+      EXPECT_EQ(flag, 0) << i;
+      EXPECT_EQ(v, as_ptr(-1)) << "attribute_val must be left alone when flag is false, key " << i;
+    }
+  }
+  for (int i = 0; i < kKeys; i += 3) ASSERT_OK(MPI_Comm_set_attr(c, keys[i], as_ptr(-(i + 1))));
+  for (int i = 0; i < kKeys; i += 3) {
+    void* v = nullptr;
+    ASSERT_EQ(comm_get(c, keys[i], &v), 1);
+    EXPECT_EQ(v, as_ptr(-(i + 1)));
+  }
+  ASSERT_OK(MPI_Comm_free(&c));
+  for (int& k : keys) ASSERT_OK(MPI_Comm_free_keyval(&k));
+}
+
+// A freed keyval whose index a new keyval took is not the new keyval.
+TEST(D19, D19_stale_keyval_with_reused_index_is_rejected) {
+  MPI_Comm c = fresh_comm();
+  int k1 = 0, k2 = 0, a = 1, b = 2;
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k1, nullptr));
+  const int stale = k1;
+  ASSERT_OK(MPI_Comm_free_keyval(&k1));
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k2, nullptr));
+  ASSERT_NE(k2, stale);
+  ASSERT_OK(MPI_Comm_set_attr(c, k2, &a));
+  void* v = nullptr;
+  int flag = 0;
+  EXPECT_CLASS(MPI_Comm_get_attr(c, stale, &v, &flag), MPI_ERR_KEYVAL);
+  EXPECT_CLASS(MPI_Comm_set_attr(c, stale, &b), MPI_ERR_KEYVAL);
+  ASSERT_EQ(comm_get(c, k2, &v), 1);
+  EXPECT_EQ(v, &a) << "a set under the stale keyval changed the new keyval's attribute";
+  ASSERT_OK(MPI_Comm_free(&c));
+  ASSERT_OK(MPI_Comm_free_keyval(&k2));
+}
+
+// A freed communicator whose table entry a new one took is not the new communicator.
+TEST(D19, D19_stale_object_handle_with_reused_entry_is_rejected) {
+  int k = 0, a = 1, b = 2;
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+  MPI_Comm c1 = fresh_comm();
+  const MPI_Comm stale = c1;
+  ASSERT_OK(MPI_Comm_free(&c1));
+  MPI_Comm c2 = fresh_comm();
+  ASSERT_NE(c2, stale);
+  ASSERT_OK(MPI_Comm_set_attr(c2, k, &a));
+  void* v = nullptr;
+  int flag = 0;
+  EXPECT_CLASS(MPI_Comm_get_attr(stale, k, &v, &flag), MPI_ERR_COMM);
+  EXPECT_CLASS(MPI_Comm_set_attr(stale, k, &b), MPI_ERR_COMM);
+  ASSERT_EQ(comm_get(c2, k, &v), 1);
+  EXPECT_EQ(v, &a);
+  ASSERT_OK(MPI_Comm_free(&c2));
+  ASSERT_OK(MPI_Comm_free_keyval(&k));
+}
+
+// Predefined objects are found through the same table as created ones.
+TEST(D19, D19_predefined_objects_take_the_same_paths) {
+  int kc = 0, kt = 0, a = 1;
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kc, nullptr));
+  ASSERT_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &kt, nullptr));
+  ASSERT_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, kc, &a));
+  ASSERT_OK(MPI_Type_set_attr(MPI_DOUBLE, kt, &a));
+  void* v = nullptr;
+  EXPECT_EQ(comm_get(MPI_COMM_WORLD, kc, &v), 1);
+  EXPECT_EQ(v, &a);
+  EXPECT_EQ(comm_get(MPI_COMM_SELF, kc, &v), 0);
+  EXPECT_EQ(type_get(MPI_DOUBLE, kt, &v), 1);
+  EXPECT_EQ(v, &a);
+  EXPECT_EQ(type_get(MPI_INT, kt, &v), 0);
+  int flag = 0;
+  // A datatype handle is not a communicator, whatever its table entry.
+  EXPECT_CLASS(MPI_Comm_get_attr(reinterpret_cast<MPI_Comm>(MPI_DOUBLE), kc, &v, &flag), MPI_ERR_COMM);
+  ASSERT_OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, kc));
+  ASSERT_OK(MPI_Type_delete_attr(MPI_DOUBLE, kt));
+  ASSERT_OK(MPI_Comm_free_keyval(&kc));
+  ASSERT_OK(MPI_Type_free_keyval(&kt));
+}
+
+// The fast set declines when the old value has a delete callback to run, or is being deleted.
+int g_deletes = 0;
+int g_inner_rc = MPI_SUCCESS;
+int count_delete(MPI_Comm, int, void*, void*) {
+  ++g_deletes;
+  return MPI_SUCCESS;
+}
+int set_self_from_delete(MPI_Comm c, int k, void*, void*) {
+  g_inner_rc = MPI_Comm_set_attr(c, k, as_ptr(99));
+  return MPI_SUCCESS;
+}
+TEST(D19, D19_set_declines_when_a_delete_callback_must_run) {
+  MPI_Comm c = fresh_comm();
+  int k = 0, d = 0;
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &k, nullptr));
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, set_self_from_delete, &d, nullptr));
+  g_deletes = 0;
+  ASSERT_OK(MPI_Comm_set_attr(c, k, as_ptr(1)));
+  ASSERT_OK(MPI_Comm_set_attr(c, k, as_ptr(2)));
+  EXPECT_EQ(g_deletes, 1) << "replacing must run the delete callback on the old value (R4.1)";
+  ASSERT_OK(MPI_Comm_set_attr(c, d, as_ptr(1)));
+  g_inner_rc = MPI_SUCCESS;
+  ASSERT_OK(MPI_Comm_delete_attr(c, d));
+  EXPECT_CLASS(g_inner_rc, MPI_ERR_OTHER);  // a set of the attribute being deleted (D9)
+  void* v = nullptr;
+  EXPECT_EQ(comm_get(c, d, &v), 0);
+  ASSERT_OK(MPI_Comm_free(&c));
+  EXPECT_EQ(g_deletes, 2);
+  ASSERT_OK(MPI_Comm_free_keyval(&k));
+  ASSERT_OK(MPI_Comm_free_keyval(&d));
+}
+
+}  // namespace
