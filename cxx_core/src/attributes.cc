@@ -89,7 +89,7 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
     return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
   switch (s.try_put(idx, value, flags_of(r->cbs), kDeleteUser)) {
     case attr_store::put_result::added:
-      keyval_registry::acquire(r);  // the attribute's reference (R2.2)
+      keyvals().attach(idx);  // the attribute's reference (R2.2)
       return status::ok();
     case attr_store::put_result::replaced:  // no delete callback to run on the old value
       return status::ok();
@@ -157,7 +157,7 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
   }
   s.erase(idx);
   lock.unlock();
-  keyvals().release(&r);
+  keyvals().detach(idx);
   return status::ok();
 }
 
@@ -175,7 +175,10 @@ status delete_all(attr_object& obj) {
       any_user = any_user || e.deleting || (e.flags & kDeleteUser);
     });
     if (!any_user) {
-      s.clear([](const attr_store::entry& e) { keyvals().release(keyvals().at(e.index)); });
+      if (keyvals().counting())
+        s.clear([](const attr_store::entry& e) { keyvals().detach(e.index); });
+      else
+        s.clear([](const attr_store::entry&) {});
       return status::ok();
     }
     todo = s.snapshot_newest_first();
@@ -192,11 +195,35 @@ status delete_all(attr_object& obj) {
   return status::ok();
 }
 
+namespace {
+// Objects copy_all is filling, not yet in any table (for count_in_construction). Only used below
+// MPI_THREAD_MULTIPLE, where no two calls overlap; nested dups (from copy callbacks) stack.
+std::vector<const attr_object*> g_in_construction;
+
+struct construction_guard {
+  const attr_object* obj;
+  explicit construction_guard(const attr_object& o) : obj(sync::concurrent() ? nullptr : &o) {
+    if (obj) g_in_construction.push_back(obj);
+  }
+  ~construction_guard() {
+    if (obj) g_in_construction.pop_back();
+  }
+};
+}  // namespace
+
+std::size_t count_in_construction(object_kind kind, std::uint32_t index) {
+  std::size_t n = 0;
+  for (const attr_object* o : g_in_construction)
+    if (o->kind == kind && o->attrs.has(index)) ++n;
+  return n;
+}
+
 status copy_all(const attr_object& from, attr_object& to) {
   struct pending {
     attr_store::entry e;
     keyval_record* r;
   };
+  construction_guard building(to);
   std::vector<pending> user;
   const attr_store& s = from.attrs;
   attr_store& d = to.attrs;
@@ -204,11 +231,15 @@ status copy_all(const attr_object& from, attr_object& to) {
     // `to` is not published yet: only this thread can see it, so no lock and no seqlock.
     // MPI_XXX_DUP_FN values are copied slot by slot, keeping origin and set order (D10, D16).
     std::lock_guard lock(s.mutex());
+    const bool counting = keyvals().counting();
     s.copy_into(d, [&](const attr_store::entry& e) {
       if (!(e.flags & (kCopyDup | kCopyUser))) return false;  // NULL_COPY_FN: nothing
+      if (e.flags & kCopyDup) {
+        if (counting) keyvals().attach(e.index, false);  // the copy's reference
+        return true;
+      }
       keyval_record* r = keyvals().at(e.index);
-      keyval_registry::acquire(r);  // the copy's reference, or the callback's while it runs
-      if (e.flags & kCopyDup) return true;
+      keyval_registry::acquire(r);  // the callback's, while it runs
       user.push_back({e, r});
       return false;
     });
@@ -229,7 +260,7 @@ status copy_all(const attr_object& from, attr_object& to) {
       break;
     }
     if (keep) {
-      keyval_registry::acquire(p.r);
+      keyvals().attach(p.e.index, false);
       d.put_private(p.e.index, out, p.e.seq, p.e.flags);
     }
   }

@@ -87,31 +87,97 @@ void keyval_registry::define_predefined(int keyval, object_kind kind) {
   r->live_handle.store(keyval, std::memory_order_release);
 }
 
-status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyval) {
-  std::lock_guard lock(mu_);
+inline std::uint32_t keyval_registry::take_index() {
   std::uint32_t i;
-  if (!free_.empty()) {
-    i = free_.back();
-    free_.pop_back();
-  } else {
-    if (next_ >= kMaxIndex)
-      return fail(MPI_ERR_KEYVAL, "all %u keyvals are in use", kMaxIndex - kFirstUserIndex);
-    i = next_++;
-    auto& chunk = chunks_[i >> kChunkBits];
-    if (chunk.load(std::memory_order_relaxed) == nullptr)
-      chunk.store(new keyval_record[kChunkSize], std::memory_order_release);
-  }
+  if (free_.take(&i)) [[likely]] return i;
+  if (next_ >= kMaxIndex) return 0;
+  i = next_++;
+  auto& chunk = chunks_[i >> kChunkBits];
+  if (chunk.load(std::memory_order_relaxed) == nullptr)
+    chunk.store(new keyval_record[kChunkSize], std::memory_order_release);
+  return i;
+}
+
+inline void keyval_registry::init_record(std::uint32_t i, object_kind kind, const callbacks& cbs) {
   keyval_record* r = at(i);
   r->gen = (r->gen + 1) & 0x3FFu;
   r->handle = static_cast<int>(0x40000000u | r->gen << 20 | i);
   r->kind = kind;
   r->predefined = false;
+  r->counted = false;
   r->cbs = cbs;
   r->refs.store(1, std::memory_order_relaxed);
   r->live_handle.store(r->handle, std::memory_order_release);
   set_hot(i, static_cast<std::uint32_t>(r->handle), kind, flags_of(cbs));
-  *keyval = r->handle;
+}
+
+status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyval) {
+  std::lock_guard lock(mu_);
+  std::uint32_t i = take_index();
+  if (i == 0) return fail(MPI_ERR_KEYVAL, "all %u keyvals are in use", kMaxIndex - kFirstUserIndex);
+  init_record(i, kind, cbs);
+  *keyval = at(i)->handle;
   return status::ok();
+}
+
+// Below MPI_THREAD_MULTIPLE only (fast.h): no lock, no atomic read-modify-write.
+bool keyval_registry::create_fast(object_kind kind, language lang, fnptr copy_fn,
+                                  fnptr delete_fn, aint extra_state, int* keyval) {
+  classified& c = last_[static_cast<int>(lang)];
+  if (!c.valid || c.copy != copy_fn || c.del != delete_fn) [[unlikely]] {
+    const language_binding* b = binding_for(lang);
+    if (b == nullptr) return false;
+    c = classified{copy_fn, delete_fn, b->predefined->classify_copy(copy_fn),
+                   b->predefined->classify_delete(delete_fn), true};
+  }
+  std::uint32_t i = take_index();
+  if (i == 0) [[unlikely]] return false;
+  callbacks cbs;
+  cbs.lang = lang;
+  cbs.copy_kind = c.copy_kind;
+  cbs.delete_kind = c.delete_kind;
+  cbs.copy = copy_fn;
+  cbs.del = delete_fn;
+  cbs.extra_state = extra_state;
+  init_record(i, kind, cbs);
+  *keyval = static_cast<int>(hot_[i].handle);
+  return true;
+}
+
+// The user's handle goes (R2.1). Below MPI_THREAD_MULTIPLE, attributes under a keyval that ever
+// had one are counted now, and it is counted from now on (lazy counting, keyval.h).
+void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
+  const bool used = hot_[i].used != 0;
+  hot_[i] = hot_entry{};
+  if (!sync::concurrent() && used && counter_ != nullptr) {
+    std::size_t n = counter_(r->kind, i);
+    if (n != 0) {
+      r->counted = true;
+      ++counted_;
+      r->refs.store(r->refs.load(std::memory_order_relaxed) + static_cast<std::int32_t>(n),
+                    std::memory_order_relaxed);
+    }
+  }
+  release(r);
+}
+
+bool keyval_registry::free_fast(object_kind kind, int* keyval) {
+  std::uint32_t i;
+  if (!live_user(*keyval, kind, &i)) return false;
+  keyval_record* r = at(i);
+  r->live_handle.store(0, std::memory_order_relaxed);
+  *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
+  if (hot_[i].used == 0 && r->refs.load(std::memory_order_relaxed) == 1 &&
+      r->cbs.lang_state == nullptr) [[likely]] {
+    // No attribute ever, no callback in flight: recycle at once.
+    hot_[i] = hot_entry{};
+    r->refs.store(0, std::memory_order_relaxed);
+    r->handle = 0;
+    free_.put(i);
+    return true;
+  }
+  drop_handle(r, i);
+  return true;
 }
 
 status keyval_registry::free(object_kind kind, int* keyval, const char* kind_label) {
@@ -131,10 +197,19 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   int expected = k;
   if (!sync::compare_exchange(r->live_handle, expected, 0))
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
-  hot_[index_of(k)] = hot_entry{};
-  release(r);
+  drop_handle(r, index_of(k));
   *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
   return status::ok();
+}
+
+void keyval_registry::attach_counted(std::uint32_t index) {
+  keyval_record* r = at(index);
+  if (sync::concurrent() || r->counted) acquire(r);
+}
+
+void keyval_registry::detach_counted(std::uint32_t index) {
+  keyval_record* r = at(index);
+  if (sync::concurrent() || r->counted) release(r);
 }
 
 bool keyval_registry::was_issued(int keyval) const {
@@ -148,12 +223,16 @@ void keyval_registry::release(keyval_record* r) {
   if (r->predefined) return;
   if (sync::fetch_add(r->refs, -1) != 1) return;
   // Last reference: the callbacks can no longer run; give the language its state back.
-  if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);
+  if (r->cbs.lang_state != nullptr)
+    if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);
   std::lock_guard lock(mu_);
   std::uint32_t i = index_of(r->handle);
-  r->handle = 0;
-  r->cbs = callbacks{};
-  free_.push_back(i);
+  if (r->counted) {
+    r->counted = false;
+    --counted_;
+  }
+  r->handle = 0;  // the callbacks stay until the index is reused (init_record)
+  free_.put(i);
 }
 
 std::size_t keyval_registry::live_count() const {

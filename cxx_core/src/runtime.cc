@@ -159,6 +159,29 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   return status::ok();
 }
 
+// The lazy keyval counts' census (keyval.h): attributes under keyval index `index` on every
+// object of `kind`, published or being built by a dup.
+template <typename T>
+std::size_t count_in(object_table<T>& table, std::uint32_t index) {
+  std::size_t n = 0;
+  auto visit = [&](T* o) {
+    std::lock_guard lock(o->attrs.mutex());
+    n += o->attrs.has(index);
+  };
+  table.for_each(visit);
+  table.for_each_predefined(visit);
+  return n;
+}
+std::size_t count_attributes(object_kind kind, std::uint32_t index) {
+  std::size_t n = count_in_construction(kind, index);
+  switch (kind) {
+    case object_kind::comm: return n + count_in(rt().comms, index);
+    case object_kind::type: return n + count_in(rt().types, index);
+    case object_kind::win: return n + count_in(rt().wins, index);
+    default: return n;
+  }
+}
+
 // Frees an attribute-carrying object: delete callbacks first; on failure it stays (R4.5).
 template <typename T, typename Release>
 status free_attr_object(object_table<T>& table, handle_t& handle, Release release, int err,
@@ -315,6 +338,7 @@ status init_thread(int*, char***, int required, int& provided) {
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
                    : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
   sync::set_concurrent(r.thread_level == MPI_THREAD_MULTIPLE);  // before any object is shared
+  keyvals().set_attribute_counter(count_attributes);
   provided = r.thread_level;
   r.set_phase(phase::running);
   return status::ok();

@@ -163,13 +163,23 @@ _TABLE = {"comm": "comms", "type": "types", "win": "wins"}
 
 
 def fast_path(fn: Function) -> str | None:
-    """The fast-path attempt of a get or set (cxx_core/include/mpiattr/fast.h, bindings_c/c_glue.h):
-    an expression that is true when the call is done, or None for routines without one."""
-    if fn.core not in ("get_attr", "set_attr") or not fn.object:
+    """The fast-path attempt of a caching routine (cxx_core/include/mpiattr/fast.h,
+    bindings_c/c_glue.h): an expression that is true when the call is done, or None for routines
+    without one."""
+    if not fn.object or fn.core not in ("get_attr", "set_attr", "create_keyval", "free_keyval"):
         return None
     obj = lowering.OBJECT_ENUM[fn.object]
+    kind = f"mpiattr::object_kind::{obj}"
     names = [p.name for p in fn.params]
-    args = (f"mpiattr::object_kind::{obj}>(mpiattr::rt().{_TABLE[obj]}, "
+    if fn.core == "create_keyval":
+        copy_fn, delete_fn, keyval, extra = names
+        return (f"mpiattr::fast::create_keyval<{kind}>(mpiattr::language::c, "
+                f"reinterpret_cast<mpiattr::fnptr>({copy_fn}), "
+                f"reinterpret_cast<mpiattr::fnptr>({delete_fn}), {keyval}, "
+                f"reinterpret_cast<mpiattr::aint>({extra}))")
+    if fn.core == "free_keyval":
+        return f"mpiattr::fast::free_keyval<{kind}>({names[0]})"
+    args = (f"{kind}>(mpiattr::rt().{_TABLE[obj]}, "
             f"mpiattr::cbind::to_handle({names[0]}), {', '.join(names[1:])}")
     return f"mpiattr::cbind::fast_{'get' if fn.core == 'get_attr' else 'set'}<{args})"
 

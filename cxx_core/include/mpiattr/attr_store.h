@@ -179,6 +179,11 @@ class attr_store {
   }
   // Every attribute, newest first (the order MPI_Finalize deletes MPI_COMM_SELF's in, R10.1).
   std::vector<entry> snapshot_newest_first() const;
+  // Whether an attribute is stored under keyval index `index` (requires mutex()).
+  bool has(std::uint32_t index) const {
+    const slot* s = existing(index);
+    return s != nullptr && (s->tag.load(std::memory_order_relaxed) & kOriginMask) != 0;
+  }
   // The home of the slot's word (valid while the slot holds a value).
   const aint* home(std::uint32_t index) const;
   std::uint32_t size() const { return count_; }

@@ -14,5 +14,8 @@ status copy_all(const attr_object& from, attr_object& to);
 status delete_all(attr_object& obj);
 // Deletes one attribute (no-op when none is stored).
 status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx);
+// How many objects of `kind` being built by copy_all hold an attribute under keyval index
+// `index` (for the lazy keyval counts, keyval.h; the runtime counts the published objects).
+std::size_t count_in_construction(object_kind kind, std::uint32_t index);
 
 }  // namespace mpiattr

@@ -47,10 +47,23 @@ MPIATTR_HOT bool set_attr(const object_table<T>& table, handle_t h, int keyval, 
   if (o == nullptr) return false;
   switch (o->attrs.put_fast(index, v, keyvals().hot_flags(index))) {
     case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added: keyval_registry::acquire(keyvals().at(index)); return true;
+    case attr_store::fast_put::added: keyvals().attach(index); return true;
     case attr_store::fast_put::replaced: return true;
   }
   return false;
+}
+
+// MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL: true when done.
+template <object_kind K>
+MPIATTR_HOT bool create_keyval(language lang, fnptr copy_fn, fnptr delete_fn, int* keyval,
+                               aint extra_state) {
+  if (!rt().fast_paths.load(std::memory_order_relaxed) || keyval == nullptr) return false;
+  return keyvals().create_fast(K, lang, copy_fn, delete_fn, extra_state, keyval);
+}
+template <object_kind K>
+MPIATTR_HOT bool free_keyval(int* keyval) {
+  if (!rt().fast_paths.load(std::memory_order_relaxed) || keyval == nullptr) return false;
+  return keyvals().free_fast(K, keyval);
 }
 
 }  // namespace mpiattr::fast

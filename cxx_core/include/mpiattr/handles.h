@@ -72,6 +72,8 @@ class object_table {
   void install_predefined(handle_t h, T* obj) {
     obj->handle = h;
     slots_[h].store(obj, std::memory_order_release);
+    std::lock_guard lock(mu_);
+    predefined_.push_back(h);
   }
   void remove_predefined(handle_t h) { slots_[h].store(nullptr, std::memory_order_release); }
 
@@ -101,12 +103,19 @@ class object_table {
     free_.push_back(i);
   }
 
-  // Every live created object (for finalize-time reports and tests).
+  // Every live created object (for finalize-time reports and tests), and with
+  // for_each_predefined every installed predefined one.
   template <typename F>
   void for_each(F&& f) {
     std::lock_guard lock(mu_);
     for (std::uint32_t i = handles::kPredefinedLimit; i < next_; ++i)
       if (T* o = slots_[i].load(std::memory_order_acquire)) f(o);
+  }
+  template <typename F>
+  void for_each_predefined(F&& f) {
+    std::lock_guard lock(mu_);
+    for (handle_t h : predefined_)
+      if (T* o = slots_[h].load(std::memory_order_acquire)) f(o);
   }
 
  private:
@@ -115,6 +124,7 @@ class object_table {
   std::uint8_t gens_[1u << handles::kIndexBits] = {};
   sync::mutex mu_;
   std::vector<std::uint32_t> free_;
+  std::vector<handle_t> predefined_;
   std::uint32_t next_ = handles::kPredefinedLimit;  // created objects' indices start here
 };
 

@@ -1,10 +1,17 @@
 // mpiattr/keyval.h: keyvals, their callbacks, their lifetime (R1, R2).
 //
 // A keyval record holds the object kind it was created for (R1.5), the creator's language and its
-// callbacks (R1.6), extra_state, and a reference count: one for the user's handle plus one per
-// attribute set under it, plus one per copy or delete in flight. MPI_XXX_FREE_KEYVAL drops only the
+// callbacks (R1.6), extra_state, and a reference count: one for the user's handle, one per copy
+// callback in flight, and one per attribute stored under it. MPI_XXX_FREE_KEYVAL drops only the
 // handle's reference, so attributes keep their value and callbacks until they are gone (R2.2);
-// the last release recycles the record's index.
+// the last release recycles the record's index, lowest free index first.
+//
+// Attribute references are counted eagerly at MPI_THREAD_MULTIPLE. Below it they are counted
+// lazily (docs/decisions.md D20): while the user holds the handle nothing needs the count, so
+// set, dup and free touch no keyval record; when the user frees a keyval that has ever had an
+// attribute, the registry counts the attributes that exist (count_attributes, every object of
+// the kind plus those being built by a dup) and from then on that keyval, and only it, is
+// counted per attribute until the last one goes.
 //
 // A keyval handle is 0x40000000 | generation << 20 | index; the index addresses the record and
 // each object's attribute slot directly, so a lookup is two loads and a compare. Predefined keys
@@ -13,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "mpiattr/attr_store.h"
@@ -80,7 +88,7 @@ struct language_binding {
               attribute_value in, const aint* stored, attribute_value* out, bool* keep);
   int (*del)(const callbacks& cbs, object_kind kind, handle_t object, int keyval,
              attribute_value value, const aint* stored);
-  void (*release)(callbacks& cbs);  // frees lang_state when the record dies; may be null
+  void (*release)(callbacks& cbs);  // frees lang_state (if set) when the record dies; may be null
   const predefined_set* predefined;
 };
 void register_language(language lang, const language_binding* binding);
@@ -100,10 +108,59 @@ struct keyval_record {
   int handle = 0;                   // the handle it was created with, while refs > 0
   object_kind kind = object_kind::comm;
   bool predefined = false;
+  bool counted = false;  // freed by the user with attributes left, below MPI_THREAD_MULTIPLE
   callbacks cbs;
   std::atomic<std::int32_t> refs{0};
   std::uint32_t gen = 0;
 };
+
+// Free indices, smallest first: a three-level bitmap (a set bit is a free index; a set bit above
+// says the word below has one). Keeping indices low keeps attributes in the slots each object
+// holds inline (attr_store.h) after many keyvals come and go.
+class index_pool {
+ public:
+  static constexpr std::uint32_t kMax = 1u << 20;
+  void put(std::uint32_t i) {
+    // The smallest free index waits in spare_, outside the bitmap: a free followed by a create
+    // (the common pattern) then costs no bitmap walk.
+    if (spare_ == kNone) {
+      spare_ = i;
+      return;
+    }
+    if (i < spare_) std::swap(i, spare_);
+    l0_[i >> 6] |= bit(i);
+    l1_[i >> 12] |= bit(i >> 6);
+    l2_[i >> 18] |= bit(i >> 12);
+  }
+  bool take(std::uint32_t* out) {
+    if (spare_ != kNone) {
+      *out = spare_;
+      spare_ = kNone;
+      return true;
+    }
+    for (std::uint32_t a = 0; a < kMax >> 18; ++a) {
+      if (l2_[a] == 0) continue;
+      std::uint32_t b = a * 64 + static_cast<std::uint32_t>(__builtin_ctzll(l2_[a]));
+      std::uint32_t c = b * 64 + static_cast<std::uint32_t>(__builtin_ctzll(l1_[b]));
+      std::uint32_t i = c * 64 + static_cast<std::uint32_t>(__builtin_ctzll(l0_[c]));
+      if ((l0_[c] &= l0_[c] - 1) == 0 && (l1_[b] &= ~bit(c)) == 0) l2_[a] &= ~bit(b);
+      *out = i;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = ~0u;
+  static constexpr std::uint64_t bit(std::uint32_t i) { return std::uint64_t{1} << (i & 63); }
+  std::uint32_t spare_ = kNone;  // smaller than every index in the bitmap
+  std::uint64_t l0_[kMax >> 6] = {};
+  std::uint64_t l1_[kMax >> 12] = {};
+  std::uint64_t l2_[kMax >> 18] = {};
+};
+
+// How many attributes under keyval index `index` exist on objects of `kind` (runtime.cc).
+using attribute_counter = std::size_t (*)(object_kind kind, std::uint32_t index);
 
 class keyval_registry {
  public:
@@ -160,12 +217,35 @@ class keyval_registry {
   status create(object_kind kind, const callbacks& cbs, int* keyval);
   status free(object_kind kind, int* keyval, const char* kind_label);
   void define_predefined(int keyval, object_kind kind);
+  // The fast paths of create and free (mpiattr/fast.h): true when done; false, with nothing
+  // changed, when the checked path must take the call (it reports the errors).
+  bool create_fast(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn,
+                   aint extra_state, int* keyval);
+  bool free_fast(object_kind kind, int* keyval);
 
-  // Predefined keys are never counted: they live as long as MPI.
+  // A reference for a callback in flight. Predefined keys are never counted: they live as long
+  // as MPI.
   static void acquire(keyval_record* r) {
     if (!r->predefined) sync::fetch_add(r->refs, 1, std::memory_order_relaxed);
   }
   void release(keyval_record* r);
+
+  // An attribute stored (attach) or removed (detach) under keyval index `index`. `fresh` is false
+  // for copies of attributes that already exist (a dup).
+  MPIATTR_HOT void attach(std::uint32_t index, bool fresh = true) {
+    if (!sync::concurrent()) {
+      if (fresh) hot_[index].used = 1;
+      if (counted_ == 0) return;
+    }
+    attach_counted(index);
+  }
+  MPIATTR_HOT void detach(std::uint32_t index) {
+    if (!sync::concurrent() && counted_ == 0) return;
+    detach_counted(index);
+  }
+  // Whether attach(i, false) and detach(i) do anything at all: dup and free hoist this.
+  bool counting() const { return sync::concurrent() || counted_ != 0; }
+  void set_attribute_counter(attribute_counter f) { counter_ = f; }
 
   std::size_t live_count() const;  // records with refs > 0, for tests
 
@@ -174,15 +254,32 @@ class keyval_registry {
     std::uint32_t handle = 0;
     std::uint8_t kind = 0;  // object_kind + 1
     std::uint8_t flags = 0;
+    std::uint8_t used = 0;  // an attribute was ever stored under it (lazy counting)
   };
   static_assert(sizeof(hot_entry) == 8);
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
     hot_[i] = hot_entry{handle, static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) + 1u), flags};
   }
+  void attach_counted(std::uint32_t index);
+  void detach_counted(std::uint32_t index);
+  std::uint32_t take_index();  // 0 when all are in use; requires mu_
+  void init_record(std::uint32_t i, object_kind kind, const callbacks& cbs);
+  void drop_handle(keyval_record* r, std::uint32_t i);
+
   hot_entry hot_[kMaxIndex];  // see live_user(); static zero pages until used
   std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
   mutable sync::mutex mu_;
-  std::vector<std::uint32_t> free_;
+  index_pool free_;
+  std::uint32_t counted_ = 0;  // records with `counted` set
+  attribute_counter counter_ = nullptr;
+  // The last callbacks each language classified (create_fast): programs create many keyvals
+  // with the same pair.
+  struct classified {
+    fnptr copy = nullptr, del = nullptr;
+    copy_behaviour copy_kind = copy_behaviour::null_copy;
+    delete_behaviour delete_kind = delete_behaviour::null_delete;
+    bool valid = false;
+  } last_[kLanguages];
   std::uint32_t next_ = kFirstUserIndex;
 };
 
