@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace mpiattr {
@@ -25,10 +26,13 @@ attr_store::attr_store() : dir_(&inline_dir_) {
 
 attr_store::~attr_store() {
   directory* d = dir_.load(std::memory_order_relaxed);
+  const char* block = static_cast<const char*>(block_);
   for (std::uint32_t i = 0; i < d->nchunks; ++i) {
     slot* c = d->chunks[i].load(std::memory_order_relaxed);
-    if (c != inline_chunk_) delete[] c;
+    const char* a = reinterpret_cast<const char*>(c);
+    if (c != inline_chunk_ && !(block && a >= block && a < block + block_bytes_)) delete[] c;
   }
+  std::free(block_);
   if (d != &inline_dir_) std::free(d);
   for (directory* r : retired_) std::free(r);
 }
@@ -79,11 +83,14 @@ const aint* attr_store::home(std::uint32_t index) const {
 
 void attr_store::put(std::uint32_t index, attribute_value v, flags_t flags) {
   slot* s = slot_for_write(index);
-  bool was_empty = !(s->tag.load(std::memory_order_relaxed) & kOriginMask);
+  const std::uint32_t old_tag = s->tag.load(std::memory_order_relaxed);
+  bool was_empty = !(old_tag & kOriginMask);
+  const std::uint32_t new_tag =
+      static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
+  account(old_tag, new_tag);
   begin_write();
   s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
-               std::memory_order_relaxed);
+  s->tag.store(new_tag, std::memory_order_relaxed);
   s->seq = next_seq_++;
   end_write();
   if (was_empty) ++count_;
@@ -98,10 +105,12 @@ attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value 
     if (tag & kDeleting) return put_result::deleting;
     if ((tag >> kFlagShift) & needs_callback) return put_result::needs_callback;
   }
+  const std::uint32_t new_tag =
+      static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
+  account(tag, new_tag);
   begin_write();
   s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
-               std::memory_order_relaxed);
+  s->tag.store(new_tag, std::memory_order_relaxed);
   s->seq = next_seq_++;
   end_write();
   if (was_empty) ++count_;
@@ -111,10 +120,13 @@ attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value 
 void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq,
                              flags_t flags) {
   slot* s = slot_for_write(index);
-  if (!(s->tag.load(std::memory_order_relaxed) & kOriginMask)) ++count_;
+  const std::uint32_t old_tag = s->tag.load(std::memory_order_relaxed);
+  if (!(old_tag & kOriginMask)) ++count_;
+  const std::uint32_t new_tag =
+      static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
+  account(old_tag, new_tag);
   s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
-               std::memory_order_relaxed);
+  s->tag.store(new_tag, std::memory_order_relaxed);
   s->seq = seq;
   if (seq >= next_seq_) next_seq_ = seq + 1;
 }
@@ -122,17 +134,70 @@ void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32
 void attr_store::set_deleting(std::uint32_t index, bool on) {
   slot* s = existing(index);
   std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
-  s->tag.store(on ? (tag | kDeleting) : (tag & ~kDeleting), std::memory_order_relaxed);
+  const std::uint32_t new_tag = on ? (tag | kDeleting) : (tag & ~kDeleting);
+  account(tag, new_tag);
+  s->tag.store(new_tag, std::memory_order_relaxed);
 }
 
 void attr_store::erase(std::uint32_t index) {
   slot* s = existing(index);
   if (s == nullptr || !(s->tag.load(std::memory_order_relaxed) & kOriginMask)) return;
+  account(s->tag.load(std::memory_order_relaxed), 0);
   begin_write();
   s->tag.store(0, std::memory_order_relaxed);
   s->word.store(0, std::memory_order_relaxed);
   end_write();
   --count_;
+}
+
+void attr_store::copy_plain_into(attr_store& to) const {
+  if (count_ <= kFewSlots) {  // a few attributes: slot by slot beats copying whole chunks
+    copy_into(to, [](const entry&) { return true; });
+    return;
+  }
+  const directory* d = dir_.load(std::memory_order_relaxed);
+  std::uint32_t last = 0;  // chunks beyond the inline one that hold something
+  for (std::uint32_t c = 1; c < d->nchunks; ++c)
+    if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) last = c;
+  std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
+  if (last != 0) {
+    // One allocation for all of them (freed by the destructor as one block).
+    std::uint32_t n = 0;
+    for (std::uint32_t c = 1; c <= last; ++c) n += d->chunks[c].load(std::memory_order_relaxed) != nullptr;
+    to.block_bytes_ = std::size_t{n} * sizeof(slot) * kChunk;
+    to.block_ = std::malloc(to.block_bytes_);
+    if (to.block_ == nullptr) throw std::bad_alloc();
+    directory* nd = last < kInlineChunks ? &to.inline_dir_ : new_directory(last + 1);
+    if (nd != &to.inline_dir_) {
+      nd->chunks[0].store(to.inline_chunk_, std::memory_order_relaxed);
+      to.dir_.store(nd, std::memory_order_relaxed);
+    }
+    slot* next = static_cast<slot*>(to.block_);
+    for (std::uint32_t c = 1; c <= last; ++c) {
+      const slot* src = d->chunks[c].load(std::memory_order_relaxed);
+      if (src == nullptr) continue;
+      std::memcpy(static_cast<void*>(next), src, sizeof(slot) * kChunk);
+      nd->chunks[c].store(next, std::memory_order_relaxed);
+      next += kChunk;
+    }
+  }
+  to.count_ = count_;
+  to.unusual_ = 0;
+  if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
+}
+
+void attr_store::drop_plain() {
+  if (count_ <= kFewSlots) {
+    clear([](const entry&) {});
+    return;
+  }
+  begin_write();
+  const directory* d = dir_.load(std::memory_order_relaxed);
+  for (std::uint32_t c = 0; count_ != 0 && c < d->nchunks; ++c)
+    if (slot* ch = d->chunks[c].load(std::memory_order_relaxed))
+      std::memset(static_cast<void*>(ch), 0, sizeof(slot) * kChunk);
+  end_write();
+  count_ = 0;
 }
 
 std::vector<attr_store::entry> attr_store::snapshot_newest_first() const {

@@ -170,6 +170,10 @@ status delete_all(attr_object& obj) {
     s.freeing = true;
     // When no attribute has a delete callback to run, nothing can observe the order: drop them
     // all at once (the common case, and what makes dup + free cheap).
+    if (s.all_plain() && !keyvals().counting()) {
+      s.drop_plain();
+      return status::ok();
+    }
     bool any_user = false;
     s.for_each([&](const attr_store::entry& e) {
       any_user = any_user || e.deleting || (e.flags & kDeleteUser);
@@ -232,6 +236,10 @@ status copy_all(const attr_object& from, attr_object& to) {
     // MPI_XXX_DUP_FN values are copied slot by slot, keeping origin and set order (D10, D16).
     std::lock_guard lock(s.mutex());
     const bool counting = keyvals().counting();
+    if (!counting && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
+      s.copy_plain_into(d);
+      return status::ok();
+    }
     s.copy_into(d, [&](const attr_store::entry& e) {
       if (!(e.flags & (kCopyDup | kCopyUser))) return false;  // NULL_COPY_FN: nothing
       if (e.flags & kCopyDup) {

@@ -133,4 +133,46 @@ TEST(D19, D19_set_declines_when_a_delete_callback_must_run) {
   ASSERT_OK(MPI_Comm_free_keyval(&d));
 }
 
+// Dups of objects whose attributes are all MPI_XXX_DUP_FN copy the slots wholesale (more than a
+// few attributes, chunks with holes); a free drops them at once. The copy must equal the
+// original, and the two must be independent afterwards.
+TEST(D19, D19_dup_of_many_dup_fn_attributes_copies_every_value_and_no_more) {
+  constexpr int kKeys = 150;
+  std::vector<int> keys(kKeys);
+  for (int& k : keys) ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+  MPI_Comm c = fresh_comm();
+  for (int i = 0; i < kKeys; ++i)
+    if (i % 5 != 3 && (i < 40 || i > 100)) ASSERT_OK(MPI_Comm_set_attr(c, keys[i], as_ptr(1000 + i)));
+  MPI_Comm d, e;
+  ASSERT_OK(MPI_Comm_dup(c, &d));
+  ASSERT_OK(MPI_Comm_dup(d, &e));
+  ASSERT_OK(MPI_Comm_set_attr(d, keys[0], as_ptr(7)));
+  ASSERT_OK(MPI_Comm_free(&e));
+  for (int i = 0; i < kKeys; ++i) {
+    const bool set = i % 5 != 3 && (i < 40 || i > 100);
+    void* v = nullptr;
+    ASSERT_EQ(comm_get(d, keys[i], &v), set ? 1 : 0) << i;
+    if (set) EXPECT_EQ(v, as_ptr(i == 0 ? 7 : 1000 + i)) << i;
+    ASSERT_EQ(comm_get(c, keys[i], &v), set ? 1 : 0) << i;
+    if (set) EXPECT_EQ(v, as_ptr(1000 + i)) << "the dup changed the original, key " << i;
+  }
+  // One attribute with a delete callback: the checked copy and free run, with the same result.
+  int logged = 0;
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, count_delete, &logged, nullptr));
+  ASSERT_OK(MPI_Comm_set_attr(c, logged, as_ptr(1)));
+  MPI_Comm f;
+  ASSERT_OK(MPI_Comm_dup(c, &f));
+  void* v = nullptr;
+  EXPECT_EQ(comm_get(f, keys[149], &v), 1);
+  EXPECT_EQ(v, as_ptr(1149));
+  g_deletes = 0;
+  ASSERT_OK(MPI_Comm_free(&f));
+  EXPECT_EQ(g_deletes, 1);
+  ASSERT_OK(MPI_Comm_free(&d));
+  ASSERT_OK(MPI_Comm_free(&c));
+  EXPECT_EQ(g_deletes, 2);
+  for (int& k : keys) ASSERT_OK(MPI_Comm_free_keyval(&k));
+  ASSERT_OK(MPI_Comm_free_keyval(&logged));
+}
+
 }  // namespace

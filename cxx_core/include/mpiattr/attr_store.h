@@ -98,11 +98,13 @@ class attr_store {
     const bool empty = !(tag & kOriginMask);
     if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
       return fast_put::not_done;
+    const std::uint32_t new_tag =
+        static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
     s->word.store(v.word(), std::memory_order_relaxed);
-    s->tag.store(static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift,
-                 std::memory_order_relaxed);
+    s->tag.store(new_tag, std::memory_order_relaxed);
     s->seq = next_seq_++;
     count_ += empty;
+    account(tag, new_tag);
     return empty ? fast_put::added : fast_put::replaced;
   }
 
@@ -148,11 +150,13 @@ class attr_store {
                         attribute_value(word, static_cast<origin>(tag & kOriginMask)),
                         (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)}))
           continue;
-        if (dst == nullptr) dst = to.slot_for_write(c * kChunk + kPredefinedIndices);
+        if (dst == nullptr)
+          dst = c == 0 ? to.inline_chunk_ : to.slot_for_write(c * kChunk + kPredefinedIndices);
         dst[i].word.store(word, std::memory_order_relaxed);
         dst[i].tag.store(tag & ~kDeleting, std::memory_order_relaxed);
         dst[i].seq = ch[i].seq;
         ++to.count_;
+        to.account(0, tag & ~kDeleting);
       }
     }
     if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
@@ -176,7 +180,15 @@ class attr_store {
     });
     end_write();
     count_ = 0;
+    unusual_ = 0;
   }
+  // Whether every attribute is copied by MPI_XXX_DUP_FN and has no delete callback (and none is
+  // being deleted): then a dup may copy the slots wholesale and a free may drop them at once.
+  bool all_plain() const { return unusual_ == 0; }
+  // Copies every slot into `to` (empty, not yet visible to other threads); all_plain() must hold.
+  void copy_plain_into(attr_store& to) const;
+  // Removes every attribute at once; all_plain() must hold. No callback, no keyval count.
+  void drop_plain();
   // Every attribute, newest first (the order MPI_Finalize deletes MPI_COMM_SELF's in, R10.1).
   std::vector<entry> snapshot_newest_first() const;
   // Whether an attribute is stored under keyval index `index` (requires mutex()).
@@ -190,6 +202,7 @@ class attr_store {
   bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
 
  private:
+  static constexpr std::uint32_t kFewSlots = 8;  // up to this many, dup and free go slot by slot
   static constexpr std::uint32_t kOriginMask = 3u;
   static constexpr std::uint32_t kDeleting = 4u;
   static constexpr std::uint32_t kFlagShift = 8;
@@ -246,7 +259,19 @@ class attr_store {
   std::atomic<directory*> dir_;
   std::atomic<std::uint32_t> version_{0};
   mutable sync::mutex mu_;
+  // Keeps unusual_ (occupied slots that are not plain, all_plain()) in step with a tag change.
+  static bool unusual(std::uint32_t tag) {
+    return (tag & kOriginMask) != 0 &&
+           ((tag & kDeleting) != 0 || (tag >> kFlagShift) != attr_flags::copy_dup);
+  }
+  void account(std::uint32_t old_tag, std::uint32_t new_tag) {
+    unusual_ += static_cast<std::uint32_t>(unusual(new_tag)) - static_cast<std::uint32_t>(unusual(old_tag));
+  }
+
   std::uint32_t count_ = 0;
+  std::uint32_t unusual_ = 0;
+  void* block_ = nullptr;  // chunks a wholesale copy allocated together (copy_plain_into)
+  std::size_t block_bytes_ = 0;
   std::uint32_t next_seq_ = 1;
   std::vector<directory*> retired_;
   directory inline_dir_;
