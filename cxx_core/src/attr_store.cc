@@ -38,11 +38,7 @@ attr_store::~attr_store() {
 }
 
 attr_store::slot* attr_store::existing(std::uint32_t index) const {
-  std::uint32_t i = index - kPredefinedIndices;
-  directory* d = dir_.load(std::memory_order_relaxed);
-  if (i / kChunk >= d->nchunks) return nullptr;
-  slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
-  return c ? &c[i % kChunk] : nullptr;
+  return const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
 }
 
 attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
@@ -84,50 +80,30 @@ const aint* attr_store::home(std::uint32_t index) const {
 void attr_store::put(std::uint32_t index, attribute_value v, flags_t flags) {
   slot* s = slot_for_write(index);
   const std::uint32_t old_tag = s->tag.load(std::memory_order_relaxed);
-  bool was_empty = !(old_tag & kOriginMask);
-  const std::uint32_t new_tag =
-      static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
-  account(old_tag, new_tag);
   begin_write();
-  s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(new_tag, std::memory_order_relaxed);
-  s->seq = next_seq_++;
+  store(s, old_tag, v, flags, next_seq_++);
   end_write();
-  if (was_empty) ++count_;
 }
 
 attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value v, flags_t flags,
                                            flags_t needs_callback) {
   slot* s = slot_for_write(index);
-  std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
-  bool was_empty = !(tag & kOriginMask);
+  const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+  const bool was_empty = !(tag & kOriginMask);
   if (!was_empty) {
     if (tag & kDeleting) return put_result::deleting;
     if ((tag >> kFlagShift) & needs_callback) return put_result::needs_callback;
   }
-  const std::uint32_t new_tag =
-      static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
-  account(tag, new_tag);
   begin_write();
-  s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(new_tag, std::memory_order_relaxed);
-  s->seq = next_seq_++;
+  store(s, tag, v, flags, next_seq_++);
   end_write();
-  if (was_empty) ++count_;
   return was_empty ? put_result::added : put_result::replaced;
 }
 
 void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq,
                              flags_t flags) {
   slot* s = slot_for_write(index);
-  const std::uint32_t old_tag = s->tag.load(std::memory_order_relaxed);
-  if (!(old_tag & kOriginMask)) ++count_;
-  const std::uint32_t new_tag =
-      static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
-  account(old_tag, new_tag);
-  s->word.store(v.word(), std::memory_order_relaxed);
-  s->tag.store(new_tag, std::memory_order_relaxed);
-  s->seq = seq;
+  store(s, s->tag.load(std::memory_order_relaxed), v, flags, seq);
   if (seq >= next_seq_) next_seq_ = seq + 1;
 }
 

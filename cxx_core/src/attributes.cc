@@ -61,15 +61,9 @@ namespace api {
 
 status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn, int& keyval,
                      aint extra_state) {
-  const language_binding* b = binding_for(lang);
-  if (b == nullptr) return fail(MPI_ERR_INTERN, "no binding registered for this language");
   callbacks cbs;
-  cbs.lang = lang;
-  cbs.copy = copy_fn;
-  cbs.del = delete_fn;
-  cbs.copy_kind = b->predefined->classify_copy(copy_fn);
-  cbs.delete_kind = b->predefined->classify_delete(delete_fn);
-  cbs.extra_state = extra_state;
+  if (!make_callbacks(lang, copy_fn, delete_fn, extra_state, &cbs))
+    return fail(MPI_ERR_INTERN, "no binding registered for this language");
   return keyvals().create(kind, cbs, &keyval);
 }
 

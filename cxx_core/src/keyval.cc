@@ -54,6 +54,20 @@ const language_binding* binding_for(language lang) {
   return g_bindings[static_cast<int>(lang)].load(std::memory_order_acquire);
 }
 
+bool make_callbacks(language lang, fnptr copy_fn, fnptr delete_fn, aint extra_state,
+                    callbacks* out) {
+  const language_binding* b = binding_for(lang);
+  if (b == nullptr) return false;
+  out->lang = lang;
+  out->copy = copy_fn;
+  out->del = delete_fn;
+  out->copy_kind = b->predefined->classify_copy(copy_fn);
+  out->delete_kind = b->predefined->classify_delete(delete_fn);
+  out->extra_state = extra_state;
+  out->lang_state = nullptr;
+  return true;
+}
+
 constinit never_destroyed<keyval_registry> g_keyvals;
 
 namespace sync {
@@ -124,20 +138,13 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
 bool keyval_registry::create_fast(object_kind kind, language lang, fnptr copy_fn,
                                   fnptr delete_fn, aint extra_state, int* keyval) {
   classified& c = last_[static_cast<int>(lang)];
-  if (!c.valid || c.copy != copy_fn || c.del != delete_fn) [[unlikely]] {
-    const language_binding* b = binding_for(lang);
-    if (b == nullptr) return false;
-    c = classified{copy_fn, delete_fn, b->predefined->classify_copy(copy_fn),
-                   b->predefined->classify_delete(delete_fn), true};
+  if (!c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]] {
+    if (!make_callbacks(lang, copy_fn, delete_fn, 0, &c.cbs)) return false;
+    c.valid = true;
   }
   std::uint32_t i = take_index();
   if (i == 0) [[unlikely]] return false;
-  callbacks cbs;
-  cbs.lang = lang;
-  cbs.copy_kind = c.copy_kind;
-  cbs.delete_kind = c.delete_kind;
-  cbs.copy = copy_fn;
-  cbs.del = delete_fn;
+  callbacks cbs = c.cbs;
   cbs.extra_state = extra_state;
   init_record(i, kind, cbs);
   *keyval = static_cast<int>(hot_[i].handle);
@@ -172,8 +179,7 @@ bool keyval_registry::free_fast(object_kind kind, int* keyval) {
     // No attribute ever, no callback in flight: recycle at once.
     hot_[i] = hot_entry{};
     r->refs.store(0, std::memory_order_relaxed);
-    r->handle = 0;
-    free_.put(i);
+    recycle(r, i);
     return true;
   }
   drop_handle(r, i);
@@ -226,7 +232,11 @@ void keyval_registry::release(keyval_record* r) {
   if (r->cbs.lang_state != nullptr)
     if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);
   std::lock_guard lock(mu_);
-  std::uint32_t i = index_of(r->handle);
+  recycle(r, index_of(r->handle));
+}
+
+// The record has no reference left; its index may be reused (requires mu_, or no concurrency).
+void keyval_registry::recycle(keyval_record* r, std::uint32_t i) {
   if (r->counted) {
     r->counted = false;
     --counted_;

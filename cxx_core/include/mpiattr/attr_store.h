@@ -98,13 +98,7 @@ class attr_store {
     const bool empty = !(tag & kOriginMask);
     if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
       return fast_put::not_done;
-    const std::uint32_t new_tag =
-        static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
-    s->word.store(v.word(), std::memory_order_relaxed);
-    s->tag.store(new_tag, std::memory_order_relaxed);
-    s->seq = next_seq_++;
-    count_ += empty;
-    account(tag, new_tag);
+    store(s, tag, v, flags, next_seq_++);
     return empty ? fast_put::added : fast_put::replaced;
   }
 
@@ -237,8 +231,8 @@ class attr_store {
       }
     }
   }
-  // The slot for slot index i (keyval index - kPredefinedIndices) if its chunk exists; for
-  // readers that need no sequence counter.
+  // The slot for slot index i (keyval index - kPredefinedIndices) if its chunk exists (chunk 0 is
+  // the store's own). Fast-path readers use it without the sequence counter.
   MPIATTR_HOT const slot* unsynchronised_slot(std::uint32_t i) const {
     if (i < kChunk) return &inline_chunk_[i];
     const directory* d = dir_.load(std::memory_order_relaxed);
@@ -266,6 +260,18 @@ class attr_store {
   }
   void account(std::uint32_t old_tag, std::uint32_t new_tag) {
     unusual_ += static_cast<std::uint32_t>(unusual(new_tag)) - static_cast<std::uint32_t>(unusual(old_tag));
+  }
+  // Writes a value into slot s, whose tag was old_tag, keeping count_ and unusual_ in step. Every
+  // store of a value goes through here; readers are fenced (or not) by the caller.
+  MPIATTR_HOT void store(slot* s, std::uint32_t old_tag, attribute_value v, std::uint8_t flags,
+                         std::uint32_t seq) {
+    const std::uint32_t tag =
+        static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
+    s->word.store(v.word(), std::memory_order_relaxed);
+    s->tag.store(tag, std::memory_order_relaxed);
+    s->seq = seq;
+    count_ += !(old_tag & kOriginMask);
+    account(old_tag, tag);
   }
 
   std::uint32_t count_ = 0;

@@ -93,6 +93,10 @@ struct language_binding {
 };
 void register_language(language lang, const language_binding* binding);
 const language_binding* binding_for(language lang);
+// The callbacks of a new keyval, classified by `lang`'s predefined set; false when no binding is
+// registered for `lang`.
+bool make_callbacks(language lang, fnptr copy_fn, fnptr delete_fn, aint extra_state,
+                    callbacks* out);
 
 // The attr_flags (attr_store.h) of a keyval's attributes.
 inline std::uint8_t flags_of(const callbacks& cbs) {
@@ -265,6 +269,7 @@ class keyval_registry {
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
   void init_record(std::uint32_t i, object_kind kind, const callbacks& cbs);
   void drop_handle(keyval_record* r, std::uint32_t i);
+  void recycle(keyval_record* r, std::uint32_t i);
 
   hot_entry hot_[kMaxIndex];  // see live_user(); static zero pages until used
   std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
@@ -275,9 +280,7 @@ class keyval_registry {
   // The last callbacks each language classified (create_fast): programs create many keyvals
   // with the same pair.
   struct classified {
-    fnptr copy = nullptr, del = nullptr;
-    copy_behaviour copy_kind = copy_behaviour::null_copy;
-    delete_behaviour delete_kind = delete_behaviour::null_delete;
+    callbacks cbs;  // extra_state aside
     bool valid = false;
   } last_[kLanguages];
   std::uint32_t next_ = kFirstUserIndex;
