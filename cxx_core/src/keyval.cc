@@ -90,6 +90,9 @@ keyval_record* keyval_registry::find_referenced(int keyval) const {
 void keyval_registry::define_predefined(int keyval, object_kind kind) {
   {
     std::lock_guard lock(mu_);
+    // MPI_KEYVAL_INVALID (0) addresses hot entry 0 of each kind: give it a handle no keyval has
+    // (its index bits are not 0), so that live_user() rejects 0 with its one compare.
+    for (auto& kind_entries : hot_) kind_entries[0].handle = 1;
     if (chunks_[0].load(std::memory_order_relaxed) == nullptr)
       chunks_[0].store(new keyval_record[kChunkSize], std::memory_order_release);
   }
@@ -147,15 +150,16 @@ bool keyval_registry::create_fast(object_kind kind, language lang, fnptr copy_fn
   callbacks cbs = c.cbs;
   cbs.extra_state = extra_state;
   init_record(i, kind, cbs);
-  *keyval = static_cast<int>(hot_[i].handle);
+  *keyval = at(i)->handle;
   return true;
 }
 
 // The user's handle goes (R2.1). Below MPI_THREAD_MULTIPLE, attributes under a keyval that ever
 // had one are counted now, and it is counted from now on (lazy counting, keyval.h).
 void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
-  const bool used = hot_[i].used != 0;
-  hot_[i] = hot_entry{};
+  const bool used = used_[i] != 0;
+  used_[i] = 0;
+  clear_hot(i, r->kind);
   if (!sync::concurrent() && used && counter_ != nullptr) {
     std::size_t n = counter_(r->kind, i);
     if (n != 0) {
@@ -174,10 +178,10 @@ bool keyval_registry::free_fast(object_kind kind, int* keyval) {
   keyval_record* r = at(i);
   r->live_handle.store(0, std::memory_order_relaxed);
   *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
-  if (hot_[i].used == 0 && r->refs.load(std::memory_order_relaxed) == 1 &&
+  if (used_[i] == 0 && r->refs.load(std::memory_order_relaxed) == 1 &&
       r->cbs.lang_state == nullptr) [[likely]] {
     // No attribute ever, no callback in flight: recycle at once.
-    hot_[i] = hot_entry{};
+    clear_hot(i, kind);
     r->refs.store(0, std::memory_order_relaxed);
     recycle(r, i);
     return true;

@@ -23,8 +23,7 @@ namespace mpiattr::fast {
 // keyval's index; nullptr otherwise.
 template <object_kind K, typename T>
 MPIATTR_HOT T* target(const object_table<T>& table, handle_t h, int keyval, std::uint32_t* index) {
-  if (!rt().fast_paths.load(std::memory_order_relaxed)) return nullptr;
-  T* o = table.lookup(h);
+  T* o = table.fast_lookup(h, rt().fast_mask.load(std::memory_order_relaxed));
   if (o == nullptr || !keyvals().live_user(keyval, K, index)) return nullptr;
   return o;
 }
@@ -45,7 +44,7 @@ MPIATTR_HOT bool set_attr(const object_table<T>& table, handle_t h, int keyval, 
   std::uint32_t index;
   T* o = target<K>(table, h, keyval, &index);
   if (o == nullptr) return false;
-  switch (o->attrs.put_fast(index, v, keyvals().hot_flags(index))) {
+  switch (o->attrs.put_fast(index, v, keyvals().hot_flags(K, index))) {
     case attr_store::fast_put::not_done: return false;
     case attr_store::fast_put::added: keyvals().attach(index); return true;
     case attr_store::fast_put::replaced: return true;
@@ -57,12 +56,12 @@ MPIATTR_HOT bool set_attr(const object_table<T>& table, handle_t h, int keyval, 
 template <object_kind K>
 MPIATTR_HOT bool create_keyval(language lang, fnptr copy_fn, fnptr delete_fn, int* keyval,
                                aint extra_state) {
-  if (!rt().fast_paths.load(std::memory_order_relaxed) || keyval == nullptr) return false;
+  if (!rt().fast_paths() || keyval == nullptr) return false;
   return keyvals().create_fast(K, lang, copy_fn, delete_fn, extra_state, keyval);
 }
 template <object_kind K>
 MPIATTR_HOT bool free_keyval(int* keyval) {
-  if (!rt().fast_paths.load(std::memory_order_relaxed) || keyval == nullptr) return false;
+  if (!rt().fast_paths() || keyval == nullptr) return false;
   return keyvals().free_fast(K, keyval);
 }
 

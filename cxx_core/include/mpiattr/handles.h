@@ -9,6 +9,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -35,6 +36,7 @@ namespace handles {
 constexpr handle_t kDynamicBit = 0x40000000u;
 constexpr int kIndexBits = 20;
 constexpr int kGenBits = 7;
+constexpr std::uint32_t kIndexMask = (1u << kIndexBits) - 1;
 constexpr handle_t kPredefinedLimit = 0x400;  // predefined and null handles are below this
 
 constexpr bool is_dynamic(handle_t h) { return (h & 0xC0000000u) == kDynamicBit; }
@@ -47,7 +49,9 @@ constexpr handle_t make(object_kind k, std::uint32_t gen, std::uint32_t index) {
 }
 }  // namespace handles
 
-// One table per object kind. T must have a member `handle_t handle`.
+// One table per object kind, and one kind per T (the arrays are static members, so that they are
+// zero-initialised static storage outside any object with other initial values: untouched, they
+// cost neither memory nor file size). T must have a member `handle_t handle`.
 //
 // The table is one flat array of 2^20 object pointers indexed by the low 20 bits of the handle:
 // predefined handles (below 0x400) index it directly and created objects get indices from 0x400
@@ -68,8 +72,16 @@ class object_table {
     return (obj != nullptr && obj->handle == h) ? obj : nullptr;
   }
 
+  // lookup(h & mask) for the fast paths, which pass the runtime's fast_mask: entry 0 is never
+  // used (no handle has index 0), so a zero mask rejects every handle.
+  MPIATTR_HOT T* fast_lookup(handle_t h, std::uint32_t mask) const {
+    T* obj = slots_[h & mask].load(std::memory_order_relaxed);
+    return (obj != nullptr && obj->handle == h) ? obj : nullptr;
+  }
+
   // Registers a predefined object under its fixed handle value.
   void install_predefined(handle_t h, T* obj) {
+    if (h == 0 || h >= handles::kPredefinedLimit) std::abort();  // entry 0 stays empty
     obj->handle = h;
     slots_[h].store(obj, std::memory_order_release);
     std::lock_guard lock(mu_);
@@ -120,8 +132,8 @@ class object_table {
 
  private:
   object_kind kind_;
-  std::atomic<T*> slots_[1u << handles::kIndexBits] = {};
-  std::uint8_t gens_[1u << handles::kIndexBits] = {};
+  static inline std::atomic<T*> slots_[1u << handles::kIndexBits] = {};
+  static inline std::uint8_t gens_[1u << handles::kIndexBits] = {};
   sync::mutex mu_;
   std::vector<std::uint32_t> free_;
   std::vector<handle_t> predefined_;

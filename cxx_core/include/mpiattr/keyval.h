@@ -155,7 +155,7 @@ class index_pool {
   }
 
  private:
-  static constexpr std::uint32_t kNone = ~0u;
+  static constexpr std::uint32_t kNone = 0;  // no user keyval has index 0 (kFirstUserIndex)
   static constexpr std::uint64_t bit(std::uint32_t i) { return std::uint64_t{1} << (i & 63); }
   std::uint32_t spare_ = kNone;  // smaller than every index in the bitmap
   std::uint64_t l0_[kMax >> 6] = {};
@@ -190,21 +190,21 @@ class keyval_registry {
   }
 
   // The fast path's check (mpiattr/fast.h): whether `keyval` is a live keyval created by the
-  // user for objects of kind `kind`; if so, sets *index. hot_ holds, per index, the live handle,
-  // kind + 1 and the attribute flags in eight bytes (handle 0 for free, freed and predefined
-  // keyvals), so this is two compares on one word. Its fields are plain, not atomic: only the
-  // fast paths read them, and those run only where no two MPI calls overlap.
+  // user for objects of kind `kind` (comm, type or win); if so, sets *index. hot_ holds, per
+  // kind and index, the live handle (0 for free, freed and predefined keyvals, and for keyvals of
+  // the other kinds; entry 0 holds 1, so MPI_KEYVAL_INVALID matches nothing) and the attribute
+  // flags, so this is one compare. Its fields are plain, not
+  // atomic: only the fast paths read them, and those run only where no two MPI calls overlap.
   MPIATTR_HOT bool live_user(int keyval, object_kind kind, std::uint32_t* index) const {
     std::uint32_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
-    const hot_entry& e = hot_[i];
-    if (e.handle != static_cast<std::uint32_t>(keyval) ||
-        e.kind != static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) + 1u))
-      return false;
+    if (hot_[static_cast<int>(kind)][i].handle != static_cast<std::uint32_t>(keyval)) return false;
     *index = i;
     return true;
   }
   // The attr_flags of a keyval live_user() accepted.
-  MPIATTR_HOT std::uint8_t hot_flags(std::uint32_t index) const { return hot_[index].flags; }
+  MPIATTR_HOT std::uint8_t hot_flags(object_kind kind, std::uint32_t index) const {
+    return hot_[static_cast<int>(kind)][index].flags;
+  }
 
   // A keyval the user may set or get with: created and not yet freed.
   MPIATTR_HOT keyval_record* find_live(int keyval) const {
@@ -238,7 +238,7 @@ class keyval_registry {
   // for copies of attributes that already exist (a dup).
   MPIATTR_HOT void attach(std::uint32_t index, bool fresh = true) {
     if (!sync::concurrent()) {
-      if (fresh) hot_[index].used = 1;
+      if (fresh) used_[index] = 1;
       if (counted_ == 0) return;
     }
     attach_counted(index);
@@ -254,16 +254,16 @@ class keyval_registry {
   std::size_t live_count() const;  // records with refs > 0, for tests
 
  private:
-  struct hot_entry {
-    std::uint32_t handle = 0;
-    std::uint8_t kind = 0;  // object_kind + 1
-    std::uint8_t flags = 0;
-    std::uint8_t used = 0;  // an attribute was ever stored under it (lazy counting)
+  struct hot_entry {  // zero: no live keyval
+    std::uint32_t handle;
+    std::uint8_t flags;
   };
   static_assert(sizeof(hot_entry) == 8);
+  static constexpr int kKeyvalKinds = 3;  // comm, type, win: the kinds that carry attributes
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
-    hot_[i] = hot_entry{handle, static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) + 1u), flags};
+    hot_[static_cast<int>(kind)][i] = hot_entry{handle, flags};
   }
+  void clear_hot(std::uint32_t i, object_kind kind) { hot_[static_cast<int>(kind)][i] = hot_entry{}; }
   void attach_counted(std::uint32_t index);
   void detach_counted(std::uint32_t index);
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
@@ -271,7 +271,10 @@ class keyval_registry {
   void drop_handle(keyval_record* r, std::uint32_t i);
   void recycle(keyval_record* r, std::uint32_t i);
 
-  hot_entry hot_[kMaxIndex];  // see live_user(); static zero pages until used
+  // Static members (the registry is a singleton), so that they are zero-initialised static
+  // storage: pages never used cost neither memory nor file size.
+  static inline hot_entry hot_[kKeyvalKinds][kMaxIndex] = {};  // see live_user()
+  static inline std::uint8_t used_[kMaxIndex] = {};  // an attribute was ever stored under it (lazy counting)
   std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
   mutable sync::mutex mu_;
   index_pool free_;

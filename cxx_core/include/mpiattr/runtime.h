@@ -15,8 +15,11 @@ enum class phase : int { before_init = 0, running = 1, finalizing = 2, finalized
 struct runtime {
   std::atomic<int> state{static_cast<int>(phase::before_init)};
   // Whether the fast paths (fast.h) may run: MPI usable, and no two calls can overlap (below
-  // MPI_THREAD_MULTIPLE). One flag, so that they test one byte.
-  std::atomic<bool> fast_paths{false};
+  // MPI_THREAD_MULTIPLE). It is the mask a fast path applies to a handle to index its table
+  // (handles.h: object_table::fast_lookup): all index bits when they may, 0 when not, so that
+  // every handle then finds the table's entry 0, which is always empty. The gate costs nothing.
+  std::atomic<std::uint32_t> fast_mask{0};
+  bool fast_paths() const { return fast_mask.load(std::memory_order_relaxed) != 0; }
   int thread_level = 0;
   object_table<comm_object> comms{object_kind::comm};
   object_table<type_object> types{object_kind::type};
@@ -28,7 +31,8 @@ struct runtime {
 
   void set_phase(phase p) {
     state.store(static_cast<int>(p), std::memory_order_release);
-    fast_paths.store(usable() && !sync::concurrent(), std::memory_order_release);
+    fast_mask.store(usable() && !sync::concurrent() ? handles::kIndexMask : 0u,
+                    std::memory_order_release);
   }
   bool running() const { return state.load(std::memory_order_acquire) == static_cast<int>(phase::running); }
   // Caching and object routines are callable from init until MPI_COMM_SELF is freed (R10.5).
