@@ -75,14 +75,10 @@ constinit bool g_concurrent = true;
 void set_concurrent(bool on) { g_concurrent = on; }
 }  // namespace sync
 
-keyval_registry::~keyval_registry() {
-  for (auto& c : chunks_) delete[] c.load(std::memory_order_relaxed);
-}
-
 keyval_record* keyval_registry::find_referenced(int keyval) const {
   std::uint32_t i = index_of(keyval);
-  keyval_record* r = i ? at(i) : nullptr;
-  if (r == nullptr) return nullptr;
+  if (i == 0) return nullptr;
+  keyval_record* r = at(i);
   std::lock_guard lock(mu_);  // handle and refs change together under mu_ on recycle
   return (r->handle == keyval && r->refs.load(std::memory_order_acquire) > 0) ? r : nullptr;
 }
@@ -93,8 +89,6 @@ void keyval_registry::define_predefined(int keyval, object_kind kind) {
     // MPI_KEYVAL_INVALID (0) addresses hot entry 0 of each kind: give it a handle no keyval has
     // (its index bits are not 0), so that live_user() rejects 0 with its one compare.
     for (auto& kind_entries : hot_) kind_entries[0].handle = 1;
-    if (chunks_[0].load(std::memory_order_relaxed) == nullptr)
-      chunks_[0].store(new keyval_record[kChunkSize], std::memory_order_release);
   }
   keyval_record* r = at(index_of(keyval));
   r->handle = keyval;
@@ -105,59 +99,35 @@ void keyval_registry::define_predefined(int keyval, object_kind kind) {
 }
 
 inline std::uint32_t keyval_registry::take_index() {
-  std::uint32_t i;
-  if (free_.take(&i)) [[likely]] return i;
+  std::uint32_t i = free_.take();
+  if (i != 0) [[likely]] return i;
   if (next_ >= kMaxIndex) return 0;
   i = next_++;
-  auto& chunk = chunks_[i >> kChunkBits];
-  if (chunk.load(std::memory_order_relaxed) == nullptr)
-    chunk.store(new keyval_record[kChunkSize], std::memory_order_release);
+  free_.issued(i);
   return i;
-}
-
-inline void keyval_registry::init_record(std::uint32_t i, object_kind kind, const callbacks& cbs) {
-  keyval_record* r = at(i);
-  r->gen = (r->gen + 1) & 0x3FFu;
-  r->handle = static_cast<int>(0x40000000u | r->gen << 20 | i);
-  r->kind = kind;
-  r->predefined = false;
-  r->counted = false;
-  r->cbs = cbs;
-  r->refs.store(1, std::memory_order_relaxed);
-  r->live_handle.store(r->handle, std::memory_order_release);
-  set_hot(i, static_cast<std::uint32_t>(r->handle), kind, flags_of(cbs));
 }
 
 status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyval) {
   std::lock_guard lock(mu_);
   std::uint32_t i = take_index();
   if (i == 0) return fail(MPI_ERR_KEYVAL, "all %u keyvals are in use", kMaxIndex - kFirstUserIndex);
-  init_record(i, kind, cbs);
-  *keyval = at(i)->handle;
-  return status::ok();
-}
-
-// Below MPI_THREAD_MULTIPLE only (fast.h): no lock, no atomic read-modify-write.
-bool keyval_registry::create_fast(object_kind kind, language lang, fnptr copy_fn,
-                                  fnptr delete_fn, aint extra_state, int* keyval) {
-  classified& c = last_[static_cast<int>(lang)];
-  if (!c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]] {
-    if (!make_callbacks(lang, copy_fn, delete_fn, 0, &c.cbs)) return false;
+  const std::uint8_t flags = flags_of(cbs);
+  *keyval = init_record(i, kind, cbs, cbs.extra_state, flags);
+  if (cbs.lang_state != nullptr) used_[i] = kUsedLangState;  // (a free left it 0)
+  if (!sync::concurrent() && cbs.lang_state == nullptr) {
+    // For create_fast(): the next keyval with these callbacks needs no classification.
+    classified& c = last_[static_cast<int>(cbs.lang)];
+    c.cbs = cbs;
+    c.flags = flags;
     c.valid = true;
   }
-  std::uint32_t i = take_index();
-  if (i == 0) [[unlikely]] return false;
-  callbacks cbs = c.cbs;
-  cbs.extra_state = extra_state;
-  init_record(i, kind, cbs);
-  *keyval = at(i)->handle;
-  return true;
+  return status::ok();
 }
 
 // The user's handle goes (R2.1). Below MPI_THREAD_MULTIPLE, attributes under a keyval that ever
 // had one are counted now, and it is counted from now on (lazy counting, keyval.h).
 void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
-  const bool used = used_[i] != 0;
+  const bool used = (used_[i] & kUsedAttribute) != 0;
   used_[i] = 0;
   clear_hot(i, r->kind);
   if (!sync::concurrent() && used && counter_ != nullptr) {
@@ -170,24 +140,6 @@ void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
     }
   }
   release(r);
-}
-
-bool keyval_registry::free_fast(object_kind kind, int* keyval) {
-  std::uint32_t i;
-  if (!live_user(*keyval, kind, &i)) return false;
-  keyval_record* r = at(i);
-  r->live_handle.store(0, std::memory_order_relaxed);
-  *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
-  if (used_[i] == 0 && r->refs.load(std::memory_order_relaxed) == 1 &&
-      r->cbs.lang_state == nullptr) [[likely]] {
-    // No attribute ever, no callback in flight: recycle at once.
-    clear_hot(i, kind);
-    r->refs.store(0, std::memory_order_relaxed);
-    recycle(r, i);
-    return true;
-  }
-  drop_handle(r, i);
-  return true;
 }
 
 status keyval_registry::free(object_kind kind, int* keyval, const char* kind_label) {
@@ -237,16 +189,6 @@ void keyval_registry::release(keyval_record* r) {
     if (const language_binding* b = binding_for(r->cbs.lang); b && b->release) b->release(r->cbs);
   std::lock_guard lock(mu_);
   recycle(r, index_of(r->handle));
-}
-
-// The record has no reference left; its index may be reused (requires mu_, or no concurrency).
-void keyval_registry::recycle(keyval_record* r, std::uint32_t i) {
-  if (r->counted) {
-    r->counted = false;
-    --counted_;
-  }
-  r->handle = 0;  // the callbacks stay until the index is reused (init_record)
-  free_.put(i);
 }
 
 std::size_t keyval_registry::live_count() const {

@@ -58,6 +58,48 @@ TEST(D19, D19_stale_keyval_with_reused_index_is_rejected) {
   ASSERT_OK(MPI_Comm_free_keyval(&k2));
 }
 
+// Keyval indices (the low 20 bits of a handle, keyval.h) are reused smallest first whatever
+// order keyvals are freed in, so attributes stay in each object's inline slots. The fast create
+// reuses only the spare index (index_pool); every other case is the checked path's, so both
+// thread levels must give the same indices.
+TEST(D19, D19_keyval_indices_are_reused_smallest_first) {
+  auto index = [](int k) { return static_cast<unsigned>(k) & 0xFFFFFu; };
+  auto create = [] {
+    int k = 0;
+    EXPECT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+    return k;
+  };
+  int k[5];
+  for (int& x : k) x = create();
+  for (int i = 1; i < 5; ++i) ASSERT_LT(index(k[i - 1]), index(k[i]));
+  const unsigned i1 = index(k[1]), i3 = index(k[3]), i0 = index(k[0]);
+  ASSERT_OK(MPI_Comm_free_keyval(&k[3]));
+  ASSERT_OK(MPI_Comm_free_keyval(&k[1]));
+  int x = create();
+  EXPECT_EQ(index(x), i1) << "the smaller of two freed indices first";
+  int y = create();
+  EXPECT_EQ(index(y), i3);
+  ASSERT_OK(MPI_Comm_free_keyval(&k[0]));  // smaller than the last index taken
+  int z = create();
+  EXPECT_EQ(index(z), i0);
+  // Free and create again: same index, a new handle, and the old one is stale.
+  const int old_z = z;
+  ASSERT_OK(MPI_Comm_free_keyval(&z));
+  int w = create();
+  EXPECT_EQ(index(w), i0);
+  EXPECT_NE(w, old_z);
+  int stale = old_z;
+  EXPECT_CLASS(MPI_Comm_free_keyval(&stale), MPI_ERR_KEYVAL);
+  // Several freed while the last taken is still in use, the smallest comes back first.
+  ASSERT_OK(MPI_Comm_free_keyval(&y));
+  ASSERT_OK(MPI_Comm_free_keyval(&x));
+  ASSERT_OK(MPI_Comm_free_keyval(&w));
+  EXPECT_EQ(index(w = create()), i0);
+  EXPECT_EQ(index(x = create()), i1);
+  EXPECT_EQ(index(y = create()), i3);
+  for (int* p : {&w, &x, &y, &k[2], &k[4]}) ASSERT_OK(MPI_Comm_free_keyval(p));
+}
+
 // A freed communicator whose table entry a new one took is not the new communicator.
 TEST(D19, D19_stale_object_handle_with_reused_entry_is_rejected) {
   int k = 0, a = 1, b = 2;
@@ -152,9 +194,13 @@ TEST(D19, D19_dup_of_many_dup_fn_attributes_copies_every_value_and_no_more) {
     const bool set = i % 5 != 3 && (i < 40 || i > 100);
     void* v = nullptr;
     ASSERT_EQ(comm_get(d, keys[i], &v), set ? 1 : 0) << i;
-    if (set) EXPECT_EQ(v, as_ptr(i == 0 ? 7 : 1000 + i)) << i;
+    if (set) {
+      EXPECT_EQ(v, as_ptr(i == 0 ? 7 : 1000 + i)) << i;
+    }
     ASSERT_EQ(comm_get(c, keys[i], &v), set ? 1 : 0) << i;
-    if (set) EXPECT_EQ(v, as_ptr(1000 + i)) << "the dup changed the original, key " << i;
+    if (set) {
+      EXPECT_EQ(v, as_ptr(1000 + i)) << "the dup changed the original, key " << i;
+    }
   }
   // One attribute with a delete callback: the checked copy and free run, with the same result.
   int logged = 0;

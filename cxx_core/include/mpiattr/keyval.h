@@ -38,8 +38,9 @@ constexpr int kLanguages = 4;
 
 // Predefined callbacks are recognised when the keyval is created, so the core runs them without a
 // call (and MPI_XXX_DUP_FN copies a Fortran value as a Fortran value, whatever the language).
-enum class copy_behaviour : std::uint8_t { user, null_copy, dup };
-enum class delete_behaviour : std::uint8_t { user, null_delete };
+// The null behaviours are 0, so that a record's initial state is all zero bytes (keyval_registry).
+enum class copy_behaviour : std::uint8_t { null_copy, user, dup };
+enum class delete_behaviour : std::uint8_t { null_delete, user };
 
 struct callbacks {
   language lang = language::c;
@@ -119,45 +120,72 @@ struct keyval_record {
 };
 
 // Free indices, smallest first: a three-level bitmap (a set bit is a free index; a set bit above
-// says the word below has one). Keeping indices low keeps attributes in the slots each object
-// holds inline (attr_store.h) after many keyvals come and go.
+// says the word below has one) and a spare. Keeping indices low keeps attributes in the slots each
+// object holds inline (attr_store.h) after many keyvals come and go.
+//
+// The spare is the index most recently taken, or the smallest free one. A create takes it and
+// the free of that keyval gives it back by flipping one flag: the common pattern (a library
+// creates a keyval, uses it, frees it, and does it again) then costs no bitmap walk, and the
+// index a create takes does not depend on the value the previous free stored, so a create that
+// follows a free need not wait for it (docs/performance.md).
 class index_pool {
  public:
   static constexpr std::uint32_t kMax = 1u << 20;
-  void put(std::uint32_t i) {
-    // The smallest free index waits in spare_, outside the bitmap: a free followed by a create
-    // (the common pattern) then costs no bitmap walk.
-    if (spare_ == kNone) {
-      spare_ = i;
+  MPIATTR_HOT void put(std::uint32_t i) {
+    if (i == spare_) [[likely]] {  // (then the spare is in use: i is)
+      spare_free_ = true;
       return;
     }
-    if (i < spare_) std::swap(i, spare_);
+    put_other(i);
+  }
+  // The smallest free index; 0 when none is free.
+  MPIATTR_HOT std::uint32_t take() {
+    if (spare_free_) [[likely]] {
+      spare_free_ = false;
+      return spare_;
+    }
+    return take_from_bitmap();
+  }
+  // The spare if it is free (then it is the smallest free index); 0 otherwise.
+  MPIATTR_HOT std::uint32_t take_spare() {
+    if (!spare_free_) return 0;
+    spare_free_ = false;
+    return spare_;
+  }
+  // A new index, never free before, was handed out because take() found none free: it becomes
+  // the spare, so that its free is the quick one.
+  void issued(std::uint32_t i) { spare_ = i; }
+
+ private:
+  // Invariant: every index in the bitmap is greater than spare_ (kNone: no spare yet).
+  static constexpr std::uint32_t kNone = 0;  // no user keyval has index 0 (kFirstUserIndex)
+  static constexpr std::uint64_t bit(std::uint32_t i) { return std::uint64_t{1} << (i & 63); }
+  [[gnu::noinline]] void put_other(std::uint32_t i) {
+    if (spare_ == kNone || (!spare_free_ && i < spare_)) {
+      // The spare in use (if any) is forgotten until its free, which puts it in the bitmap.
+      spare_ = i;
+      spare_free_ = true;
+      return;
+    }
+    if (spare_free_ && i < spare_) std::swap(i, spare_);
     l0_[i >> 6] |= bit(i);
     l1_[i >> 12] |= bit(i >> 6);
     l2_[i >> 18] |= bit(i >> 12);
   }
-  bool take(std::uint32_t* out) {
-    if (spare_ != kNone) {
-      *out = spare_;
-      spare_ = kNone;
-      return true;
-    }
+  [[gnu::noinline]] std::uint32_t take_from_bitmap() {
     for (std::uint32_t a = 0; a < kMax >> 18; ++a) {
       if (l2_[a] == 0) continue;
       std::uint32_t b = a * 64 + static_cast<std::uint32_t>(__builtin_ctzll(l2_[a]));
       std::uint32_t c = b * 64 + static_cast<std::uint32_t>(__builtin_ctzll(l1_[b]));
       std::uint32_t i = c * 64 + static_cast<std::uint32_t>(__builtin_ctzll(l0_[c]));
       if ((l0_[c] &= l0_[c] - 1) == 0 && (l1_[b] &= ~bit(c)) == 0) l2_[a] &= ~bit(b);
-      *out = i;
-      return true;
+      spare_ = i;  // the smallest index: the rest of the bitmap stays above it
+      return i;
     }
-    return false;
+    return 0;
   }
-
- private:
-  static constexpr std::uint32_t kNone = 0;  // no user keyval has index 0 (kFirstUserIndex)
-  static constexpr std::uint64_t bit(std::uint32_t i) { return std::uint64_t{1} << (i & 63); }
-  std::uint32_t spare_ = kNone;  // smaller than every index in the bitmap
+  std::uint32_t spare_ = kNone;
+  bool spare_free_ = false;
   std::uint64_t l0_[kMax >> 6] = {};
   std::uint64_t l1_[kMax >> 12] = {};
   std::uint64_t l2_[kMax >> 18] = {};
@@ -169,12 +197,9 @@ using attribute_counter = std::size_t (*)(object_kind kind, std::uint32_t index)
 class keyval_registry {
  public:
   static constexpr std::uint32_t kFirstUserIndex = kPredefinedIndices;
-  static constexpr int kChunkBits = 10;
-  static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
   static constexpr std::uint32_t kMaxIndex = 1u << 20;
 
   constexpr keyval_registry() = default;
-  ~keyval_registry();
 
   // The slot index a keyval handle addresses, or 0 when it cannot be a keyval at all.
   MPIATTR_HOT static std::uint32_t index_of(int keyval) {
@@ -184,10 +209,8 @@ class keyval_registry {
     return 0;
   }
 
-  MPIATTR_HOT keyval_record* at(std::uint32_t index) const {
-    keyval_record* c = chunks_[index >> kChunkBits].load(std::memory_order_acquire);
-    return c ? &c[index & (kChunkSize - 1)] : nullptr;
-  }
+  // The record of keyval index `index` (< kMaxIndex); one never issued has no handle.
+  MPIATTR_HOT keyval_record* at(std::uint32_t index) const { return &records_[index]; }
 
   // The fast path's check (mpiattr/fast.h): whether `keyval` is a live keyval created by the
   // user for objects of kind `kind` (comm, type or win); if so, sets *index. hot_ holds, per
@@ -209,8 +232,8 @@ class keyval_registry {
   // A keyval the user may set or get with: created and not yet freed.
   MPIATTR_HOT keyval_record* find_live(int keyval) const {
     std::uint32_t i = index_of(keyval);
-    keyval_record* r = i ? at(i) : nullptr;
-    return (r && r->live_handle.load(std::memory_order_acquire) == keyval) ? r : nullptr;
+    keyval_record* r = at(i);
+    return (i != 0 && r->live_handle.load(std::memory_order_acquire) == keyval) ? r : nullptr;
   }
   // Also a keyval freed by the user whose attributes still exist (delete_attr may name it, R2.2).
   keyval_record* find_referenced(int keyval) const;
@@ -221,11 +244,36 @@ class keyval_registry {
   status create(object_kind kind, const callbacks& cbs, int* keyval);
   status free(object_kind kind, int* keyval, const char* kind_label);
   void define_predefined(int keyval, object_kind kind);
-  // The fast paths of create and free (mpiattr/fast.h): true when done; false, with nothing
-  // changed, when the checked path must take the call (it reports the errors).
-  bool create_fast(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn,
-                   aint extra_state, int* keyval);
-  bool free_fast(object_kind kind, int* keyval);
+  // The fast paths of create and free (mpiattr/fast.h), below MPI_THREAD_MULTIPLE only: no lock,
+  // no atomic read-modify-write, everything inline. True when done; false, with nothing changed,
+  // when the checked path must take the call (it reports the errors, and classifies callbacks
+  // unlike the last ones its language created a keyval with: create() remembers those).
+  MPIATTR_HOT bool create_fast(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn,
+                               aint extra_state, int* keyval) {
+    const classified& c = last_[static_cast<int>(lang)];
+    if (!c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]] return false;
+    const std::uint32_t i = free_.take_spare();  // else the checked path walks the bitmap
+    if (i == 0) [[unlikely]] return false;
+    *keyval = init_record(i, kind, c.cbs, extra_state, c.flags);
+    return true;
+  }
+  MPIATTR_HOT bool free_fast(object_kind kind, int* keyval) {
+    std::uint32_t i;
+    if (!live_user(*keyval, kind, &i)) return false;
+    keyval_record* r = at(i);
+    r->live_handle.store(0, std::memory_order_relaxed);
+    *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
+    if (used_[i] == 0) [[likely]] {
+      // No attribute ever (so it is not counted, and no callback of it is in flight: refs is 1)
+      // and no language state: recycle at once.
+      clear_hot(i, kind);
+      r->refs.store(0, std::memory_order_relaxed);  // (handle is meaningful only while refs > 0)
+      free_.put(i);
+    } else {
+      drop_handle(r, i);
+    }
+    return true;
+  }
 
   // A reference for a callback in flight. Predefined keys are never counted: they live as long
   // as MPI.
@@ -238,7 +286,7 @@ class keyval_registry {
   // for copies of attributes that already exist (a dup).
   MPIATTR_HOT void attach(std::uint32_t index, bool fresh = true) {
     if (!sync::concurrent()) {
-      if (fresh) used_[index] = 1;
+      if (fresh) used_[index] |= kUsedAttribute;
       if (counted_ == 0) return;
     }
     attach_counted(index);
@@ -267,23 +315,50 @@ class keyval_registry {
   void attach_counted(std::uint32_t index);
   void detach_counted(std::uint32_t index);
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
-  void init_record(std::uint32_t i, object_kind kind, const callbacks& cbs);
+  // Makes record i (issued) a live keyval; returns its handle.
+  MPIATTR_HOT int init_record(std::uint32_t i, object_kind kind, const callbacks& cbs,
+                              aint extra_state, std::uint8_t flags) {
+    keyval_record* r = at(i);
+    r->gen = (r->gen + 1) & 0x3FFu;
+    const int h = static_cast<int>(0x40000000u | r->gen << 20 | i);
+    r->handle = h;
+    r->kind = kind;  // (predefined is never set for user indices; counted was reset by recycle)
+    r->cbs = cbs;
+    r->cbs.extra_state = extra_state;
+    r->refs.store(1, std::memory_order_relaxed);
+    r->live_handle.store(h, std::memory_order_release);
+    set_hot(i, static_cast<std::uint32_t>(h), kind, flags);
+    return h;
+  }
   void drop_handle(keyval_record* r, std::uint32_t i);
-  void recycle(keyval_record* r, std::uint32_t i);
+  // The record has no reference left; its index may be reused (requires mu_, or no concurrency).
+  MPIATTR_HOT void recycle(keyval_record* r, std::uint32_t i) {
+    if (r->counted) [[unlikely]] {
+      r->counted = false;
+      --counted_;
+    }
+    r->handle = 0;  // the callbacks stay until the index is reused (init_record)
+    free_.put(i);
+  }
 
   // Static members (the registry is a singleton), so that they are zero-initialised static
   // storage: pages never used cost neither memory nor file size.
+  static inline keyval_record records_[kMaxIndex] = {};           // by keyval index
   static inline hot_entry hot_[kKeyvalKinds][kMaxIndex] = {};  // see live_user()
-  static inline std::uint8_t used_[kMaxIndex] = {};  // an attribute was ever stored under it (lazy counting)
-  std::atomic<keyval_record*> chunks_[kMaxIndex >> kChunkBits] = {};
+  // Why the free of a keyval cannot simply recycle its index (free_fast): an attribute was ever
+  // stored under it (drop_handle then counts them, lazy counting), or its language binding holds
+  // state for it (release() gives it back).
+  static constexpr std::uint8_t kUsedAttribute = 1, kUsedLangState = 2;
+  static inline std::uint8_t used_[kMaxIndex] = {};
   mutable sync::mutex mu_;
   index_pool free_;
   std::uint32_t counted_ = 0;  // records with `counted` set
   attribute_counter counter_ = nullptr;
-  // The last callbacks each language classified (create_fast): programs create many keyvals
-  // with the same pair.
+  // The last callbacks each language created a keyval with below MPI_THREAD_MULTIPLE (create()
+  // remembers them, create_fast() reuses them): programs create many keyvals with the same pair.
   struct classified {
     callbacks cbs;  // extra_state aside
+    std::uint8_t flags = 0;  // flags_of(cbs)
     bool valid = false;
   } last_[kLanguages];
   std::uint32_t next_ = kFirstUserIndex;
