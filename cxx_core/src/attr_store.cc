@@ -124,9 +124,25 @@ void attr_store::erase(std::uint32_t index) {
   s->word.store(0, std::memory_order_relaxed);
   end_write();
   --count_;
+  occupy(s, false);
 }
 
 void attr_store::copy_plain_into(attr_store& to) const {
+  if (all_inline()) {  // the occupied inline slots, and nothing else to look at
+    for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
+      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
+      to.inline_chunk_[i].word.store(inline_chunk_[i].word.load(std::memory_order_relaxed),
+                                     std::memory_order_relaxed);
+      to.inline_chunk_[i].tag.store(inline_chunk_[i].tag.load(std::memory_order_relaxed),
+                                    std::memory_order_relaxed);
+      to.inline_chunk_[i].seq = inline_chunk_[i].seq;
+    }
+    to.inline_mask_ = inline_mask_;
+    to.count_ = count_;
+    to.unusual_ = 0;
+    if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
+    return;
+  }
   if (count_ <= kFewSlots) {  // a few attributes: slot by slot beats copying whole chunks
     copy_into(to, [](const entry&) { return true; });
     return;
@@ -158,11 +174,25 @@ void attr_store::copy_plain_into(attr_store& to) const {
     }
   }
   to.count_ = count_;
+  to.inline_mask_ = inline_mask_;
+  to.far_ = far_;
   to.unusual_ = 0;
   if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
 }
 
 void attr_store::drop_plain() {
+  if (all_inline()) {
+    begin_write();
+    for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
+      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
+      inline_chunk_[i].tag.store(0, std::memory_order_relaxed);
+      inline_chunk_[i].word.store(0, std::memory_order_relaxed);
+    }
+    end_write();
+    inline_mask_ = 0;
+    count_ = 0;
+    return;
+  }
   if (count_ <= kFewSlots) {
     clear([](const entry&) {});
     return;
@@ -174,6 +204,8 @@ void attr_store::drop_plain() {
       std::memset(static_cast<void*>(ch), 0, sizeof(slot) * kChunk);
   end_write();
   count_ = 0;
+  inline_mask_ = 0;
+  far_ = 0;
 }
 
 std::vector<attr_store::entry> attr_store::snapshot_newest_first() const {

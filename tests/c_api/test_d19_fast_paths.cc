@@ -1,6 +1,7 @@
 // D19: the fast paths of get and set (mpiattr/fast.h) decline every case they do not handle,
 // so that the checked path gives the same results. ctest runs these at MPI_THREAD_SINGLE (fast
 // paths on) and at MPI_THREAD_MULTIPLE (checked path only); the assertions are the same.
+#include <algorithm>
 #include <cstdint>
 
 #include "attr_test_common.h"
@@ -56,6 +57,53 @@ TEST(D19, D19_stale_keyval_with_reused_index_is_rejected) {
   EXPECT_EQ(v, &a) << "a set under the stale keyval changed the new keyval's attribute";
   ASSERT_OK(MPI_Comm_free(&c));
   ASSERT_OK(MPI_Comm_free_keyval(&k2));
+}
+
+// A dup of an object whose attributes all sit in its inline slots copies just the occupied ones
+// (attr_store: inline_mask_), so the record of which are occupied must follow every set, delete,
+// dup and free: the dup of the dup and a dup after deletions carry exactly what is there.
+TEST(D19, D19_dup_of_few_attributes_tracks_sets_and_deletes) {
+  constexpr int kKeys = 40;  // more than the 32 inline slots
+  std::vector<int> keys(kKeys);
+  for (int& k : keys) ASSERT_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &k, nullptr));
+  MPI_Datatype t;
+  ASSERT_OK(MPI_Type_contiguous(2, MPI_INT, &t));
+  auto expect_exactly = [&](MPI_Datatype x, const std::vector<int>& present, const char* what) {
+    for (int i = 0; i < kKeys; ++i) {
+      void* v = nullptr;
+      int flag = -1;
+      ASSERT_OK(MPI_Type_get_attr(x, keys[i], &v, &flag));
+      const bool want = std::find(present.begin(), present.end(), i) != present.end();
+      EXPECT_EQ(flag, want ? 1 : 0) << what << ", key " << i;
+      if (want && flag) {
+        EXPECT_EQ(v, as_ptr(100 + i)) << what << ", key " << i;
+      }
+    }
+  };
+  auto dup_free_check = [&](const std::vector<int>& present, const char* what) {
+    MPI_Datatype d, e;
+    ASSERT_OK(MPI_Type_dup(t, &d));
+    ASSERT_OK(MPI_Type_dup(d, &e));
+    expect_exactly(d, present, what);
+    expect_exactly(e, present, what);
+    ASSERT_OK(MPI_Type_free(&e));
+    ASSERT_OK(MPI_Type_free(&d));
+  };
+  for (int i : {0, 5, 31}) ASSERT_OK(MPI_Type_set_attr(t, keys[i], as_ptr(100 + i)));
+  dup_free_check({0, 5, 31}, "three inline");
+  ASSERT_OK(MPI_Type_delete_attr(t, keys[5]));
+  dup_free_check({0, 31}, "after a delete");
+  ASSERT_OK(MPI_Type_set_attr(t, keys[35], as_ptr(135)));  // beyond the inline slots
+  dup_free_check({0, 31, 35}, "one beyond the inline slots");
+  ASSERT_OK(MPI_Type_delete_attr(t, keys[35]));
+  ASSERT_OK(MPI_Type_set_attr(t, keys[5], as_ptr(105)));
+  dup_free_check({0, 5, 31}, "inline again");
+  ASSERT_OK(MPI_Type_delete_attr(t, keys[0]));
+  ASSERT_OK(MPI_Type_delete_attr(t, keys[5]));
+  ASSERT_OK(MPI_Type_delete_attr(t, keys[31]));
+  dup_free_check({}, "all deleted");
+  ASSERT_OK(MPI_Type_free(&t));
+  for (int& k : keys) ASSERT_OK(MPI_Type_free_keyval(&k));
 }
 
 // Keyval indices (the low 20 bits of a handle, keyval.h) are reused smallest first whatever

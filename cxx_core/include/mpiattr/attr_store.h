@@ -150,6 +150,10 @@ class attr_store {
         dst[i].tag.store(tag & ~kDeleting, std::memory_order_relaxed);
         dst[i].seq = ch[i].seq;
         ++to.count_;
+        if (c == 0)
+          to.inline_mask_ |= 1u << i;
+        else
+          ++to.far_;
         to.account(0, tag & ~kDeleting);
       }
     }
@@ -174,6 +178,8 @@ class attr_store {
     });
     end_write();
     count_ = 0;
+    inline_mask_ = 0;
+    far_ = 0;
     unusual_ = 0;
   }
   // Whether every attribute is copied by MPI_XXX_DUP_FN and has no delete callback (and none is
@@ -253,6 +259,19 @@ class attr_store {
   std::atomic<directory*> dir_;
   std::atomic<std::uint32_t> version_{0};
   mutable sync::mutex mu_;
+  // Whether every attribute is in the inline chunk, whose occupied slots inline_mask_ lists.
+  bool all_inline() const { return far_ == 0; }
+  // Keeps inline_mask_ and far_ in step when slot s becomes occupied (on) or empty.
+  void occupy(const slot* s, bool on) {
+    const std::uintptr_t off = (reinterpret_cast<std::uintptr_t>(s) -
+                                reinterpret_cast<std::uintptr_t>(inline_chunk_)) / sizeof(slot);
+    if (off >= kChunk)
+      far_ += on ? 1u : ~0u;
+    else if (on)
+      inline_mask_ |= 1u << off;
+    else
+      inline_mask_ &= ~(1u << off);
+  }
   // Keeps unusual_ (occupied slots that are not plain, all_plain()) in step with a tag change.
   static bool unusual(std::uint32_t tag) {
     return (tag & kOriginMask) != 0 &&
@@ -261,7 +280,8 @@ class attr_store {
   void account(std::uint32_t old_tag, std::uint32_t new_tag) {
     unusual_ += static_cast<std::uint32_t>(unusual(new_tag)) - static_cast<std::uint32_t>(unusual(old_tag));
   }
-  // Writes a value into slot s, whose tag was old_tag, keeping count_ and unusual_ in step. Every
+  // Writes a value into slot s, whose tag was old_tag, keeping count_, inline_mask_ and unusual_
+  // in step. Every
   // store of a value goes through here; readers are fenced (or not) by the caller.
   MPIATTR_HOT void store(slot* s, std::uint32_t old_tag, attribute_value v, std::uint8_t flags,
                          std::uint32_t seq) {
@@ -270,11 +290,16 @@ class attr_store {
     s->word.store(v.word(), std::memory_order_relaxed);
     s->tag.store(tag, std::memory_order_relaxed);
     s->seq = seq;
-    count_ += !(old_tag & kOriginMask);
+    if (!(old_tag & kOriginMask)) {
+      ++count_;
+      occupy(s, true);
+    }
     account(old_tag, tag);
   }
 
   std::uint32_t count_ = 0;
+  std::uint32_t inline_mask_ = 0;  // bit i: inline_chunk_[i] holds a value
+  std::uint32_t far_ = 0;          // attributes outside the inline chunk
   std::uint32_t unusual_ = 0;
   void* block_ = nullptr;  // chunks a wholesale copy allocated together (copy_plain_into)
   std::size_t block_bytes_ = 0;
