@@ -148,6 +148,36 @@ TEST(D19, D19_keyval_indices_are_reused_smallest_first) {
   for (int* p : {&w, &x, &y, &k[2], &k[4]}) ASSERT_OK(MPI_Comm_free_keyval(p));
 }
 
+// The same index created and freed over and over, past the 1024 generations a handle holds: each
+// handle is a keyval (sets and gets work) and differs from the one freed just before it, which
+// is then stale.
+TEST(D19, D19_keyval_generations_wrap_and_stay_distinct) {
+  MPI_Comm c = fresh_comm();
+  int prev = 0, x = 5;
+  for (int round = 0; round < 1100; ++round) {
+    int k = 0;
+    ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+    ASSERT_NE(k, prev) << "round " << round;
+    if (prev != 0) {
+      ASSERT_EQ(static_cast<unsigned>(k) & 0xFFFFFu, static_cast<unsigned>(prev) & 0xFFFFFu)
+          << "the freed index is the one reused, round " << round;
+      void* v = nullptr;
+      int flag = 0;
+      EXPECT_CLASS(MPI_Comm_get_attr(c, prev, &v, &flag), MPI_ERR_KEYVAL) << "round " << round;
+    }
+    if (round % 100 == 0) {
+      ASSERT_OK(MPI_Comm_set_attr(c, k, &x));
+      void* v = nullptr;
+      ASSERT_EQ(comm_get(c, k, &v), 1);
+      EXPECT_EQ(v, &x);
+      ASSERT_OK(MPI_Comm_delete_attr(c, k));
+    }
+    prev = k;
+    ASSERT_OK(MPI_Comm_free_keyval(&k));
+  }
+  ASSERT_OK(MPI_Comm_free(&c));
+}
+
 // A freed communicator whose table entry a new one took is not the new communicator.
 TEST(D19, D19_stale_object_handle_with_reused_entry_is_rejected) {
   int k = 0, a = 1, b = 2;

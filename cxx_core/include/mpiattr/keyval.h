@@ -110,13 +110,14 @@ inline std::uint8_t flags_of(const callbacks& cbs) {
 
 struct keyval_record {
   std::atomic<int> live_handle{0};  // the handle while the user may use it; 0 after free
-  int handle = 0;                   // the handle it was created with, while refs > 0
+  // The handle it was created with (meaningful while refs > 0). A recycled record keeps it: the
+  // next handle of the index takes the following generation (bits 20-29).
+  int handle = 0;
   object_kind kind = object_kind::comm;
   bool predefined = false;
   bool counted = false;  // freed by the user with attributes left, below MPI_THREAD_MULTIPLE
   callbacks cbs;
   std::atomic<std::int32_t> refs{0};
-  std::uint32_t gen = 0;
 };
 
 // Free indices, smallest first: a three-level bitmap (a set bit is a free index; a set bit above
@@ -150,6 +151,7 @@ class index_pool {
   MPIATTR_HOT std::uint32_t take_spare() {
     if (!spare_free_) return 0;
     spare_free_ = false;
+    if (spare_ == kNone) __builtin_unreachable();  // a free spare is an index
     return spare_;
   }
   // A new index, never free before, was handed out because take() found none free: it becomes
@@ -302,16 +304,18 @@ class keyval_registry {
   std::size_t live_count() const;  // records with refs > 0, for tests
 
  private:
-  struct hot_entry {  // zero: no live keyval
-    std::uint32_t handle;
-    std::uint8_t flags;
+  struct hot_entry {
+    std::uint32_t handle;  // 0: no live keyval
+    std::uint8_t flags;    // valid while handle is not 0
   };
   static_assert(sizeof(hot_entry) == 8);
   static constexpr int kKeyvalKinds = 3;  // comm, type, win: the kinds that carry attributes
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
-    hot_[static_cast<int>(kind)][i] = hot_entry{handle, flags};
+    hot_entry& e = hot_[static_cast<int>(kind)][i];
+    e.handle = handle;
+    if (e.flags != flags) e.flags = flags;  // usually the same keyval pattern again: no store
   }
-  void clear_hot(std::uint32_t i, object_kind kind) { hot_[static_cast<int>(kind)][i] = hot_entry{}; }
+  void clear_hot(std::uint32_t i, object_kind kind) { hot_[static_cast<int>(kind)][i].handle = 0; }
   void attach_counted(std::uint32_t index);
   void detach_counted(std::uint32_t index);
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
@@ -319,16 +323,22 @@ class keyval_registry {
   MPIATTR_HOT int init_record(std::uint32_t i, object_kind kind, const callbacks& cbs,
                               aint extra_state, std::uint8_t flags) {
     keyval_record* r = at(i);
-    r->gen = (r->gen + 1) & 0x3FFu;
-    const int h = static_cast<int>(0x40000000u | r->gen << 20 | i);
-    r->handle = h;
-    r->kind = kind;  // (predefined is never set for user indices; counted was reset by recycle)
-    r->cbs = cbs;
+    const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
+        0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
+    r->handle = static_cast<int>(h);
+    if (r->kind != kind) r->kind = kind;  // (predefined is never set for user indices; counted
+                                          // was reset by recycle)
+    // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
+    // in a loop usually finds the same ones there, and not writing them again halves the stores
+    // a create makes.
+    if (r->cbs.copy != cbs.copy || r->cbs.del != cbs.del || r->cbs.lang != cbs.lang ||
+        r->cbs.lang_state != cbs.lang_state) [[unlikely]]
+      r->cbs = cbs;
     r->cbs.extra_state = extra_state;
     r->refs.store(1, std::memory_order_relaxed);
-    r->live_handle.store(h, std::memory_order_release);
-    set_hot(i, static_cast<std::uint32_t>(h), kind, flags);
-    return h;
+    r->live_handle.store(static_cast<int>(h), std::memory_order_release);
+    set_hot(i, h, kind, flags);
+    return static_cast<int>(h);
   }
   void drop_handle(keyval_record* r, std::uint32_t i);
   // The record has no reference left; its index may be reused (requires mu_, or no concurrency).
@@ -337,7 +347,7 @@ class keyval_registry {
       r->counted = false;
       --counted_;
     }
-    r->handle = 0;  // the callbacks stay until the index is reused (init_record)
+    // The handle and callbacks stay until the index is reused (init_record).
     free_.put(i);
   }
 
