@@ -323,6 +323,9 @@ class keyval_registry {
   MPIATTR_HOT int init_record(std::uint32_t i, object_kind kind, const callbacks& cbs,
                               aint extra_state, std::uint8_t flags) {
     keyval_record* r = at(i);
+    // Keeps r in a register: GCC otherwise recomputes it for each field it writes, which costs
+    // a create + free pair about 0.25 ns (docs/performance.md).
+    asm("" : "+r"(r));
     const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
         0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
     r->handle = static_cast<int>(h);
