@@ -324,7 +324,7 @@ class keyval_registry {
                               aint extra_state, std::uint8_t flags) {
     keyval_record* r = at(i);
     // Keeps r in a register: GCC otherwise recomputes it for each field it writes, which costs
-    // a create + free pair about 0.25 ns (docs/performance.md).
+    // a create + free pair about 0.25 ns (measured with attr_bench's keyval_create_free).
     asm("" : "+r"(r));
     const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
         0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
