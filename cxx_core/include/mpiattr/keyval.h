@@ -141,11 +141,8 @@ class index_pool {
   }
   // The smallest free index; 0 when none is free.
   MPIATTR_HOT std::uint32_t take() {
-    if (spare_free_) [[likely]] {
-      spare_free_ = false;
-      return spare_;
-    }
-    return take_from_bitmap();
+    const std::uint32_t i = take_spare();
+    return i != 0 ? i : take_from_bitmap();
   }
   // The spare if it is free (then it is the smallest free index); 0 otherwise.
   MPIATTR_HOT std::uint32_t take_spare() {
@@ -269,7 +266,9 @@ class keyval_registry {
       // No attribute ever (so it is not counted, and no callback of it is in flight: refs is 1)
       // and no language state: recycle at once.
       clear_hot(i, kind);
-      r->refs.store(0, std::memory_order_relaxed);  // (handle is meaningful only while refs > 0)
+      // Not recycle(): a keyval that never had an attribute is not counted, and that check
+      // costs a create + free pair 0.2 ns.
+      r->refs.store(0, std::memory_order_relaxed);
       free_.put(i);
     } else {
       drop_handle(r, i);
