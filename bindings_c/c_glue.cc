@@ -5,7 +5,7 @@ namespace mpiattr::cbind {
 namespace {
 
 // A C copy callback gets the value as C sees it (R5.3, R7.3) and returns a void* by address.
-int c_copy(const callbacks& cbs, object_kind kind, handle_t old, int keyval, attribute_value in,
+int c_copy(const callbacks& cbs, object_kind kind, std::uintptr_t old, int keyval, attribute_value in,
            const aint* stored, attribute_value* out, bool* keep) {
   void* extra = reinterpret_cast<void*>(cbs.extra_state);
   void* val_in = in.as_c(stored);
@@ -32,7 +32,7 @@ int c_copy(const callbacks& cbs, object_kind kind, handle_t old, int keyval, att
   return rc;
 }
 
-int c_delete(const callbacks& cbs, object_kind kind, handle_t obj, int keyval, attribute_value v,
+int c_delete(const callbacks& cbs, object_kind kind, std::uintptr_t obj, int keyval, attribute_value v,
              const aint* stored) {
   void* extra = reinterpret_cast<void*>(cbs.extra_state);
   void* val = v.as_c(stored);

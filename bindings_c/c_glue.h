@@ -9,6 +9,7 @@
 #include "mpiattr/api.h"
 #include "mpiattr/fast.h"
 #include "mpiattr/runtime.h"
+#include "mpiattr/runtime_api.h"
 
 #define MPIATTR_EXPORT __attribute__((visibility("default")))
 
@@ -20,8 +21,8 @@ inline handle_t to_handle(H h) {
 }
 inline handle_t to_handle(handle_t h) { return h; }
 template <typename H>
-inline H to_c(handle_t h) {
-  return reinterpret_cast<H>(static_cast<std::uintptr_t>(h));
+inline H to_c(std::uintptr_t h) {
+  return reinterpret_cast<H>(h);
 }
 
 inline void empty_status(MPI_Status* s) {

@@ -33,7 +33,7 @@ static_assert(std::is_same_v<f_MPI_Comm_delete_attr_function, f_MPI_Type_delete_
 
 // COMM_COPY_ATTR_FUNCTION(OLDCOMM, COMM_KEYVAL, EXTRA_STATE, ATTRIBUTE_VAL_IN, ATTRIBUTE_VAL_OUT,
 // FLAG, IERROR); any non-zero FLAG counts as .TRUE.
-int mpi2_copy(const callbacks& cbs, object_kind, handle_t old, int keyval, attribute_value in,
+int mpi2_copy(const callbacks& cbs, object_kind, std::uintptr_t old, int keyval, attribute_value in,
               const aint*, attribute_value* out, bool* keep) {
   MPI_Fint f_old = static_cast<MPI_Fint>(old), f_key = keyval, flag = MPIATTR_F_FALSE, ierr = MPI_SUCCESS;
   MPI_Aint extra = cbs.extra_state, val_in = in.as_fortran_aint(), val_out = 0;
@@ -45,7 +45,7 @@ int mpi2_copy(const callbacks& cbs, object_kind, handle_t old, int keyval, attri
   return ierr;
 }
 
-int mpi2_delete(const callbacks& cbs, object_kind, handle_t obj, int keyval, attribute_value v, const aint*) {
+int mpi2_delete(const callbacks& cbs, object_kind, std::uintptr_t obj, int keyval, attribute_value v, const aint*) {
   MPI_Fint f_obj = static_cast<MPI_Fint>(obj), f_key = keyval, ierr = MPI_SUCCESS;
   MPI_Aint extra = cbs.extra_state, val = v.as_fortran_aint();
   reinterpret_cast<f_MPI_Comm_delete_attr_function*>(cbs.del)(&f_obj, &f_key, &val, &extra, &ierr);
@@ -54,7 +54,7 @@ int mpi2_delete(const callbacks& cbs, object_kind, handle_t obj, int keyval, att
 
 // COPY_FUNCTION(OLDCOMM, KEYVAL, EXTRA_STATE, ATTRIBUTE_VAL_IN, ATTRIBUTE_VAL_OUT, FLAG, IERR): all
 // INTEGER (R7.1). extra_state was sign-extended from an INTEGER, so its low part is the original.
-int mpi1_copy(const callbacks& cbs, object_kind, handle_t old, int keyval, attribute_value in,
+int mpi1_copy(const callbacks& cbs, object_kind, std::uintptr_t old, int keyval, attribute_value in,
               const aint*, attribute_value* out, bool* keep) {
   MPI_Fint f_old = static_cast<MPI_Fint>(old), f_key = keyval, flag = MPIATTR_F_FALSE, ierr = MPI_SUCCESS;
   MPI_Fint extra = static_cast<MPI_Fint>(cbs.extra_state), val_in = in.as_fortran_int(), val_out = 0;
@@ -66,7 +66,7 @@ int mpi1_copy(const callbacks& cbs, object_kind, handle_t old, int keyval, attri
   return ierr;
 }
 
-int mpi1_delete(const callbacks& cbs, object_kind, handle_t obj, int keyval, attribute_value v, const aint*) {
+int mpi1_delete(const callbacks& cbs, object_kind, std::uintptr_t obj, int keyval, attribute_value v, const aint*) {
   MPI_Fint f_obj = static_cast<MPI_Fint>(obj), f_key = keyval, ierr = MPI_SUCCESS;
   MPI_Fint extra = static_cast<MPI_Fint>(cbs.extra_state), val = v.as_fortran_int();
   reinterpret_cast<f_MPI_Delete_function*>(cbs.del)(&f_obj, &f_key, &val, &extra, &ierr);

@@ -9,7 +9,6 @@
 
 #include "mpiattr/api.h"
 #include "mpiattr/attributes.h"
-#include "mpiattr/runtime.h"
 
 namespace mpiattr {
 namespace {
@@ -38,7 +37,7 @@ constexpr attr_store::flags_t kCopyDup = attr_flags::copy_dup, kCopyUser = attr_
 int call_delete(const keyval_record& r, const attr_object& obj, attribute_value v, const aint* home) {
   if (r.cbs.delete_kind != delete_behaviour::user) return 0;
   const language_binding* b = binding_for(r.cbs.lang);
-  return b->del(r.cbs, obj.kind, obj.handle, r.handle, v, home);
+  return b->del(r.cbs, obj.kind, obj.app_handle(), r.handle, v, home);
 }
 
 }  // namespace
@@ -256,7 +255,7 @@ status copy_all(const attr_object& from, attr_object& to) {
     attribute_value out;
     bool keep = false;
     aint stored = p.e.value.word();  // home of the value the callback sees
-    int rc = b->copy(p.r->cbs, from.kind, from.handle, p.r->handle, p.e.value, &stored, &out, &keep);
+    int rc = b->copy(p.r->cbs, from.kind, from.app_handle(), p.r->handle, p.e.value, &stored, &out, &keep);
     if (rc != 0) {
       result = callback_failed(rc, "the copy callback");
       break;

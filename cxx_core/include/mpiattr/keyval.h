@@ -83,11 +83,12 @@ class predefined_set {
 
 // What a language binding gives the core so that user callbacks are called in that language's
 // conventions. `stored` is where the value lives while the callback runs (see attribute_value).
+// The object is passed as the handle the application holds (attr_object::app_handle()).
 struct language_binding {
   // Returns the callback's error code; on MPI_SUCCESS sets *keep and, when true, *out.
-  int (*copy)(const callbacks& cbs, object_kind kind, handle_t old_object, int keyval,
+  int (*copy)(const callbacks& cbs, object_kind kind, std::uintptr_t old_object, int keyval,
               attribute_value in, const aint* stored, attribute_value* out, bool* keep);
-  int (*del)(const callbacks& cbs, object_kind kind, handle_t object, int keyval,
+  int (*del)(const callbacks& cbs, object_kind kind, std::uintptr_t object, int keyval,
              attribute_value value, const aint* stored);
   void (*release)(callbacks& cbs);  // frees lang_state (if set) when the record dies; may be null
   const predefined_set* predefined;

@@ -1,4 +1,4 @@
-// mpiattr/object.h: the MPI objects of the single-process runtime. Communicators, windows and
+// mpiattr/object.h: the MPI objects as the core and the runtimes see them. Communicators, windows and
 // datatypes carry attributes (attr_object); groups, requests and error handlers do not.
 #pragma once
 #include <atomic>
@@ -24,8 +24,13 @@ struct attr_object {
   explicit attr_object(object_kind k) : kind(k) {}
   virtual ~attr_object() = default;
   handle_t handle = 0;
+  // The handle the application holds when a host MPI owns the object (host mode: an int in
+  // MPICH, a pointer in Open MPI); 0 in standalone mode, where `handle` is the application's.
+  std::uintptr_t native = 0;
   object_kind kind;
   bool predefined = false;
+  // What callbacks and error handlers receive as the object (lifecycle.h).
+  std::uintptr_t app_handle() const { return native != 0 ? native : handle; }
   attr_store attrs;
   std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
   std::string name;                                     // guarded by attrs.mutex()
@@ -42,7 +47,6 @@ struct comm_object : attr_object {
   int size = 1;  // in standalone mode every communicator holds the one process
   int rank = 0;
   std::uint64_t context = 0;  // distinguishes congruent communicators (MPI_Comm_compare)
-  void* host = nullptr;       // the host MPI's communicator, when running over one (lifecycle.h)
 };
 
 struct type_object : attr_object {

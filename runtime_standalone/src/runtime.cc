@@ -1,4 +1,5 @@
-// The single-process runtime: initialisation, objects, error handlers (runtime.h, api.h).
+// The standalone runtime: one process, nothing underneath: initialisation, objects, error handlers
+// (runtime.h, runtime_api.h), and the standalone implementation of lifecycle.h.
 #include "mpiattr/runtime.h"
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <new>
 
 #include "mpiattr/api.h"
+#include "mpiattr/runtime_api.h"
 #include "mpiattr/attributes.h"
 #include "mpiattr/errors.h"
 

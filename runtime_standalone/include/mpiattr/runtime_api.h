@@ -1,0 +1,92 @@
+// mpiattr/runtime_api.h: the operations of the standalone runtime that the generated bindings call
+// for the routines that are not caching (environment, communicators, groups, datatypes, windows,
+// error handling, requests and collectives on one process). Same conventions as api.h: parameters
+// follow the spec's order, IN handles arrive as looked-up objects, OUT and INOUT handles as
+// handle_t&.
+#pragma once
+#include "mpiattr/api.h"
+#include "mpiattr/object.h"
+
+namespace mpiattr::api {
+
+// ---- environment ----
+status init(int* argc, char*** argv);
+status init_thread(int* argc, char*** argv, int required, int& provided);
+status initialized(bool& flag);
+status finalize();
+status finalized(bool& flag);
+status query_thread(int& provided);
+status abort(comm_object& comm, int errorcode);
+double wtime();
+double wtick();
+status get_version(int& version, int& subversion);
+
+// ---- communicators and groups ----
+status comm_size(comm_object& comm, int& size);
+status comm_rank(comm_object& comm, int& rank);
+status comm_compare(comm_object& comm1, comm_object& comm2, int& result);
+status comm_test_inter(comm_object& comm, bool& flag);
+status comm_group(comm_object& comm, handle_t& group);
+status comm_dup(comm_object& comm, handle_t& newcomm);
+status comm_dup_with_info(comm_object& comm, handle_t info, handle_t& newcomm);
+status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request);
+status comm_idup_with_info(comm_object& comm, handle_t info, handle_t& newcomm, handle_t& request);
+status comm_split(comm_object& comm, int color, int key, handle_t& newcomm);
+status comm_split_type(comm_object& comm, int split_type, int key, handle_t info, handle_t& newcomm);
+status comm_create(comm_object& comm, group_object& group, handle_t& newcomm);
+status comm_create_group(comm_object& comm, group_object& group, int tag, handle_t& newcomm);
+status comm_free(handle_t& comm);
+status comm_set_name(comm_object& comm, const char* name);
+status comm_get_name(comm_object& comm, char* name, int& resultlen);
+status group_size(group_object& group, int& size);
+status group_rank(group_object& group, int& rank);
+status group_compare(group_object& group1, group_object& group2, int& result);
+status group_incl(group_object& group, int n, const int* ranks, handle_t& newgroup);
+status group_excl(group_object& group, int n, const int* ranks, handle_t& newgroup);
+status group_range_incl(group_object& group, int n, int (*ranges)[3], handle_t& newgroup);
+status group_free(handle_t& group);
+
+// ---- datatypes ----
+status type_contiguous(int count, type_object& oldtype, handle_t& newtype);
+status type_vector(int count, int blocklength, int stride, type_object& oldtype, handle_t& newtype);
+status type_dup(type_object& oldtype, handle_t& newtype);
+status type_commit(handle_t& datatype);
+status type_free(handle_t& datatype);
+status type_size(type_object& datatype, int& size);
+status type_get_extent(type_object& datatype, aint& lb, aint& extent);
+
+// ---- windows and memory ----
+status win_create(void* base, aint size, int disp_unit, handle_t info, comm_object& comm,
+                  handle_t& win);
+status win_allocate(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr,
+                    handle_t& win);
+status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win);
+status win_free(handle_t& win);
+status alloc_mem(aint size, handle_t info, void* baseptr);
+status free_mem(void* base);
+
+// ---- error handling ----
+status comm_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
+status win_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
+status comm_set_errhandler(comm_object& comm, errhandler_object& errhandler);
+status comm_get_errhandler(comm_object& comm, handle_t& errhandler);
+status win_set_errhandler(win_object& win, errhandler_object& errhandler);
+status win_get_errhandler(win_object& win, handle_t& errhandler);
+status errhandler_free(handle_t& errhandler);
+status comm_call_errhandler(comm_object& comm, int errorcode);
+status win_call_errhandler(win_object& win, int errorcode);
+status error_class(int errorcode, int& errorclass);
+status error_string(int errorcode, char* string, int& resultlen);
+
+// ---- requests and collectives on one process ----
+status wait(handle_t& request);
+status test(handle_t& request, bool& flag);
+status request_free(handle_t& request);
+status barrier(comm_object& comm);
+status bcast(void* buffer, int count, type_object& datatype, int root, comm_object& comm);
+status reduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+              int root, comm_object& comm);
+status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+                 comm_object& comm);
+
+}  // namespace mpiattr::api
