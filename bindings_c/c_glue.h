@@ -97,6 +97,11 @@ class call {
 
   void target(const attr_object* o) { target_ = o; }
 
+  // Raises MPI_ERR_ARG for a NULL output or inout pointer `name`; returns the error code.
+  [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
+    return fail(mpiattr::fail(MPI_ERR_ARG, "%s is a NULL pointer", name));
+  }
+
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return raise_error(target_, pending_, routine_); }
   int fail(status st) { return raise_error(target_, st, routine_); }

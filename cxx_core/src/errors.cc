@@ -99,6 +99,13 @@ bool class_of(int code, int* error_class) {
   return false;
 }
 
+bool made_code(int code) {
+  if (code < kCodeBase || code >= kCodeBase + (kSlots << kClassBits)) return false;
+  auto& r = ring();
+  std::lock_guard lock(r.mu);
+  return r.code[static_cast<unsigned>(code - kCodeBase) >> kClassBits] == code;
+}
+
 bool string_of(int code, char* buf, std::size_t cap, int* len) {
   int cls = 0;
   if (!class_of(code, &cls)) return false;

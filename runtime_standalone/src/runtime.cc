@@ -488,6 +488,8 @@ status comm_free(handle_t& comm) {
                           MPI_ERR_COMM, "communicator");
 }
 
+status comm_disconnect(handle_t& comm) { return comm_free(comm); }
+
 status comm_set_name(comm_object& comm, const char* name) {
   std::lock_guard lock(comm.attrs.mutex());
   comm.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));

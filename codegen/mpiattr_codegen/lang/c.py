@@ -62,8 +62,7 @@ def c_prototype(entry, name: str | None = None) -> str:
 
 
 def _null_check(p: Param) -> str:
-    return (f'if ({p.name} == nullptr) return c.fail(mpiattr::fail(MPI_ERR_ARG, '
-            f'"{p.name} is a NULL pointer"));')
+    return f'if ({p.name} == nullptr) return c.null_pointer("{p.name}");'
 
 
 def lower(fn: Function, p: Param, first_target: bool) -> Lowering:

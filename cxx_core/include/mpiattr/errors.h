@@ -17,6 +17,8 @@ namespace mpiattr::errors {
 int make_code(int error_class, const char* routine);
 // MPI_Error_class: returns false for a code that is neither a class nor made by make_code.
 bool class_of(int code, int* error_class);
+// Whether `code` is one make_code returned whose message is still kept (not a bare class).
+bool made_code(int code);
 // MPI_Error_string: writes at most `cap` bytes including the terminating NUL.
 bool string_of(int code, char* buf, std::size_t cap, int* len);
 // The name (MPI_ERR_KEYVAL) and description of a class; nullptr for an unknown class.

@@ -36,6 +36,7 @@ status comm_split_type(comm_object& comm, int split_type, int key, handle_t info
 status comm_create(comm_object& comm, group_object& group, handle_t& newcomm);
 status comm_create_group(comm_object& comm, group_object& group, int tag, handle_t& newcomm);
 status comm_free(handle_t& comm);
+status comm_disconnect(handle_t& comm);  // one process: nothing pending, so comm_free
 status comm_set_name(comm_object& comm, const char* name);
 status comm_get_name(comm_object& comm, char* name, int& resultlen);
 status group_size(group_object& group, int& size);

@@ -1,0 +1,63 @@
+// bindings_c/c_callbacks.h: how the core calls C copy and delete callbacks (R1.6, R5), for any
+// mpi.h: the standalone C binding (c_glue.cc) includes it after mpiattr's mpi.h, the host runtime
+// (runtime_host/) after the host's. `Handle(h)` turns the application's handle, as the core
+// passes it (attr_object::app_handle), into the C handle type.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+namespace mpiattr::ccallbacks {
+
+template <typename H>
+inline H as_handle(std::uintptr_t h) {
+  if constexpr (std::is_pointer_v<H>)
+    return reinterpret_cast<H>(h);
+  else
+    return static_cast<H>(h);
+}
+
+// A C copy callback gets the value as C sees it (R5.3, R7.3) and returns a void* by address.
+inline int copy(const callbacks& cbs, object_kind kind, std::uintptr_t old, int keyval,
+                attribute_value in, const aint* stored, attribute_value* out, bool* keep) {
+  void* extra = reinterpret_cast<void*>(cbs.extra_state);
+  void* val_in = in.as_c(stored);
+  void* val_out = nullptr;
+  int flag = 0;
+  int rc = MPI_SUCCESS;
+  switch (kind) {
+    case object_kind::comm:
+      rc = reinterpret_cast<MPI_Comm_copy_attr_function*>(cbs.copy)(as_handle<MPI_Comm>(old), keyval, extra, val_in, &val_out, &flag);
+      break;
+    case object_kind::type:
+      rc = reinterpret_cast<MPI_Type_copy_attr_function*>(cbs.copy)(as_handle<MPI_Datatype>(old), keyval, extra, val_in, &val_out, &flag);
+      break;
+    case object_kind::win:
+      rc = reinterpret_cast<MPI_Win_copy_attr_function*>(cbs.copy)(as_handle<MPI_Win>(old), keyval, extra, val_in, &val_out, &flag);
+      break;
+    default:
+      return MPI_ERR_INTERN;
+  }
+  if (rc == MPI_SUCCESS) {
+    *keep = flag != 0;
+    *out = attribute_value::from_c(val_out);
+  }
+  return rc;
+}
+
+inline int del(const callbacks& cbs, object_kind kind, std::uintptr_t obj, int keyval,
+               attribute_value v, const aint* stored) {
+  void* extra = reinterpret_cast<void*>(cbs.extra_state);
+  void* val = v.as_c(stored);
+  switch (kind) {
+    case object_kind::comm:
+      return reinterpret_cast<MPI_Comm_delete_attr_function*>(cbs.del)(as_handle<MPI_Comm>(obj), keyval, val, extra);
+    case object_kind::type:
+      return reinterpret_cast<MPI_Type_delete_attr_function*>(cbs.del)(as_handle<MPI_Datatype>(obj), keyval, val, extra);
+    case object_kind::win:
+      return reinterpret_cast<MPI_Win_delete_attr_function*>(cbs.del)(as_handle<MPI_Win>(obj), keyval, val, extra);
+    default:
+      return MPI_ERR_INTERN;
+  }
+}
+
+}  // namespace mpiattr::ccallbacks

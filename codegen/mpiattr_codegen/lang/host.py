@@ -1,0 +1,142 @@
+"""The host-MPI view of the spec: the C entry points of libmpiattr_<host> (runtime_host/), compiled
+against the host's own mpi.h (MPICH or Open MPI), so that its handle types, callback typedefs and
+constants are the host's.
+
+Each routine of the spec gets a host role, derived from its `core` key:
+  - caching: the keyval, set, get and delete routines (MPI-2 and MPI-1). A keyval mpiattr created is
+    served by the core; any other keyval goes to the host's PMPI_ routine untouched
+    (runtime_host/host.h: owned). Parameters are lowered as for the C bindings (lang/c.py), except
+    the object handle, which the host runtime finds in its own table (or validates with the host).
+  - dup: the host duplicates, then mpiattr's copy callbacks run (host::after_dup).
+  - free: mpiattr's delete callbacks run at the call, then the host frees (host::before_free).
+  - finalize, error: MPI_Finalize deletes MPI_COMM_SELF's attributes first; MPI_Error_class and
+    MPI_Error_string answer for mpiattr's error codes and pass the host's through.
+Every other routine is the host's: it is not defined here. Routines a host's mpi.h may lack (MPI-4
+additions in Open MPI 4.1) are guarded by MPIATTR_HOST_HAS_<name>, which CMake sets per host."""
+from __future__ import annotations
+
+from . import c as clang
+from .. import lowering
+from ..lowering import Lowering
+from ..model import Function, Param, Spec
+
+OUTPUTS = [("host/functions.cc.j2", "src/host/functions.cc")]
+
+_DUP = {"comm_dup", "comm_dup_with_info", "comm_idup", "comm_idup_with_info", "type_dup"}
+_FREE = {"comm_free", "comm_disconnect", "type_free", "win_free"}
+_CACHING = {"create_keyval", "free_keyval", "set_attr", "get_attr", "delete_attr"}
+# Routines every host of the MPI-3.1 era has; the rest are checked per host.
+_ALWAYS = {"MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Comm_set_attr",
+           "MPI_Comm_get_attr", "MPI_Comm_delete_attr", "MPI_Type_create_keyval",
+           "MPI_Type_free_keyval", "MPI_Type_set_attr", "MPI_Type_get_attr",
+           "MPI_Type_delete_attr", "MPI_Win_create_keyval", "MPI_Win_free_keyval",
+           "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr", "MPI_Comm_dup",
+           "MPI_Comm_free", "MPI_Type_dup", "MPI_Type_free", "MPI_Win_free", "MPI_Finalize",
+           "MPI_Error_class", "MPI_Error_string"}
+
+
+def role(fn: Function) -> str | None:
+    if fn.object and fn.core in _CACHING:
+        return "caching"
+    if fn.core in _DUP:
+        return "dup"
+    if fn.core in _FREE:
+        return "free"
+    if fn.core in ("finalize", "error_class", "error_string"):
+        return fn.core
+    return None
+
+
+def guard(fn: Function) -> str | None:
+    """The preprocessor condition under which the host has the routine, or None: always."""
+    return None if fn.name in _ALWAYS else f"MPIATTR_HOST_HAS_{fn.name}"
+
+
+def kind_enum(obj: str) -> str:
+    return f"mpiattr::object_kind::{obj}"
+
+
+def _object_param(fn: Function) -> Param:
+    return next(p for p in fn.params if p.kind.cls == "handle" and p.kind.object in ("comm", "type", "win"))
+
+
+def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
+    """As lang/c.py, but the caching routine's object comes from the host runtime's table: a set
+    registers it (once, validating it with the host), a get or delete on an object mpiattr holds
+    nothing for validates it with the host and sees an empty store."""
+    if p.kind.cls == "handle" and p.dir == "in":
+        obj = p.kind.object
+        write = "true" if fn.core == "set_attr" else "false"
+        L = Lowering()
+        L.pre.append(f"auto* {p.name}_o = c.object<{kind_enum(obj)}>({p.name}, \"{p.name}\", {write});")
+        L.pre.append(f"if ({p.name}_o == nullptr) return c.fail();")
+        L.arg = f"*{p.name}_o"
+        return L
+    L = clang.lower(fn, p, first_target)
+    if p.kind.cls == "keyval" and p.dir == "inout":
+        # The core writes mpiattr's MPI_KEYVAL_INVALID (0); the program compares with the host's.
+        L.post.append(f"*{p.name} = MPI_KEYVAL_INVALID;")
+    return L
+
+
+def lowerings(fn: Function) -> list[Lowering]:
+    return lowering.lowerings(fn, lower)
+
+
+def core_args(fn: Function) -> str:
+    return lowering.core_args(fn, lowerings(fn), "mpiattr::language::c")
+
+
+def keyval_param(fn: Function) -> Param:
+    return next(p for p in fn.params if p.kind.cls == "keyval")
+
+
+def routed(fn: Function) -> str | None:
+    """For a caching routine, the condition under which the call goes to the host: its keyval was
+    not created by mpiattr. None for keyval creation (always mpiattr's)."""
+    if fn.core == "create_keyval":
+        return None
+    k = keyval_param(fn)
+    value = f"*{k.name}" if k.dir == "inout" else k.name
+    if k.dir == "inout":
+        return f"{k.name} != nullptr && !mpiattr::host::owned({value})"
+    return f"!mpiattr::host::owned({value})"
+
+
+def pmpi_call(fn: Function) -> str:
+    return f"PMPI_{fn.name[4:]}({', '.join(p.name for p in fn.params)})"
+
+
+def dup_args(fn: Function) -> str:
+    """host::after_dup's arguments: the old object, the address of the new one, the request (or
+    nullptr) of a nonblocking dup."""
+    old = _object_param(fn)
+    new = next(p for p in fn.params if p.kind.cls == "handle" and p.dir == "out"
+               and p.kind.object == old.kind.object)
+    req = next((p.name for p in fn.params if p.kind.cls == "handle" and p.kind.object == "request"),
+               "nullptr")
+    return f"{old.name}, {new.name}, {req}"
+
+
+def free_param(fn: Function) -> Param:
+    return _object_param(fn)
+
+
+def object_enum(fn: Function) -> str:
+    return kind_enum(_object_param(fn).kind.object)
+
+
+def predefined_entries(spec: Spec) -> list[tuple[str, str]]:
+    """(C name, behaviour) of every predefined callback: the host's mpi.h gives their addresses."""
+    return [(pc.name, pc.behaviour) for pc in spec.predefined_callbacks]
+
+
+def filters(spec: Spec) -> dict:
+    return {"c_params": clang.c_params, "host_role": role, "host_guard": guard,
+            "lowerings": lowerings, "core_args": core_args, "routed": routed,
+            "pmpi_call": pmpi_call, "dup_args": dup_args, "free_param": free_param,
+            "object_enum": object_enum}
+
+
+def context(spec: Spec) -> dict:
+    return {"predefined_entries": predefined_entries(spec)}

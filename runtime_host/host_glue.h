@@ -1,0 +1,179 @@
+// runtime_host/host_glue.h: the host runtime as the generated entry points (functions.cc) see it.
+//
+// Everything in runtime_host/ is compiled once per host MPI, against that host's mpi.h, so that
+// MPI_Comm, the callback typedefs and the constants are the host's. The core's headers come first:
+// its constants are C++ names (mpiattr::MPI_ERR_KEYVAL) that the host's macros of the same names
+// would rewrite, so after mpi.h this code names mpiattr's error classes only through the k*
+// constants captured below, and every MPI_* name it writes is the host's.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "mpiattr/api.h"
+#include "mpiattr/attributes.h"
+#include "mpiattr/errors.h"
+#include "mpiattr/keyval.h"
+#include "mpiattr/object.h"
+
+namespace mpiattr::host {
+// mpiattr's error classes (the spec's values), as the core reports them.
+inline constexpr int kErrArg = mpiattr::MPI_ERR_ARG, kErrComm = mpiattr::MPI_ERR_COMM,
+                     kErrType = mpiattr::MPI_ERR_TYPE, kErrWin = mpiattr::MPI_ERR_WIN,
+                     kErrOther = mpiattr::MPI_ERR_OTHER, kErrIntern = mpiattr::MPI_ERR_INTERN;
+}  // namespace mpiattr::host
+
+#include <mpi.h>  // the host's
+
+#define MPIATTR_EXPORT __attribute__((visibility("default")))
+
+namespace mpiattr::host {
+
+// Whether mpiattr created `keyval`: its handles are 0x40000000 | generation << 20 | index with
+// index >= 16 (keyval.h). Neither host issues such a value (docs/host.md): MPICH's predefined
+// keys have index < 16 and its created keyvals bit 31 set; Open MPI's keyvals are small integers.
+MPIATTR_HOT bool owned(int keyval) {
+  return (keyval & 0xC0000000) == 0x40000000 &&
+         (static_cast<std::uint32_t>(keyval) & 0xFFFFFu) >= keyval_registry::kFirstUserIndex;
+}
+
+// A host handle as an integer, and back.
+template <typename H>
+MPIATTR_HOT std::uintptr_t native(H h) {
+  if constexpr (std::is_pointer_v<H>)
+    return reinterpret_cast<std::uintptr_t>(h);
+  else
+    return static_cast<std::uintptr_t>(static_cast<std::make_unsigned_t<H>>(h));
+}
+template <typename H>
+MPIATTR_HOT H from_native(std::uintptr_t n) {
+  if constexpr (std::is_pointer_v<H>)
+    return reinterpret_cast<H>(n);
+  else
+    return static_cast<H>(n);
+}
+
+template <object_kind K> struct kind_traits;
+template <> struct kind_traits<object_kind::comm> {
+  using object = comm_object;
+  using handle = MPI_Comm;
+};
+template <> struct kind_traits<object_kind::type> {
+  using object = type_object;
+  using handle = MPI_Datatype;
+};
+template <> struct kind_traits<object_kind::win> {
+  using object = win_object;
+  using handle = MPI_Win;
+};
+
+// ---- the runtime (host_runtime.cc) ----
+bool ready();                  // MPI initialised and not finalised; sets up mpiattr on first use
+attr_object* find(object_kind kind, std::uintptr_t native);
+// The record of a valid host object with no record yet: registers one (set) after checking the
+// handle with the host, or (get, delete) checks it and gives an empty record. Returns nullptr
+// with *host_code set when the host rejected the handle (its error handler has run).
+attr_object* admit(object_kind kind, std::uintptr_t native, bool create, int* host_code);
+// Raises `st` (or the code a user callback returned) on the error handler of the object
+// (kind, native) — MPI_COMM_SELF's when there is none or it is a datatype — and returns the code.
+int raise(object_kind kind, std::uintptr_t native, bool has_target, status st, const char* routine);
+int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::uintptr_t fresh,
+              bool* undo);
+int before_free(object_kind kind, const char* routine, std::uintptr_t native);
+void release(object_kind kind, std::uintptr_t native);  // frees a host object (undoing a dup)
+int before_finalize();
+bool owns_code(int code);
+int error_class(int code, int* error_class);
+int error_string(int code, char* string, int* resultlen);
+
+// The predefined callbacks and error classes as the host's mpi.h defines them (generated).
+extern const predefined_callback host_predefined_callbacks[];
+extern const std::size_t host_predefined_callback_count;
+struct class_pair {
+  int mpiattr_class;
+  int host_class;
+};
+extern const class_pair host_error_classes[];
+extern const std::size_t host_error_class_count;
+
+// What a generated entry point uses, as cbind::call in the C bindings.
+class call {
+ public:
+  explicit call(const char* routine) : routine_(routine) {}
+
+  MPIATTR_HOT bool usable() {
+    if (ready()) [[likely]] return true;
+    pending_ = mpiattr::fail(kErrOther, "MPI is not initialized, or has been finalized");
+    return false;
+  }
+
+  // The record of the object `h` names, for a caching call on it (see admit).
+  template <object_kind K>
+  MPIATTR_HOT typename kind_traits<K>::object* object(typename kind_traits<K>::handle h,
+                                                     const char* name, bool create) {
+    using T = typename kind_traits<K>::object;
+    if (h == null_handle<K>()) [[unlikely]] {
+      pending_ = mpiattr::fail(null_class<K>(), "%s is %s", name, null_name<K>());
+      return nullptr;
+    }
+    kind_ = K;
+    native_ = native(h);
+    has_target_ = K != object_kind::type;
+    if (attr_object* o = find(K, native_)) [[likely]]
+      return static_cast<T*>(o);
+    return static_cast<T*>(admit(K, native_, create, &host_code_));
+  }
+
+  int fail() { return host_code_ != 0 ? host_code_ : raise(kind_, native_, has_target_, pending_, routine_); }
+  int fail(status st) { return raise(kind_, native_, has_target_, st, routine_); }
+  [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
+    return fail(mpiattr::fail(kErrArg, "%s is a NULL pointer", name));
+  }
+
+ private:
+  template <object_kind K> static typename kind_traits<K>::handle null_handle() {
+    if constexpr (K == object_kind::comm) return MPI_COMM_NULL;
+    else if constexpr (K == object_kind::type) return MPI_DATATYPE_NULL;
+    else return MPI_WIN_NULL;
+  }
+  template <object_kind K> static int null_class() {
+    return K == object_kind::comm ? kErrComm : K == object_kind::type ? kErrType : kErrWin;
+  }
+  template <object_kind K> static const char* null_name() {
+    return K == object_kind::comm ? "MPI_COMM_NULL" : K == object_kind::type ? "MPI_DATATYPE_NULL" : "MPI_WIN_NULL";
+  }
+
+  const char* routine_;
+  object_kind kind_ = object_kind::comm;
+  std::uintptr_t native_ = 0;
+  bool has_target_ = false;
+  int host_code_ = 0;
+  status pending_;
+};
+
+// After the host duplicated `old` into *fresh (and, for MPI_Comm_idup, started *request): copies
+// mpiattr's attributes through their copy callbacks. On a callback failure the new object is
+// freed through the host (after completing the request) and set to the null handle (R4.5).
+template <object_kind K, typename H>
+int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
+  bool undo = false;
+  const int rc = after_dup(K, routine, native(old), native(*fresh), &undo);
+  if (undo) {
+    if (request != nullptr) {
+      PMPI_Wait(request, MPI_STATUS_IGNORE);
+      *request = MPI_REQUEST_NULL;
+    }
+    release(K, native(*fresh));  // through the host (lifecycle.h)
+    if constexpr (K == object_kind::comm) *fresh = MPI_COMM_NULL;
+    else *fresh = MPI_DATATYPE_NULL;
+  }
+  return rc;
+}
+
+// Before the host frees `h`: runs mpiattr's delete callbacks; on a failure the object stays.
+template <object_kind K, typename H>
+int before_free(const char* routine, H h) {
+  return before_free(K, routine, native(h));
+}
+
+}  // namespace mpiattr::host

@@ -1,0 +1,389 @@
+// The host runtime: mpiattr's caching over a host MPI (MPICH or Open MPI), reached through PMPI
+// (docs/host.md). It keeps a record (comm_object, type_object, win_object) for each host object
+// that carries an mpiattr attribute, keyed by the host's handle; the core does the caching on the
+// records exactly as in standalone mode. It implements lifecycle.h over the host.
+//
+// A record's host object also carries one attribute under a host keyval of mpiattr's own (the
+// guard): its delete callback runs whenever the host destroys the object, including through
+// entry points mpiattr does not replace (a Fortran MPI_COMM_FREE, PMPI_Comm_free from a tool, the
+// host's own MPI_Finalize). It runs mpiattr's delete callbacks if the object still has
+// attributes, and drops the record, so that a handle value the host reuses never inherits
+// attributes. The guard on MPI_COMM_SELF, set when mpiattr starts, is how mpiattr learns that the
+// host is finalizing when MPI_Finalize was not called through its C name.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "host_glue.h"
+#include "mpiattr/lifecycle.h"
+#include "native_map.h"
+
+#include "c_callbacks.h"
+
+namespace mpiattr::host {
+namespace {
+
+enum : int { kNotStarted = 0, kRunning = 1, kFinalized = 2 };
+std::atomic<int> g_state{kNotStarted};
+std::mutex g_start_mu;
+sync::mutex g_admit_mu;  // one record per object when two threads set its first attribute
+
+native_map<comm_object> g_comms;
+native_map<type_object> g_types;
+native_map<win_object> g_wins;
+// The guard keyvals (host keyvals), by kind.
+int g_guard_comm = MPI_KEYVAL_INVALID, g_guard_type = MPI_KEYVAL_INVALID,
+    g_guard_win = MPI_KEYVAL_INVALID;
+// What a get or delete sees on a valid object that has no record: no attribute.
+comm_object g_no_comm_attrs;
+type_object g_no_type_attrs;
+win_object g_no_win_attrs;
+
+const predefined_set g_predefined(host_predefined_callbacks, &host_predefined_callback_count);
+const language_binding g_c_binding = {ccallbacks::copy, ccallbacks::del, nullptr, &g_predefined};
+
+// ---- lifecycle.h over the host ----
+class host_lifecycle final : public lifecycle {
+ public:
+  status comm_dup(const comm_object& old, comm_object& fresh) override {
+    MPI_Comm n = MPI_COMM_NULL;
+    if (PMPI_Comm_dup(from_native<MPI_Comm>(old.native), &n) != MPI_SUCCESS)
+      return mpiattr::fail(kErrComm, "the host MPI could not duplicate the communicator");
+    fresh.native = native(n);
+    return status::ok();
+  }
+  status comm_derive(const comm_object&, bool, comm_object&) override {
+    return mpiattr::fail(kErrIntern, "host mode: communicators are made by the host MPI");
+  }
+  void comm_release(comm_object& c) override {
+    MPI_Comm h = from_native<MPI_Comm>(c.native);
+    PMPI_Comm_free(&h);
+  }
+  status type_dup(const type_object& old, type_object& fresh) override {
+    MPI_Datatype n = MPI_DATATYPE_NULL;
+    if (PMPI_Type_dup(from_native<MPI_Datatype>(old.native), &n) != MPI_SUCCESS)
+      return mpiattr::fail(kErrType, "the host MPI could not duplicate the datatype");
+    fresh.native = native(n);
+    return status::ok();
+  }
+  void type_release(type_object& t) override {
+    MPI_Datatype h = from_native<MPI_Datatype>(t.native);
+    PMPI_Type_free(&h);
+  }
+  status win_create(const comm_object&, win_object&) override {
+    return mpiattr::fail(kErrIntern, "host mode: windows are made by the host MPI");
+  }
+  void win_release(win_object& w) override {
+    MPI_Win h = from_native<MPI_Win>(w.native);
+    PMPI_Win_free(&h);
+  }
+  world_attributes world() const override {
+    // The host answers its predefined keys itself (they are its keyvals); this is for reports.
+    world_attributes w{};
+    int* v = nullptr;
+    int flag = 0;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag) == MPI_SUCCESS && flag) w.tag_ub = *v;
+    return w;
+  }
+};
+host_lifecycle g_life;
+
+// ---- the records ----
+template <typename F>
+void with_map(object_kind kind, F&& f) {
+  switch (kind) {
+    case object_kind::comm: f(g_comms); break;
+    case object_kind::type: f(g_types); break;
+    case object_kind::win: f(g_wins); break;
+    default: break;
+  }
+}
+
+// The host's value of one of mpiattr's error classes.
+int host_class(int mpiattr_class) {
+  for (std::size_t i = 0; i < host_error_class_count; ++i)
+    if (host_error_classes[i].mpiattr_class == mpiattr_class) return host_error_classes[i].host_class;
+  return MPI_ERR_OTHER;
+}
+
+// The code a failed status gives back to the host, from inside a host callback (guard deletes).
+int host_code_of(status st) {
+  const int user = detail::last_user_code();
+  detail::clear_last();
+  return user != 0 ? user : host_class(st.error_class());
+}
+
+// Deletes the record's attributes (newest first) and drops it. Returns the failure, if any.
+status destroy_record(object_kind kind, std::uintptr_t key) {
+  attr_object* o = find(kind, key);
+  if (o == nullptr) return status::ok();
+  if (status st = delete_all(*o); !st.is_ok()) return st;
+  with_map(kind, [&](auto& m) { delete m.erase(key); });
+  return status::ok();
+}
+
+// MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's (as standalone, docs/decisions.md D18), while
+// the host is fully alive; then mpiattr is finalized.
+status finalize_attributes() {
+  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_SELF)); !st.is_ok()) return st;
+  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) return st;
+  g_state.store(kFinalized, std::memory_order_release);
+  return status::ok();
+}
+
+// The guard's delete callback: the host is destroying an object (or finalizing, for SELF).
+int guarded_destroyed(object_kind kind, std::uintptr_t key) {
+  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  if (kind == object_kind::comm && key == native(MPI_COMM_SELF)) {
+    status st = finalize_attributes();
+    return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
+  }
+  status st = destroy_record(kind, key);
+  return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
+}
+int guard_comm(MPI_Comm c, int, void*, void*) { return guarded_destroyed(object_kind::comm, native(c)); }
+int guard_type(MPI_Datatype t, int, void*, void*) { return guarded_destroyed(object_kind::type, native(t)); }
+int guard_win(MPI_Win w, int, void*, void*) { return guarded_destroyed(object_kind::win, native(w)); }
+
+// Sets (record != nullptr) or checks the guard attribute: the host validates the handle and, if
+// it is not valid, raises its own error through its handler. Returns the host's code.
+int host_guard(object_kind kind, std::uintptr_t key, attr_object* record) {
+  void* found = nullptr;
+  int flag = 0;
+  switch (kind) {
+    case object_kind::comm: {
+      MPI_Comm h = from_native<MPI_Comm>(key);
+      return record ? PMPI_Comm_set_attr(h, g_guard_comm, record) : PMPI_Comm_get_attr(h, g_guard_comm, &found, &flag);
+    }
+    case object_kind::type: {
+      MPI_Datatype h = from_native<MPI_Datatype>(key);
+      return record ? PMPI_Type_set_attr(h, g_guard_type, record) : PMPI_Type_get_attr(h, g_guard_type, &found, &flag);
+    }
+    case object_kind::win: {
+      MPI_Win h = from_native<MPI_Win>(key);
+      return record ? PMPI_Win_set_attr(h, g_guard_win, record) : PMPI_Win_get_attr(h, g_guard_win, &found, &flag);
+    }
+    default: return MPI_ERR_INTERN;
+  }
+}
+
+attr_object* new_record(object_kind kind, std::uintptr_t key) {
+  attr_object* o = nullptr;
+  switch (kind) {
+    case object_kind::comm: o = new comm_object; break;
+    case object_kind::type: o = new type_object; break;
+    case object_kind::win: o = new win_object; break;
+    default: std::abort();
+  }
+  o->native = key;
+  return o;
+}
+
+void insert(attr_object* o) {
+  switch (o->kind) {
+    case object_kind::comm: g_comms.insert(o->native, static_cast<comm_object*>(o)); break;
+    case object_kind::type: g_types.insert(o->native, static_cast<type_object*>(o)); break;
+    case object_kind::win: g_wins.insert(o->native, static_cast<win_object*>(o)); break;
+    default: break;
+  }
+}
+
+// The lazy keyval counts' census (keyval.h): attributes under keyval index `index` on every
+// record of `kind`, and on those a dup is filling.
+std::size_t count_attributes(object_kind kind, std::uint32_t index) {
+  std::size_t n = count_in_construction(kind, index);
+  with_map(kind, [&](auto& m) {
+    m.for_each([&](attr_object* o) {
+      std::lock_guard lock(o->attrs.mutex());
+      n += o->attrs.has(index);
+    });
+  });
+  return n;
+}
+
+[[gnu::cold]] bool start() {
+  std::lock_guard lock(g_start_mu);
+  const int s = g_state.load(std::memory_order_acquire);
+  if (s != kNotStarted) return s == kRunning;
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  if (!initialized || finalized) return false;
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  sync::set_concurrent(level == MPI_THREAD_MULTIPLE);  // the level the host provides (R11)
+  register_language(language::c, &g_c_binding);
+  keyvals().set_attribute_counter(count_attributes);
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, guard_comm, &g_guard_comm, nullptr) != MPI_SUCCESS ||
+      PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, guard_type, &g_guard_type, nullptr) != MPI_SUCCESS ||
+      PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, guard_win, &g_guard_win, nullptr) != MPI_SUCCESS ||
+      PMPI_Comm_set_attr(MPI_COMM_SELF, g_guard_comm, nullptr) != MPI_SUCCESS) {
+    std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's guard keyvals; caching is unavailable\n");
+    return false;
+  }
+  g_state.store(kRunning, std::memory_order_release);
+  return true;
+}
+
+// Calls the host's error handler of `c` (or `w`) for code; an mpiattr code is first printed when
+// the handler is fatal, since the host cannot say what it means.
+void print_if_fatal(MPI_Errhandler eh, int code, const char* routine) {
+  bool fatal = eh == MPI_ERRORS_ARE_FATAL;
+#ifdef MPI_ERRORS_ABORT
+  fatal = fatal || eh == MPI_ERRORS_ABORT;
+#endif
+  if (fatal) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
+    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+    std::fflush(stderr);
+  }
+}
+bool predefined_handler(MPI_Errhandler eh) {
+  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
+#ifdef MPI_ERRORS_ABORT
+         || eh == MPI_ERRORS_ABORT
+#endif
+      ;
+}
+void call_comm_handler(MPI_Comm c, int code, const char* routine) {
+  MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(c, &eh);
+  print_if_fatal(eh, code, routine);
+  if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
+  PMPI_Comm_call_errhandler(c, code);
+}
+void call_win_handler(MPI_Win w, int code, const char* routine) {
+  MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+  PMPI_Win_get_errhandler(w, &eh);
+  print_if_fatal(eh, code, routine);
+  if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
+  PMPI_Win_call_errhandler(w, code);
+}
+
+}  // namespace
+
+// ---- host_glue.h ----
+
+bool ready() {
+  if (g_state.load(std::memory_order_acquire) == kRunning) [[likely]] return true;
+  return start();
+}
+
+attr_object* find(object_kind kind, std::uintptr_t key) {
+  switch (kind) {
+    case object_kind::comm: return g_comms.find(key);
+    case object_kind::type: return g_types.find(key);
+    case object_kind::win: return g_wins.find(key);
+    default: return nullptr;
+  }
+}
+
+attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_code) {
+  if (!create) {
+    if (int rc = host_guard(kind, key, nullptr); rc != MPI_SUCCESS) {
+      *host_code = rc;
+      return nullptr;
+    }
+    switch (kind) {
+      case object_kind::comm: return &g_no_comm_attrs;
+      case object_kind::type: return &g_no_type_attrs;
+      default: return &g_no_win_attrs;
+    }
+  }
+  std::lock_guard lock(g_admit_mu);
+  if (attr_object* o = find(kind, key)) return o;  // another thread admitted it meanwhile
+  attr_object* o = new_record(kind, key);
+  if (int rc = host_guard(kind, key, o); rc != MPI_SUCCESS) {
+    delete o;
+    *host_code = rc;
+    return nullptr;
+  }
+  insert(o);
+  return o;
+}
+
+int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, const char* routine) {
+  int code = detail::last_user_code();  // a callback's own code (the host's) is passed on (R4.5)
+  if (code == 0) code = errors::make_code(st.error_class(), routine);
+  detail::clear_last();
+  if (g_state.load(std::memory_order_acquire) != kRunning) {
+    // Before MPI_Init and after MPI_Finalize no handler can run: the initial one is fatal.
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    errors::string_of(code, text, sizeof text, &len);
+    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  if (has_target && kind == object_kind::win)
+    call_win_handler(from_native<MPI_Win>(key), code, routine);
+  else if (has_target && kind == object_kind::comm)
+    call_comm_handler(from_native<MPI_Comm>(key), code, routine);
+  else  // datatypes and keyvals: MPI_COMM_SELF's handler (MPI-4.1 §9.3)
+    call_comm_handler(MPI_COMM_SELF, code, routine);
+  return code;
+}
+
+int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::uintptr_t fresh,
+              bool* undo) {
+  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  attr_object* from = find(kind, old);
+  if (from == nullptr) return MPI_SUCCESS;  // no mpiattr attribute to copy
+  attr_object* to = new_record(kind, fresh);
+  if (status st = copy_all(*from, *to); !st.is_ok()) {
+    delete to;
+    *undo = true;
+    return raise(kind, old, kind != object_kind::type, st, routine);
+  }
+  if (to->attrs.size() == 0 || host_guard(kind, fresh, to) != MPI_SUCCESS) {
+    (void)delete_all(*to);  // (nothing, or the host refused the guard: no record, no leak)
+    delete to;
+    return MPI_SUCCESS;
+  }
+  insert(to);
+  return MPI_SUCCESS;
+}
+
+int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
+  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  if (status st = destroy_record(kind, key); !st.is_ok())
+    return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)
+  return MPI_SUCCESS;
+}
+
+int before_finalize() {
+  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  if (status st = finalize_attributes(); !st.is_ok())
+    return raise(object_kind::comm, native(MPI_COMM_SELF), true, st, "MPI_Finalize");
+  return MPI_SUCCESS;
+}
+
+void release(object_kind kind, std::uintptr_t key) {
+  if (kind == object_kind::comm) {
+    comm_object c;
+    c.native = key;
+    g_life.comm_release(c);
+  } else if (kind == object_kind::type) {
+    type_object t;
+    t.native = key;
+    g_life.type_release(t);
+  }
+}
+
+bool owns_code(int code) { return errors::made_code(code); }
+
+int error_class(int code, int* cls) {
+  int c = 0;
+  errors::class_of(code, &c);
+  *cls = host_class(c);
+  return MPI_SUCCESS;
+}
+
+int error_string(int code, char* string, int* resultlen) {
+  errors::string_of(code, string, MPI_MAX_ERROR_STRING, resultlen);
+  return MPI_SUCCESS;
+}
+
+}  // namespace mpiattr::host
