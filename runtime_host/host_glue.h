@@ -37,6 +37,11 @@ MPIATTR_HOT bool owned(int keyval) {
          (static_cast<std::uint32_t>(keyval) & 0xFFFFFu) >= keyval_registry::kFirstUserIndex;
 }
 
+// Whether a caching call with `keyval` goes to the host untouched: a keyval mpiattr did not
+// create. MPI_KEYVAL_INVALID is no keyval of anyone's: mpiattr rejects it with MPI_ERR_KEYVAL
+// itself (Open MPI alone answers MPI_ERR_OTHER).
+MPIATTR_HOT bool to_host(int keyval) { return !owned(keyval) && keyval != MPI_KEYVAL_INVALID; }
+
 // A host handle as an integer, and back.
 template <typename H>
 MPIATTR_HOT std::uintptr_t native(H h) {

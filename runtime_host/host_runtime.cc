@@ -34,6 +34,9 @@ native_map<win_object> g_wins;
 // The guard keyvals (host keyvals), by kind.
 int g_guard_comm = MPI_KEYVAL_INVALID, g_guard_type = MPI_KEYVAL_INVALID,
     g_guard_win = MPI_KEYVAL_INVALID;
+// The host keyval of the attribute on MPI_COMM_SELF whose delete callback says the host is
+// finalizing (apart from the guards: setting a record's guard on MPI_COMM_SELF must not run it).
+int g_finalize_guard = MPI_KEYVAL_INVALID;
 // What a get or delete sees on a valid object that has no record: no attribute.
 comm_object g_no_comm_attrs;
 type_object g_no_type_attrs;
@@ -131,19 +134,21 @@ status finalize_attributes() {
   return status::ok();
 }
 
-// The guard's delete callback: the host is destroying an object (or finalizing, for SELF).
+// The guard's delete callback: the host is destroying an object.
 int guarded_destroyed(object_kind kind, std::uintptr_t key) {
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
-  if (kind == object_kind::comm && key == native(MPI_COMM_SELF)) {
-    status st = finalize_attributes();
-    return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
-  }
   status st = destroy_record(kind, key);
   return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
 }
 int guard_comm(MPI_Comm c, int, void*, void*) { return guarded_destroyed(object_kind::comm, native(c)); }
 int guard_type(MPI_Datatype t, int, void*, void*) { return guarded_destroyed(object_kind::type, native(t)); }
 int guard_win(MPI_Win w, int, void*, void*) { return guarded_destroyed(object_kind::win, native(w)); }
+// The host is finalizing (its MPI_Finalize deletes MPI_COMM_SELF's attributes first).
+int finalize_guard(MPI_Comm, int, void*, void*) {
+  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  status st = finalize_attributes();
+  return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
+}
 
 // Sets (record != nullptr) or checks the guard attribute: the host validates the handle and, if
 // it is not valid, raises its own error through its handler. Returns the host's code.
@@ -217,7 +222,8 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
   if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, guard_comm, &g_guard_comm, nullptr) != MPI_SUCCESS ||
       PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, guard_type, &g_guard_type, nullptr) != MPI_SUCCESS ||
       PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, guard_win, &g_guard_win, nullptr) != MPI_SUCCESS ||
-      PMPI_Comm_set_attr(MPI_COMM_SELF, g_guard_comm, nullptr) != MPI_SUCCESS) {
+      PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_guard, &g_finalize_guard, nullptr) != MPI_SUCCESS ||
+      PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr) != MPI_SUCCESS) {
     std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's guard keyvals; caching is unavailable\n");
     return false;
   }
@@ -348,6 +354,9 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
 
 int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  if (kind == object_kind::comm && (key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)))
+    // Erroneous (MPI-4.1 §7.4.3): refused before any attribute is deleted, as standalone does.
+    return raise(kind, key, true, mpiattr::fail(kErrComm, "a predefined communicator cannot be freed"), routine);
   if (status st = destroy_record(kind, key); !st.is_ok())
     return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)
   return MPI_SUCCESS;

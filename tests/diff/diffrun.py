@@ -14,6 +14,10 @@ and the line is not compared with mpiattr.
 
 Modes:
   --mpiattr-exe PATH   compare the peer with mpiattr (ctest mode)
+  --mpiattr-exe PATH --host-lib LIB
+                       build with the peer's compiler linked with mpiattr's host-mode library
+                       LIB (docs/host.md) and compare with standalone mpiattr: no divergence
+                       applies, mpiattr over a host must give what mpiattr gives alone
   --peer-only          build and run on the peer, print its output
   --compare-peers      build and run on MPICH and Open MPI, diff them
 
@@ -96,7 +100,7 @@ def load_divergences(path: Path | None) -> list[Divergence]:
         missing = allowed - set(entry)
         if extra or missing:
             raise SystemExit(f"{where}: unknown keys {sorted(extra)}, missing keys {sorted(missing)}")
-        if entry["peer"] not in PEERS:
+        if entry["peer"].removesuffix("+mpiattr") not in PEERS:
             raise SystemExit(f"{where}: unknown peer {entry['peer']!r}")
         out.append(Divergence(**{k: str(entry[k]) for k in allowed}))
     return out
@@ -123,10 +127,14 @@ def run(argv: list[str], env: dict[str, str] | None, what: str) -> str:
     return p.stdout
 
 
-def build_and_run_peer(peer: Peer, src: Path, workdir: Path) -> str:
+def build_and_run_peer(peer: Peer, src: Path, workdir: Path, host_lib: str | None = None) -> str:
     workdir.mkdir(parents=True, exist_ok=True)
-    exe = workdir / f"{src.stem}.{peer.name}"
-    run([peer.compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe)],
+    exe = workdir / f"{src.stem}.{peer.name}{'.host' if host_lib else ''}"
+    link = []
+    if host_lib:  # mpiattr's library first, so that its MPI_* names are the ones bound
+        lib = Path(host_lib)
+        link = [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", f"-l:{lib.name}"]
+    run([peer.compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe), *link],
         None, f"{peer.name}: compile {src.name}")
     return run([*peer.launcher, str(exe)], peer.env, f"{peer.name}: run {src.name}")
 
@@ -194,7 +202,7 @@ def mode_compare(args, divs: list[Divergence]) -> int:
         print(f"SKIP: {peer.compiler} or its launcher is not installed")
         return SKIP
     try:
-        peer_out = build_and_run_peer(peer, src, Path(args.workdir))
+        peer_out = build_and_run_peer(peer, src, Path(args.workdir), args.host_lib)
         mine = run([args.mpiattr_exe], None, f"mpiattr: run {args.mpiattr_exe}")
     except RunError as e:
         print(e)
@@ -202,12 +210,17 @@ def mode_compare(args, divs: list[Divergence]) -> int:
     problems = check_unique_labels(peer_out, peer.name) + check_unique_labels(mine, "mpiattr")
     for p in problems:
         print(p)
-    mine_divs = [d for d in divs if d.peer == peer.name and d.program == src.name]
+    if args.host_lib:  # mpiattr over the host: only the runtime's own values may differ
+        mine_divs = [d for d in divs if d.peer == f"{peer.name}+mpiattr" and d.program == src.name]
+        who = f"mpiattr over {peer.name}"
+    else:
+        mine_divs = [d for d in divs if d.peer == peer.name and d.program == src.name]
+        who = peer.name
     peer_lines, mine_lines = apply_divergences(peer_out, mine, mine_divs)
-    equal = show_diff(peer_lines, mine_lines, f"{peer.name}/{src.name}", f"mpiattr/{src.name}")
+    equal = show_diff(peer_lines, mine_lines, f"{who}/{src.name}", f"mpiattr/{src.name}")
     if equal and not problems:
-        print(f"OK: {src.name}: mpiattr matches {peer.name}"
-              f" ({len(mine_divs)} recorded divergence(s) checked)")
+        print(f"OK: {src.name}: mpiattr matches {who}"
+              f" ({len(mine_divs)} recorded difference(s) checked)")
         return 0
     return 1
 
@@ -282,6 +295,7 @@ def main() -> int:
     ap.add_argument("--mpiattr-exe", help="the same program built against mpiattr")
     ap.add_argument("--workdir", required=True, help="where peer binaries are built")
     ap.add_argument("--divergences", help="divergences.toml")
+    ap.add_argument("--host-lib", help="mpiattr's host-mode library for the peer (compare mode)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--peer-only", action="store_true")
     mode.add_argument("--compare-peers", action="store_true")

@@ -93,14 +93,15 @@ def keyval_param(fn: Function) -> Param:
 
 def routed(fn: Function) -> str | None:
     """For a caching routine, the condition under which the call goes to the host: its keyval was
-    not created by mpiattr. None for keyval creation (always mpiattr's)."""
+    not created by mpiattr (and is not MPI_KEYVAL_INVALID, which mpiattr rejects itself). None
+    for keyval creation (always mpiattr's)."""
     if fn.core == "create_keyval":
         return None
     k = keyval_param(fn)
     value = f"*{k.name}" if k.dir == "inout" else k.name
     if k.dir == "inout":
-        return f"{k.name} != nullptr && !mpiattr::host::owned({value})"
-    return f"!mpiattr::host::owned({value})"
+        return f"{k.name} != nullptr && mpiattr::host::to_host({value})"
+    return f"mpiattr::host::to_host({value})"
 
 
 def pmpi_call(fn: Function) -> str:
