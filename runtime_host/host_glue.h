@@ -15,6 +15,7 @@
 #include "mpiattr/errors.h"
 #include "mpiattr/keyval.h"
 #include "mpiattr/object.h"
+#include "native_map.h"
 
 namespace mpiattr::host {
 // mpiattr's error classes (the spec's values), as the core reports them.
@@ -73,6 +74,19 @@ template <> struct kind_traits<object_kind::win> {
 };
 
 // ---- the runtime (host_runtime.cc) ----
+// The records of the host objects that carry mpiattr attributes, by host handle.
+extern native_map<comm_object> g_comms;
+extern native_map<type_object> g_types;
+extern native_map<win_object> g_wins;
+template <object_kind K> inline auto& records() {
+  if constexpr (K == object_kind::comm) return g_comms;
+  else if constexpr (K == object_kind::type) return g_types;
+  else return g_wins;
+}
+// Whether the fast paths may run: mpiattr started and the host provides less than
+// MPI_THREAD_MULTIPLE, so that no two MPI calls overlap (as standalone, D19).
+extern bool g_fast;
+
 bool ready();                  // MPI initialised and not finalised; sets up mpiattr on first use
 attr_object* find(object_kind kind, std::uintptr_t native);
 // The record of a valid host object with no record yet: registers one (set) after checking the
@@ -155,6 +169,41 @@ class call {
   int host_code_ = 0;
   status pending_;
 };
+
+// The fast paths of get and set (as the standalone runtime's, mpiattr/fast.h): the whole call for
+// a recorded object and a live mpiattr keyval of its kind, with a slot that exists; otherwise
+// false, with nothing changed, and the entry point takes its checked path.
+template <object_kind K, typename H>
+MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
+  if (!g_fast) return nullptr;
+  auto* o = records<K>().find(native(h));
+  if (o == nullptr || !keyvals().live_user(keyval, K, index)) return nullptr;
+  return o;
+}
+template <object_kind K, typename H>
+MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
+  std::uint32_t index;
+  if (attribute_val == nullptr || flag == nullptr) return false;
+  auto* o = fast_target<K>(h, keyval, &index);
+  if (o == nullptr) return false;
+  attr_read r;
+  o->attrs.read_unsynchronised(index, &r);
+  if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
+  *flag = r.found;
+  return true;
+}
+template <object_kind K, typename H>
+MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
+  std::uint32_t index;
+  auto* o = fast_target<K>(h, keyval, &index);
+  if (o == nullptr) return false;
+  switch (o->attrs.put_fast(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {
+    case attr_store::fast_put::not_done: return false;
+    case attr_store::fast_put::added: keyvals().attach(index); return true;
+    case attr_store::fast_put::replaced: return true;
+  }
+  return false;
+}
 
 // After the host duplicated `old` into *fresh (and, for MPI_Comm_idup, started *request): copies
 // mpiattr's attributes through their copy callbacks. On a callback failure the new object is

@@ -16,11 +16,16 @@
 
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
-#include "native_map.h"
 
 #include "c_callbacks.h"
 
 namespace mpiattr::host {
+
+native_map<comm_object> g_comms;
+native_map<type_object> g_types;
+native_map<win_object> g_wins;
+bool g_fast = false;
+
 namespace {
 
 enum : int { kNotStarted = 0, kRunning = 1, kFinalized = 2 };
@@ -28,9 +33,6 @@ std::atomic<int> g_state{kNotStarted};
 std::mutex g_start_mu;
 sync::mutex g_admit_mu;  // one record per object when two threads set its first attribute
 
-native_map<comm_object> g_comms;
-native_map<type_object> g_types;
-native_map<win_object> g_wins;
 // The guard keyvals (host keyvals), by kind.
 int g_guard_comm = MPI_KEYVAL_INVALID, g_guard_type = MPI_KEYVAL_INVALID,
     g_guard_win = MPI_KEYVAL_INVALID;
@@ -130,6 +132,7 @@ status destroy_record(object_kind kind, std::uintptr_t key) {
 status finalize_attributes() {
   if (status st = destroy_record(object_kind::comm, native(MPI_COMM_SELF)); !st.is_ok()) return st;
   if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) return st;
+  g_fast = false;
   g_state.store(kFinalized, std::memory_order_release);
   return status::ok();
 }
@@ -227,6 +230,7 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
     std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's guard keyvals; caching is unavailable\n");
     return false;
   }
+  g_fast = level != MPI_THREAD_MULTIPLE;
   g_state.store(kRunning, std::memory_order_release);
   return true;
 }

@@ -104,6 +104,15 @@ def routed(fn: Function) -> str | None:
     return f"mpiattr::host::to_host({value})"
 
 
+def fast_path(fn: Function) -> str | None:
+    """The fast-path attempt of a get or set (runtime_host/host_glue.h: fast_get, fast_set): an
+    expression true when the call is done."""
+    if fn.core not in ("get_attr", "set_attr"):
+        return None
+    names = ", ".join(p.name for p in fn.params)
+    return f"mpiattr::host::fast_{fn.core[:3]}<{object_enum(fn)}>({names})"
+
+
 def pmpi_call(fn: Function) -> str:
     return f"PMPI_{fn.name[4:]}({', '.join(p.name for p in fn.params)})"
 
@@ -135,7 +144,7 @@ def predefined_entries(spec: Spec) -> list[tuple[str, str]]:
 def filters(spec: Spec) -> dict:
     return {"c_params": clang.c_params, "host_role": role, "host_guard": guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
-            "pmpi_call": pmpi_call, "dup_args": dup_args, "free_param": free_param,
+            "pmpi_call": pmpi_call, "fast_path": fast_path, "dup_args": dup_args, "free_param": free_param,
             "object_enum": object_enum}
 
 
