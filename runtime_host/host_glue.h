@@ -114,6 +114,7 @@ struct class_pair {
 };
 extern const class_pair host_error_classes[];
 extern const std::size_t host_error_class_count;
+bool predefined_type(std::uintptr_t datatype);
 
 // What a generated entry point uses, as cbind::call in the C bindings.
 class call {

@@ -361,6 +361,8 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
   if (kind == object_kind::comm && (key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)))
     // Erroneous (MPI-4.1 §7.4.3): refused before any attribute is deleted, as standalone does.
     return raise(kind, key, true, mpiattr::fail(kErrComm, "a predefined communicator cannot be freed"), routine);
+  if (kind == object_kind::type && find(kind, key) != nullptr && predefined_type(key))
+    return raise(kind, key, false, mpiattr::fail(kErrType, "a predefined datatype cannot be freed"), routine);
   if (status st = destroy_record(kind, key); !st.is_ok())
     return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)
   return MPI_SUCCESS;

@@ -124,6 +124,25 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   return status::ok();
 }
 
+status keyval_registry::rebind(int keyval, language lang, void* lang_state) {
+  const language_binding* b = binding_for(lang);
+  if (b == nullptr) return fail(MPI_ERR_INTERN, "no binding registered for this language");
+  std::lock_guard lock(mu_);
+  keyval_record* r = find_live(keyval);
+  if (r == nullptr || r->predefined)
+    return fail(MPI_ERR_KEYVAL, "keyval 0x%x is not a live user keyval", static_cast<unsigned>(keyval));
+  const std::uint32_t i = index_of(keyval);
+  if (r->cbs.lang_state != nullptr)
+    if (const language_binding* old = binding_for(r->cbs.lang); old && old->release) old->release(r->cbs);
+  r->cbs.lang = lang;
+  r->cbs.lang_state = lang_state;
+  r->cbs.copy_kind = b->predefined->classify_copy(r->cbs.copy);
+  r->cbs.delete_kind = b->predefined->classify_delete(r->cbs.del);
+  if (lang_state != nullptr) used_[i] |= kUsedLangState;
+  set_hot(i, static_cast<std::uint32_t>(keyval), r->kind, flags_of(r->cbs));
+  return status::ok();
+}
+
 // The user's handle goes (R2.1). Below MPI_THREAD_MULTIPLE, attributes under a keyval that ever
 // had one are counted now, and it is counted from now on (lazy counting, keyval.h).
 void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {

@@ -242,6 +242,10 @@ class keyval_registry {
   bool was_issued(int keyval) const;
 
   status create(object_kind kind, const callbacks& cbs, int* keyval);
+  // Hands a live keyval's callbacks to another language's binding, which from now on calls them
+  // (with `lang_state`, which it owns): host mode, where MPICH's C++ bindings create a keyval
+  // with C++ functions through the C routine and then say how to call them (docs/host.md).
+  status rebind(int keyval, language lang, void* lang_state);
   status free(object_kind kind, int* keyval, const char* kind_label);
   void define_predefined(int keyval, object_kind kind);
   // The fast paths of create and free (mpiattr/fast.h), below MPI_THREAD_MULTIPLE only: no lock,
