@@ -6,6 +6,7 @@
 // would rewrite, so after mpi.h this code names mpiattr's error classes only through the k*
 // constants captured below, and every MPI_* name it writes is the host's.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -85,7 +86,9 @@ template <object_kind K> inline auto& records() {
 }
 // Whether the fast paths may run: mpiattr started and the host provides less than
 // MPI_THREAD_MULTIPLE, so that no two MPI calls overlap (as standalone, D19).
-extern bool g_fast;
+extern std::atomic<bool> g_fast;
+// Whether the thread-safe fast get may run: mpiattr started, at MPI_THREAD_MULTIPLE.
+extern std::atomic<bool> g_fast_concurrent;
 
 bool ready();                  // MPI initialised and not finalised; sets up mpiattr on first use
 attr_object* find(object_kind kind, std::uintptr_t native);
@@ -139,8 +142,8 @@ class call {
     kind_ = K;
     native_ = native(h);
     has_target_ = K != object_kind::type;
-    if (attr_object* o = find(K, native_)) [[likely]]
-      return static_cast<T*>(o);
+    if (T* o = records<K>().find(native_)) [[likely]]
+      return o;
     return static_cast<T*>(admit(K, native_, create, &host_code_));
   }
 
@@ -176,15 +179,30 @@ class call {
 // false, with nothing changed, and the entry point takes its checked path.
 template <object_kind K, typename H>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
-  if (!g_fast) return nullptr;
+  if (!g_fast.load(std::memory_order_relaxed)) return nullptr;
   auto* o = records<K>().find(native(h));
   if (o == nullptr || !keyvals().live_user(keyval, K, index)) return nullptr;
   return o;
+}
+// At MPI_THREAD_MULTIPLE a get is a lock-free read, as the checked path's (attr_store.h: read),
+// without its error plumbing.
+template <object_kind K, typename H>
+[[gnu::noinline]] bool fast_get_concurrent(H h, int keyval, void* attribute_val, int* flag) {
+  if (!g_fast_concurrent.load(std::memory_order_relaxed)) return false;
+  auto* o = records<K>().find(native(h));
+  keyval_record* r = keyvals().find_live(keyval);
+  if (o == nullptr || r == nullptr || r->kind != K) return false;
+  attr_read v;
+  o->attrs.read(keyval_registry::index_of(keyval), &v);
+  if (v.found) *static_cast<void**>(attribute_val) = v.as_c();
+  *flag = v.found;
+  return true;
 }
 template <object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   std::uint32_t index;
   if (attribute_val == nullptr || flag == nullptr) return false;
+  if (!g_fast.load(std::memory_order_relaxed)) return fast_get_concurrent<K>(h, keyval, attribute_val, flag);
   auto* o = fast_target<K>(h, keyval, &index);
   if (o == nullptr) return false;
   attr_read r;

@@ -24,7 +24,8 @@ namespace mpiattr::host {
 native_map<comm_object> g_comms;
 native_map<type_object> g_types;
 native_map<win_object> g_wins;
-bool g_fast = false;
+std::atomic<bool> g_fast{false};
+std::atomic<bool> g_fast_concurrent{false};
 
 namespace {
 
@@ -132,7 +133,8 @@ status destroy_record(object_kind kind, std::uintptr_t key) {
 status finalize_attributes() {
   if (status st = destroy_record(object_kind::comm, native(MPI_COMM_SELF)); !st.is_ok()) return st;
   if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) return st;
-  g_fast = false;
+  g_fast.store(false);
+  g_fast_concurrent.store(false);
   g_state.store(kFinalized, std::memory_order_release);
   return status::ok();
 }
@@ -230,7 +232,8 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
     std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's guard keyvals; caching is unavailable\n");
     return false;
   }
-  g_fast = level != MPI_THREAD_MULTIPLE;
+  g_fast.store(level != MPI_THREAD_MULTIPLE);
+  g_fast_concurrent.store(level == MPI_THREAD_MULTIPLE);
   g_state.store(kRunning, std::memory_order_release);
   return true;
 }
