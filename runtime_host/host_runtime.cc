@@ -211,6 +211,11 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
   return n;
 }
 
+}  // namespace
+// The Fortran bindings of host mode (host_fortran.cc), when the library has them.
+[[gnu::weak]] void register_fortran();
+namespace {
+
 [[gnu::cold]] bool start() {
   std::lock_guard lock(g_start_mu);
   const int s = g_state.load(std::memory_order_acquire);
@@ -223,6 +228,7 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
   PMPI_Query_thread(&level);
   sync::set_concurrent(level == MPI_THREAD_MULTIPLE);  // the level the host provides (R11)
   register_language(language::c, &g_c_binding);
+  if (register_fortran) register_fortran();
   keyvals().set_attribute_counter(count_attributes);
   if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, guard_comm, &g_guard_comm, nullptr) != MPI_SUCCESS ||
       PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, guard_type, &g_guard_type, nullptr) != MPI_SUCCESS ||

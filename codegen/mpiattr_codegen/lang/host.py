@@ -11,16 +11,26 @@ Each routine of the spec gets a host role, derived from its `core` key:
   - free: mpiattr's delete callbacks run at the call, then the host frees (host::before_free).
   - finalize, error: MPI_Finalize deletes MPI_COMM_SELF's attributes first; MPI_Error_class and
     MPI_Error_string answer for mpiattr's error codes and pass the host's through.
-Every other routine is the host's: it is not defined here. Routines a host's mpi.h may lack (MPI-4
+Every other routine is the host's: it is not defined here.
+
+The Fortran entry points (mpif.h and `use mpi`; src/host/fortran.cc) exist because neither host's
+Fortran binding reaches the C names for every caching call (docs/host-entry-points.md §3). They
+replace the host's under every link name it exports (mpi_x_, mpi_x__, mpi_x, MPI_X). A caching
+routine converts its arguments as the standalone Fortran binding does (lang/fortran.py), with
+handles through the host's f2c, and passes a keyval mpiattr did not create to the host's own
+Fortran routine; the other roles convert their arguments and call the C entry point above, so
+each is done once whichever language calls it. Routines a host's mpi.h may lack (MPI-4
 additions in Open MPI 4.1) are guarded by MPIATTR_HOST_HAS_<name>, which CMake sets per host."""
 from __future__ import annotations
 
 from . import c as clang
+from . import fortran as flang
 from .. import lowering
 from ..lowering import Lowering
 from ..model import Function, Param, Spec
 
-OUTPUTS = [("host/functions.cc.j2", "src/host/functions.cc")]
+OUTPUTS = [("host/functions.cc.j2", "src/host/functions.cc"),
+           ("host/fortran.cc.j2", "src/host/fortran.cc")]
 
 _DUP = {"comm_dup", "comm_dup_with_info", "comm_idup", "comm_idup_with_info", "type_dup"}
 _FREE = {"comm_free", "comm_disconnect", "type_free", "win_free"}
@@ -145,8 +155,103 @@ def filters(spec: Spec) -> dict:
     return {"c_params": clang.c_params, "host_role": role, "host_guard": guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
             "pmpi_call": pmpi_call, "fast_path": fast_path, "dup_args": dup_args, "free_param": free_param,
-            "object_enum": object_enum}
+            "object_enum": object_enum, **f_filters()}
 
 
 def context(spec: Spec) -> dict:
-    return {"predefined_entries": predefined_entries(spec)}
+    return {"predefined_entries": predefined_entries(spec),
+            "host_ffunctions": fortran_functions(spec)}
+
+
+# ---- the Fortran entry points ----
+
+_F2C = {"comm": "Comm", "type": "Type", "win": "Win", "info": "Info", "request": "Request",
+        "group": "Group", "errhandler": "Errhandler"}
+
+
+def fortran_functions(spec: Spec) -> list[Function]:
+    return [fn for fn in flang.fortran_functions(spec) if role(fn)]
+
+
+def f_lower(fn: Function, p: Param, first_target: bool) -> Lowering:
+    """As lang/fortran.py, but the object is found as in `lower` above, from the host's f2c."""
+    if p.kind.cls == "handle" and p.dir == "in":
+        obj = p.kind.object
+        write = "true" if fn.core == "set_attr" else "false"
+        L = Lowering()
+        L.pre.append(f"auto* {p.name}_o = c.object<{kind_enum(obj)}>(PMPI_{_F2C[obj]}_f2c(*{p.name}), "
+                     f"\"{p.name.upper()}\", {write});")
+        L.pre.append(f"if ({p.name}_o == nullptr) return c.fail();")
+        L.arg = f"*{p.name}_o"
+        return L
+    L = flang.lower_param(fn, p, first_target)
+    if p.kind.cls == "keyval" and p.dir == "inout":
+        L.post.append(f"*{p.name} = MPI_KEYVAL_INVALID;")
+    return L
+
+
+def f_lowerings(fn: Function) -> list[Lowering]:
+    return lowering.lowerings(fn, f_lower)
+
+
+def f_core_args(fn: Function) -> str:
+    return lowering.core_args(fn, f_lowerings(fn), flang.fortran_language(fn))
+
+
+def f_routed(fn: Function) -> str | None:
+    if fn.core == "create_keyval":
+        return None
+    return f"mpiattr::host::to_host(*{keyval_param(fn).name})"
+
+
+def f_args(fn: Function) -> str:
+    """The entry point's own parameter names, in order (to pass a call on unchanged)."""
+    names = [p.name for p in flang.fparams(fn)]
+    if not fn.returns:
+        names.append(fn.ierror)
+    names += [f"{p.name}_len" for p in flang.fparams(fn) if p.kind.cls == "string"]
+    return ", ".join(names)
+
+
+def f_to_c(fn: Function) -> Lowering:
+    """How a Fortran call of a dup, free, finalize or error routine becomes a call of the C entry
+    point: handles through the host's f2c and c2f, INTEGERs as ints, CHARACTER results padded."""
+    L = Lowering()
+    args = []
+    for p in flang.fparams(fn):
+        k, n = p.kind, p.name
+        if k.cls == "handle":
+            conv = _F2C[k.object]
+            if p.dir == "in":
+                args.append(f"PMPI_{conv}_f2c(*{n})")
+            else:
+                ctype = k.c
+                init = f"PMPI_{conv}_f2c(*{n})" if p.dir == "inout" else "{}"
+                L.pre.append(f"{ctype} {n}_c = {init};")
+                args.append(f"&{n}_c")
+                L.always.append(f"*{n} = PMPI_{conv}_c2f({n}_c);")
+        elif k.cls in ("scalar", "error"):
+            if p.dir == "in":
+                args.append(f"static_cast<int>(*{n})")
+            else:
+                L.pre.append(f"int {n}_c = 0;")
+                args.append(f"&{n}_c")
+                L.post.append(f"*{n} = {n}_c;")
+        elif k.cls == "string":
+            L.pre.append(f"char {n}_c[MPI_MAX_ERROR_STRING + 1] = {{}};")
+            args.append(f"{n}_c")
+            L.post.append(f"mpiattr::host::to_fortran({n}_c, {n}, {n}_len);")
+        else:
+            raise ValueError(f"{fn.origin}: no host Fortran conversion for kind {k.name}")
+    L.arg = ", ".join(args)
+    return L
+
+
+def f_name_lower(fn: Function) -> str:
+    return fn.name.lower()
+
+
+def f_filters() -> dict:
+    return {"f_c_params": flang.c_params, "f_lowerings": f_lowerings, "f_core_args": f_core_args,
+            "f_routed": f_routed, "f_args": f_args, "f_to_c": f_to_c, "f_lower_name": f_name_lower,
+            "upper": flang.upper}

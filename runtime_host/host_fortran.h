@@ -1,0 +1,53 @@
+// runtime_host/host_fortran.h: what the generated Fortran entry points of host mode (fortran.cc)
+// use besides host_glue.h: the Fortran callback types, LOGICAL values, the link names, and the
+// host's own Fortran routines for keyvals mpiattr did not create.
+#pragma once
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "host_glue.h"
+#include "callbacks.h"               // generated: the Fortran callback types
+#include "mpiattr/fortran_config.h"  // MPIATTR_F_TRUE / MPIATTR_F_FALSE of this Fortran compiler
+
+// An entry point is defined as mpiattr_f_<name> and under every name the hosts' Fortran libraries
+// export for it (docs/host-entry-points.md §3): mpi_x_, mpi_x__, mpi_x and MPI_X. They are strong
+// definitions: whichever library comes first in the search order (this one, linked before the
+// host or preloaded) answers.
+#define MPIATTR_HOST_F_ALIAS(sym, l) \
+  extern "C" MPIATTR_EXPORT __typeof__(mpiattr_f_##l) sym __attribute__((alias("mpiattr_f_" #l)));
+#define MPIATTR_HOST_F_NAMES(l, U) \
+  MPIATTR_HOST_F_ALIAS(l##_, l) MPIATTR_HOST_F_ALIAS(l##__, l) MPIATTR_HOST_F_ALIAS(l, l) MPIATTR_HOST_F_ALIAS(U, l)
+
+namespace mpiattr::host {
+
+// The host's own Fortran routine `name` (the next definition after this library's).
+template <typename Fn>
+Fn host_fortran(const char* name) {
+  void* f = dlsym(RTLD_NEXT, name);
+  if (f == nullptr) {
+    std::fprintf(stderr, "mpiattr: the host MPI has no Fortran routine %s\n", name);
+    std::abort();
+  }
+  return reinterpret_cast<Fn>(f);
+}
+
+// The link names of the predefined Fortran callbacks (generated from the spec).
+struct fortran_predefined_name {
+  const char* link_name;
+  decltype(predefined_callback::behaviour) behaviour;
+};
+extern const fortran_predefined_name fortran_predefined_names[];
+extern const std::size_t fortran_predefined_name_count;
+
+// Copies a C string into a CHARACTER argument, blank-padded (truncated if it does not fit).
+inline void to_fortran(const char* src, char* dst, std::size_t len) {
+  std::size_t n = std::strlen(src);
+  if (n > len) n = len;
+  std::memcpy(dst, src, n);
+  std::memset(dst + n, ' ', len - n);
+}
+
+}  // namespace mpiattr::host
