@@ -20,6 +20,8 @@
   extern "C" MPIATTR_EXPORT __typeof__(mpiattr_f_##l) sym __attribute__((alias("mpiattr_f_" #l)));
 #define MPIATTR_HOST_F_NAMES(l, U) \
   MPIATTR_HOST_F_ALIAS(l##_, l) MPIATTR_HOST_F_ALIAS(l##__, l) MPIATTR_HOST_F_ALIAS(l, l) MPIATTR_HOST_F_ALIAS(U, l)
+// The mpi_f08 module's link name on both hosts: mpi_x_f08_.
+#define MPIATTR_HOST_F08_NAME(l) MPIATTR_HOST_F_ALIAS(l##_f08_, l##_f08)
 
 namespace mpiattr::host {
 

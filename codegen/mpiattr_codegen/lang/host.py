@@ -160,6 +160,8 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     return {"predefined_entries": predefined_entries(spec),
+            "predefined_f08_entries": [(pc.name, pc.behaviour, pc.deprecated is not None)
+                                       for pc in spec.predefined_callbacks],
             "host_ffunctions": fortran_functions(spec)}
 
 
