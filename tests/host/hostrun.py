@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""Host-mode runner: build one tests/host/c program against a host MPI, run it on N ranks, judge it.
+
+    hostrun.py --host mpich|openmpi --mode alone|linked|preload --src prog.c --workdir DIR
+               [--lib /path/libmpiattr_<host>.so] [--np 4] [--divergences divergences.toml]
+               [--facts-from DIR] [--timeout 120]
+
+Modes:
+  alone    the host MPI by itself (plain wrapper build). Exactly the checks that
+           divergences.toml lists for this host and program must FAIL, every other check
+           must be ok: a host that starts passing a listed check fails the run, so the file is
+           kept up to date. The run's FACT lines are written to DIR/facts.json.
+  (linked and preload: every check must be ok, except exactly the [[limitation]] entries of
+  divergences.toml for this host and program: what mpiattr over that host cannot detect.)
+  linked   built with `-L<libdir> -Wl,-rpath,<libdir> -l<lib>` before the host's libraries
+           (the wrapper appends those after the user's arguments). Every check must be ok.
+  preload  built plainly, run with LD_PRELOAD=<lib> given to the ranks through the launcher
+           (`mpiexec.mpich -genv LD_PRELOAD <lib>`, `mpiexec.openmpi -x LD_PRELOAD=<lib>`), so the
+           launcher itself does not load it. Every check must be ok.
+
+Proof that the library was (or was not) in front of the host: the runner passes
+HOSTCHECK_PROVIDER=<library name> (linked, preload) or HOSTCHECK_NOT_PROVIDER=libmpiattr (alone)
+to the ranks; the harness (c/host_check.h, report()) resolves every caching routine with
+dlsym(RTLD_DEFAULT) + dladdr, i.e. the definition the program's own calls bind to, and records
+the check `harness_caching_routines_provider`. The runner requires that check to be present and
+ok in every mode, so a preload that did not take (wrong path, a launcher that drops the variable,
+a setuid loader ignoring it) or a link order that lets the host's definitions win fails the run.
+
+Facts: with --facts-from DIR (the alone run's workdir), the FACT lines of a linked or preload run
+must equal those of the alone run (DIR/facts.json): the library must answer what the host would
+(predefined attribute values, thread level, ...). INFO lines are only shown.
+
+Output format of the programs (c/host_check.h): `CHECK <name>: ok`, `CHECK <name>: FAIL (ranks
+r1,r2)`, `FACT <name>: <value>`, `INFO <name>: <value>`, `HOSTCHECK DONE ranks=<n> checks=<c>`
+(rank 0, from report()), and per rank after MPI_Finalize `HOSTCHECK LOCAL rank=<r> checks=<c>`
+after its own CHECK lines (local_report()); those are merged over the ranks.
+
+Exit status: 0 pass, 1 fail, 77 skip (the host's compiler wrapper or launcher is missing).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SKIP = 77
+BUILD_TIMEOUT = 120  # seconds
+CFLAGS = ("-Wall", "-Wno-deprecated-declarations", "-pthread")
+NOT_PROVIDER = "libmpiattr"  # no file of this name may answer the caching calls in alone mode
+PROVIDER_CHECK = "harness_caching_routines_provider"
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    compiler: str
+    launcher: str
+    launcher_args: tuple[str, ...]  # before -n
+    env: dict[str, str]  # for the launcher (Open MPI's mpiexec hands OMPI_MCA_* to the ranks)
+
+    def env_args(self, key: str, value: str) -> list[str]:
+        """Launcher arguments that give the ranks (not the launcher) KEY=VALUE."""
+        if self.name == "mpich":
+            return ["-genv", key, value]
+        return ["-x", f"{key}={value}"]
+
+
+HOSTS = {
+    "mpich": Host("mpich", "mpicc.mpich", "mpiexec.mpich", (), {}),
+    # Open MPI 4.1 refuses root without the two ALLOW variables. osc=pt2pt: windows work over
+    # point-to-point here (no RDMA network); note that osc/pt2pt refuses MPI_Win_* in a process
+    # initialised with MPI_THREAD_MULTIPLE, so the window program uses MPI_Init. btl=self,vader:
+    # shared memory only, no network probing. Oversubscribe: 4 ranks on 2 cores.
+    "openmpi": Host(
+        "openmpi", "mpicc.openmpi", "mpiexec.openmpi", ("--oversubscribe",),
+        {
+            "OMPI_ALLOW_RUN_AS_ROOT": "1",
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+            "OMPI_MCA_osc": "pt2pt",
+            "OMPI_MCA_btl": "self,vader",
+            "OMPI_MCA_rmaps_base_oversubscribe": "1",
+        },
+    ),
+}
+
+CHECK_RE = re.compile(r"^CHECK (\S+): (ok|FAIL(?: \(ranks ([0-9,\-]*)\))?)\s*$")
+VALUE_RE = re.compile(r"^(FACT|INFO) (\S+): (.*?)\s*$")
+DONE_RE = re.compile(r"^HOSTCHECK DONE ranks=(\d+) checks=(\d+)\s*$")
+LOCAL_RE = re.compile(r"^HOSTCHECK LOCAL rank=(-?\d+) checks=(\d+)\s*$")
+
+
+class RunError(Exception):
+    """A build or run failed; the message says which and shows its output."""
+
+
+# ---------------------------------------------------------------- divergences.toml
+
+@dataclass(frozen=True)
+class Divergence:
+    host: str
+    program: str
+    check: str
+    standard: str
+    reason: str
+
+
+def load_divergences(path: Path | None, table: str = "divergence") -> list[Divergence]:
+    """The [[divergence]] entries (the host alone) or the [[limitation]] entries (mpiattr over the
+    host, linked or preloaded: what it cannot do better than the host it sits on)."""
+    if path is None:
+        return []
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    unknown_top = set(data) - {"divergence", "limitation"}
+    if unknown_top:
+        raise SystemExit(f"{path}: unknown top-level keys {sorted(unknown_top)}")
+    allowed = {"host", "program", "check", "standard", "reason"}
+    out, seen = [], set()
+    for i, entry in enumerate(data.get(table, [])):
+        where = f"{path}: {table} #{i + 1}"
+        extra, missing = set(entry) - allowed, allowed - set(entry)
+        if extra or missing:
+            raise SystemExit(f"{where}: unknown keys {sorted(extra)}, missing keys {sorted(missing)}")
+        if entry["host"] not in HOSTS:
+            raise SystemExit(f"{where}: unknown host {entry['host']!r}")
+        d = Divergence(**{k: str(entry[k]) for k in allowed})
+        key = (d.host, d.program, d.check)
+        if key in seen:
+            raise SystemExit(f"{where}: listed twice: {key}")
+        seen.add(key)
+        out.append(d)
+    return out
+
+
+# ---------------------------------------------------------------- build and run
+
+def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, str, float]:
+    """Run argv in its own process group; kill the group on timeout. Returns stdout, stderr, secs."""
+    print(f"$ {' '.join(argv)}", flush=True)
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, sig)
+            try:
+                out, err = p.communicate(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        else:
+            out, err = "", ""
+        raise RunError(f"{what}: timed out after {timeout:.0f} s (hang or deadlock?)\n"
+                       f"--- stdout ---\n{out}--- stderr ---\n{err}")
+    secs = time.monotonic() - t0
+    if p.returncode != 0:
+        raise RunError(f"{what}: exit status {p.returncode} after {secs:.1f} s\n"
+                       f"--- stdout ---\n{out}--- stderr ---\n{err}")
+    return out, err, secs
+
+
+def clean_env() -> dict[str, str]:
+    env = dict(os.environ)
+    if "LD_PRELOAD" in env:
+        print(f"note: ignoring LD_PRELOAD={env['LD_PRELOAD']!r} from the environment")
+        del env["LD_PRELOAD"]
+    return env
+
+
+def lib_link_args(lib: Path) -> list[str]:
+    libdir = str(lib.parent)
+    m = re.fullmatch(r"lib(.+)\.so", lib.name)
+    name = f"-l{m.group(1)}" if m else f"-l:{lib.name}"
+    return ["-L", libdir, f"-Wl,-rpath,{libdir}", name]
+
+
+def lib_stem(lib: Path) -> str:
+    """libmpiattr_mpich.so.1.2 -> libmpiattr_mpich (what dladdr's path must contain)."""
+    return lib.name.split(".so")[0]
+
+
+def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None) -> Path:
+    exe = workdir / f"{src.stem}.{host.name}.{mode}"
+    argv = [host.compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe)]
+    if mode == "linked":
+        argv += lib_link_args(lib)
+    out, err, _ = run_tool(argv, clean_env(), f"{host.name}: compile {src.name}", BUILD_TIMEOUT)
+    if err.strip():
+        print(err, end="" if err.endswith("\n") else "\n")
+    return exe
+
+
+def launch(host: Host, mode: str, exe: Path, np: int, lib: Path | None,
+           timeout: float) -> tuple[str, str, float]:
+    env = clean_env()
+    env.update(host.env)
+    argv = [host.launcher, *host.launcher_args, "-n", str(np)]
+    if mode == "preload":
+        argv += host.env_args("LD_PRELOAD", str(lib))
+    if mode == "alone":
+        argv += host.env_args("HOSTCHECK_NOT_PROVIDER", NOT_PROVIDER)
+    else:
+        argv += host.env_args("HOSTCHECK_PROVIDER", lib_stem(lib))
+    argv.append(str(exe))
+    return run_tool(argv, env, f"{host.name}: run {exe.name} on {np} ranks", timeout)
+
+
+# ---------------------------------------------------------------- parse
+
+@dataclass
+class Result:
+    checks: dict[str, set[int] | None] = field(default_factory=dict)  # name -> failing ranks (None: ok)
+    order: list[str] = field(default_factory=list)
+    facts: dict[str, str] = field(default_factory=dict)
+    infos: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    complete: bool = False  # report() ran: its FACT lines are all there
+
+
+def parse(out: str, np: int) -> Result:
+    res = Result()
+    counts: dict[str, int] = {}
+    done: list[tuple[int, int]] = []
+    local: dict[int, int] = {}
+    for line in out.splitlines():
+        if m := CHECK_RE.match(line):
+            name, verdict, ranks = m.group(1), m.group(2), m.group(3)
+            counts[name] = counts.get(name, 0) + 1
+            if name not in res.checks:
+                res.checks[name] = None
+                res.order.append(name)
+            if verdict != "ok":
+                failed = {int(r) for r in ranks.split(",") if r} if ranks else {-1}
+                res.checks[name] = (res.checks[name] or set()) | failed
+        elif m := VALUE_RE.match(line):
+            table = res.facts if m.group(1) == "FACT" else res.infos
+            name, value = m.group(2), m.group(3)
+            if m.group(1) == "FACT" and name in table and table[name] != value:
+                res.problems.append(f"FACT {name} printed with different values: "
+                                    f"{table[name]!r} and {value!r}")
+            table[name] = value
+        elif m := DONE_RE.match(line):
+            done.append((int(m.group(1)), int(m.group(2))))
+        elif m := LOCAL_RE.match(line):
+            local[int(m.group(1))] = int(m.group(2))
+        elif line.startswith(("CHECK ", "FACT ", "HOSTCHECK")):
+            res.problems.append(f"malformed harness line (interleaved output?): {line!r}")
+    if len(done) != 1:
+        res.problems.append(f"expected one 'HOSTCHECK DONE' line from report(), got {len(done)} "
+                            "(crash, or report() not called)")
+        return res
+    ranks, nglobal = done[0]
+    res.complete = True
+    if ranks != np:
+        res.problems.append(f"report() ran on {ranks} ranks, expected {np}")
+    nlocal = 0
+    if local:
+        if sorted(local) != list(range(np)):
+            res.problems.append(f"local_report() lines from ranks {sorted(local)}, expected 0..{np - 1}")
+        if len(set(local.values())) != 1:
+            res.problems.append(f"ranks recorded different numbers of local checks: {local}")
+        nlocal = max(local.values())
+    if len(res.checks) != nglobal + nlocal:
+        res.problems.append(f"{len(res.checks)} distinct checks printed, expected {nglobal} from "
+                            f"report() + {nlocal} from local_report()")
+    if np > 1:
+        for name, c in counts.items():
+            if c not in (1, np):
+                res.problems.append(f"check {name} printed {c} times (expected once, or once per rank)")
+    return res
+
+
+# ---------------------------------------------------------------- facts.json
+
+def facts_path(workdir: Path) -> Path:
+    return workdir / "facts.json"
+
+
+def write_facts(workdir: Path, program: str, host: str, facts: dict[str, str] | None) -> None:
+    """Record the program's facts in workdir/facts.json (None: forget them)."""
+    path = facts_path(workdir)
+    with open(workdir / ".facts.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = {}
+        if path.exists():
+            with contextlib.suppress(ValueError):
+                data = json.loads(path.read_text())
+        if facts is None:
+            data.pop(program, None)
+        else:
+            data[program] = {"host": host, "facts": facts}
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        tmp.replace(path)
+
+
+def compare_facts(facts_dir: Path, program: str, host: str, mine: dict[str, str]) -> list[str]:
+    path = facts_path(facts_dir)
+    if not path.exists():
+        return [f"--facts-from: {path} does not exist (run the alone test first)"]
+    data = json.loads(path.read_text())
+    if program not in data:
+        return [f"--facts-from: {path} has no facts for {program}"]
+    entry = data[program]
+    if entry.get("host") != host:
+        return [f"--facts-from: {path} holds facts of host {entry.get('host')!r}, not {host!r}"]
+    theirs: dict[str, str] = entry["facts"]
+    diffs = []
+    for name in sorted(set(theirs) | set(mine)):
+        a, b = theirs.get(name), mine.get(name)
+        if a != b:
+            diffs.append(f"FACT {name}: host alone {a if a is not None else '(missing)'}, "
+                         f"this run {b if b is not None else '(missing)'}")
+    return diffs
+
+
+# ---------------------------------------------------------------- main
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--host", required=True, choices=sorted(HOSTS))
+    ap.add_argument("--mode", required=True, choices=("alone", "linked", "preload"))
+    ap.add_argument("--src", required=True, type=Path)
+    ap.add_argument("--workdir", required=True, type=Path)
+    ap.add_argument("--lib", type=Path, help="libmpiattr_<host>.so (linked and preload modes)")
+    ap.add_argument("--np", type=int, default=4)
+    ap.add_argument("--divergences", type=Path)
+    ap.add_argument("--facts-from", type=Path, help="the alone run's workdir (holds facts.json)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds for the run")
+    ap.add_argument("--verbose", action="store_true", help="print the program's whole output")
+    args = ap.parse_args()
+
+    host = HOSTS[args.host]
+    src = args.src.resolve()
+    program = src.name
+    tag = f"[{host.name} {args.mode} {program}]"
+    if not all(shutil.which(t) for t in (host.compiler, host.launcher)):
+        print(f"SKIP {tag}: {host.compiler} or {host.launcher} is not installed")
+        return SKIP
+    if not src.is_file():
+        print(f"FAIL {tag}: no such source file {src}")
+        return 1
+    lib = None
+    if args.mode != "alone":
+        if args.lib is None:
+            print(f"FAIL {tag}: --mode {args.mode} needs --lib")
+            return 1
+        lib = args.lib.resolve()
+        if not lib.is_file():
+            print(f"FAIL {tag}: library {lib} does not exist (build it first)")
+            return 1
+    divs = [d for d in load_divergences(args.divergences)
+            if d.host == host.name and d.program == program]
+    limits = [d for d in load_divergences(args.divergences, "limitation")
+              if d.host == host.name and d.program == program]
+    workdir = args.workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    if args.mode == "alone":  # no stale facts if this run fails
+        write_facts(workdir, program, host.name, None)
+
+    try:
+        exe = build(host, args.mode, src, workdir, lib)
+        out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout)
+    except RunError as e:
+        print(f"FAIL {tag}\n{e}")
+        return 1
+    (workdir / f"{exe.name}.out").write_text(out)
+    (workdir / f"{exe.name}.err").write_text(err)
+    if args.verbose:
+        print(out, end="")
+
+    res = parse(out, args.np)
+    failures: list[str] = list(res.problems)
+    failing = {n: r for n, r in res.checks.items() if r is not None}
+    ok = {n for n, r in res.checks.items() if r is None}
+
+    def ranks(n: str) -> str:
+        return ",".join(str(r) for r in sorted(failing[n]))
+
+    if PROVIDER_CHECK not in res.checks:
+        failures.append(f"the harness did not record {PROVIDER_CHECK} (environment not passed to the ranks?)")
+    elif PROVIDER_CHECK in failing:
+        what = ("the caching routines do not come from " + lib_stem(lib)) if lib else \
+               f"a {NOT_PROVIDER}* library answers the caching routines"
+        failures.append(f"{PROVIDER_CHECK} failed: {what} "
+                        f"(provider seen: {res.infos.get('provider_of_MPI_Comm_set_attr', '?')})")
+
+    expected = {d.check: d for d in (divs if args.mode == "alone" else limits)}
+    host_fails = {d.check for d in divs} if args.mode != "alone" else set()
+    for name in res.order:
+        if name in failing and name not in expected and name != PROVIDER_CHECK:
+            hint = (f" (the host alone fails it too, see divergences.toml: is the call answered "
+                    "by the library?)") if name in host_fails else ""
+            failures.append(f"CHECK {name}: FAIL on ranks {ranks(name)}{hint}")
+    for name, d in expected.items():
+        if name in ok:
+            who = f"{host.name} alone" if args.mode == "alone" else f"mpiattr over {host.name}"
+            failures.append(f"CHECK {name}: ok, but divergences.toml says {who} fails it "
+                            f"({d.standard}; {d.reason}) -- it now passes: remove the entry")
+        elif name not in res.checks:
+            failures.append(f"CHECK {name}: listed in divergences.toml but not printed (renamed?)")
+
+    if args.mode == "alone" and res.complete:
+        write_facts(workdir, program, host.name, res.facts)
+    elif args.facts_from is not None:
+        failures += compare_facts(args.facts_from.resolve(), program, host.name, res.facts)
+
+    nfail = len(failing)
+    print(f"{tag} {len(res.checks)} checks, {len(ok)} ok, {nfail} failed"
+          f"{f' ({len(expected)} expected by divergences.toml)' if expected else ''}, "
+          f"{len(res.facts)} facts; run {secs:.1f} s")
+    for name in res.order:
+        if name in failing:
+            note = " (expected: divergences.toml)" if name in expected else ""
+            print(f"  CHECK {name}: FAIL (ranks {ranks(name)}){note}")
+    for name, value in res.infos.items():
+        print(f"  INFO {name}: {value}")
+    if failures:
+        print(f"FAIL {tag}:")
+        for f in failures:
+            print(f"  - {f}")
+        if err.strip():
+            tail = err.strip().splitlines()[-40:]
+            print("--- stderr (last lines) ---\n" + "\n".join(tail))
+        return 1
+    if args.mode != "alone" and divs:
+        print(f"  ({len(divs)} check(s) that {host.name} alone fails, per divergences.toml, pass here)")
+    print(f"PASS {tag}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
