@@ -14,6 +14,8 @@ Modes:
   divergences.toml for this host and program: what mpiattr over that host cannot detect.)
   linked   built with `-L<libdir> -Wl,-rpath,<libdir> -l<lib>` before the host's libraries
            (the wrapper appends those after the user's arguments). Every check must be ok.
+  wrapper  built with mpiattr's wrapper for the host (--wrapper build/bin/mpiattr-<host>-cc),
+           which adds the library itself; judged as linked.
   preload  built plainly, run with LD_PRELOAD=<lib> given to the ranks through the launcher
            (`mpiexec.mpich -genv LD_PRELOAD <lib>`, `mpiexec.openmpi -x LD_PRELOAD=<lib>`), so the
            launcher itself does not load it. Every check must be ok.
@@ -193,9 +195,11 @@ def lib_stem(lib: Path) -> str:
     return lib.name.split(".so")[0]
 
 
-def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None) -> Path:
+def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None,
+          wrapper: Path | None = None) -> Path:
     exe = workdir / f"{src.stem}.{host.name}.{mode}"
-    argv = [host.compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe)]
+    compiler = str(wrapper) if mode == "wrapper" else host.compiler
+    argv = [compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe)]
     if mode == "linked":
         argv += lib_link_args(lib)
     out, err, _ = run_tool(argv, clean_env(), f"{host.name}: compile {src.name}", BUILD_TIMEOUT)
@@ -333,7 +337,8 @@ def compare_facts(facts_dir: Path, program: str, host: str, mine: dict[str, str]
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--host", required=True, choices=sorted(HOSTS))
-    ap.add_argument("--mode", required=True, choices=("alone", "linked", "preload"))
+    ap.add_argument("--mode", required=True, choices=("alone", "linked", "preload", "wrapper"))
+    ap.add_argument("--wrapper", type=Path, help="mpiattr-<host>-cc (wrapper mode: it links the library)")
     ap.add_argument("--src", required=True, type=Path)
     ap.add_argument("--workdir", required=True, type=Path)
     ap.add_argument("--lib", type=Path, help="libmpiattr_<host>.so (linked and preload modes)")
@@ -373,7 +378,7 @@ def main() -> int:
         write_facts(workdir, program, host.name, None)
 
     try:
-        exe = build(host, args.mode, src, workdir, lib)
+        exe = build(host, args.mode, src, workdir, lib, args.wrapper)
         out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout)
     except RunError as e:
         print(f"FAIL {tag}\n{e}")
