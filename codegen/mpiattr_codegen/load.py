@@ -169,7 +169,7 @@ def load(spec_dir: str | Path) -> Spec:
     c = docs["constants.toml"]
     o = "spec/constants.toml"
     _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
-                    "datatype", "integers"}, o)
+                    "datatype", "integers", "since"}, o)
     keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
                                value_kind=k["value_kind"], ref=k["ref"])
                  for k in c["predefined_key"])
@@ -185,6 +185,10 @@ def load(spec_dir: str | Path) -> Spec:
                             aliases=tuple(d.get("aliases", ())), cxx_size=d.get("cxx_size"))
                    for d in c["datatype"])
     ops = tuple(Op(name=p["name"], value=p["value"]) for p in c["op"])
+    since = dict(c.get("since", {}))
+    known = {e.name for e in errs} | set(c["integers"])
+    if unknown := set(since) - known:
+        raise SpecError(f"{o}: [since] names no error class or integer constant: {sorted(unknown)}")
     values = [k.value for k in keys] + [c["keyval_invalid"]["value"]]
     if len(set(values)) != len(values):
         raise SpecError(f"{o}: predefined keys and MPI_KEYVAL_INVALID must be distinct")
@@ -192,5 +196,6 @@ def load(spec_dir: str | Path) -> Spec:
                 predefined_callbacks=tuple(predefs), predefined_keys=keys,
                 keyval_invalid=c["keyval_invalid"]["value"], error_classes=errs, handles=handles,
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
+                since=tuple(sorted(since.items())),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
                 files=tuple(str(f) for f in files))

@@ -145,6 +145,7 @@ class Spec:
     integers: tuple[tuple[str, int], ...]
     version: tuple[int, int]
     files: tuple[str, ...] = field(default=())
+    since: tuple[tuple[str, str], ...] = ()  # constants newer than MPI-3.1, and the version
 
     def function(self, name: str) -> Function:
         for f in self.functions:
