@@ -18,6 +18,9 @@ Modes:
                        build with the peer's compiler linked with mpiattr's host-mode library
                        LIB (docs/host.md) and compare with standalone mpiattr: no divergence
                        applies, mpiattr over a host must give what mpiattr gives alone
+  --mpiattr-exe PATH --host-wrapper WRAPPER
+                       the same, built with mpiattr's wrapper for the peer (mpiattr-<peer>-cxx:
+                       mpiattr's MPI:: classes over the peer's C library)
   --peer-only          build and run on the peer, print its output
   --compare-peers      build and run on MPICH and Open MPI, diff them
 
@@ -127,14 +130,15 @@ def run(argv: list[str], env: dict[str, str] | None, what: str) -> str:
     return p.stdout
 
 
-def build_and_run_peer(peer: Peer, src: Path, workdir: Path, host_lib: str | None = None) -> str:
+def build_and_run_peer(peer: Peer, src: Path, workdir: Path, host_lib: str | None = None,
+                       wrapper: str | None = None) -> str:
     workdir.mkdir(parents=True, exist_ok=True)
-    exe = workdir / f"{src.stem}.{peer.name}{'.host' if host_lib else ''}"
+    exe = workdir / f"{src.stem}.{peer.name}{'.host' if host_lib else ''}{'.wrapped' if wrapper else ''}"
     link = []
     if host_lib:  # mpiattr's library first, so that its MPI_* names are the ones bound
         lib = Path(host_lib)
         link = [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", f"-l:{lib.name}"]
-    run([peer.compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe), *link],
+    run([wrapper or peer.compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe), *link],
         None, f"{peer.name}: compile {src.name}")
     return run([*peer.launcher, str(exe)], peer.env, f"{peer.name}: run {src.name}")
 
@@ -202,7 +206,7 @@ def mode_compare(args, divs: list[Divergence]) -> int:
         print(f"SKIP: {peer.compiler} or its launcher is not installed")
         return SKIP
     try:
-        peer_out = build_and_run_peer(peer, src, Path(args.workdir), args.host_lib)
+        peer_out = build_and_run_peer(peer, src, Path(args.workdir), args.host_lib, args.host_wrapper)
         mine = run([args.mpiattr_exe], None, f"mpiattr: run {args.mpiattr_exe}")
     except RunError as e:
         print(e)
@@ -210,7 +214,7 @@ def mode_compare(args, divs: list[Divergence]) -> int:
     problems = check_unique_labels(peer_out, peer.name) + check_unique_labels(mine, "mpiattr")
     for p in problems:
         print(p)
-    if args.host_lib:  # mpiattr over the host: only the runtime's own values may differ
+    if args.host_lib or args.host_wrapper:  # mpiattr over the host: as mpiattr alone
         mine_divs = [d for d in divs if d.peer == f"{peer.name}+mpiattr" and d.program == src.name]
         who = f"mpiattr over {peer.name}"
     else:
@@ -296,6 +300,8 @@ def main() -> int:
     ap.add_argument("--workdir", required=True, help="where peer binaries are built")
     ap.add_argument("--divergences", help="divergences.toml")
     ap.add_argument("--host-lib", help="mpiattr's host-mode library for the peer (compare mode)")
+    ap.add_argument("--host-wrapper", help="build with this mpiattr-<peer>-* wrapper instead of the "
+                                           "peer's (compare mode, as --host-lib)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--peer-only", action="store_true")
     mode.add_argument("--compare-peers", action="store_true")

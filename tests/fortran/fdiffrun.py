@@ -8,6 +8,10 @@ with a peer's wrappers (mpifort.mpich + mpicc.mpich, or the Open MPI ones) and r
 peers' recorded deviations from the standard (divergences.toml beside this file). Peers run with
 FTEST_REPORT_ONLY=1, so a deviation is reported by the comparison, not by `error stop`.
 
+With --host-lib LIB the peer build links mpiattr's host-mode library in front of the peer
+(docs/host.md), and the output must then equal standalone mpiattr's with no divergence applied
+(only entries for peer "<peer>+mpiattr", if any).
+
 Exit status: 0 equal, 1 different or failed, 77 peer not installed (skip).
 """
 from __future__ import annotations
@@ -25,9 +29,14 @@ FORTRAN = {"mpich": "mpifort.mpich", "openmpi": "mpifort.openmpi"}
 FFLAGS = ("-Wno-unused-dummy-argument",)
 
 
-def build_and_run_peer(peer: d.Peer, src: Path, helper: Path | None, workdir: Path) -> str:
+def build_and_run_peer(peer: d.Peer, src: Path, helper: Path | None, workdir: Path,
+                       host_lib: str | None = None) -> str:
     workdir.mkdir(parents=True, exist_ok=True)
-    exe = workdir / f"{src.stem}.{peer.name}"
+    exe = workdir / f"{src.stem}.{peer.name}{'.host' if host_lib else ''}"
+    link = []
+    if host_lib:  # mpiattr's library first, so that its MPI names are the ones bound
+        lib = Path(host_lib)
+        link = [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", f"-l:{lib.name}"]
     objs = []
     if helper is not None:
         obj = workdir / f"{helper.stem}.{peer.name}.o"
@@ -37,7 +46,7 @@ def build_and_run_peer(peer: d.Peer, src: Path, helper: Path | None, workdir: Pa
     moddir = workdir / f"mod.{peer.name}"
     moddir.mkdir(exist_ok=True)
     d.run([FORTRAN[peer.name], *FFLAGS, "-J", str(moddir), str(HERE / "ftest.f90"), str(src), *objs,
-           "-o", str(exe)], None, f"{peer.name}: compile {src.name}")
+           "-o", str(exe), *link], None, f"{peer.name}: compile {src.name}")
     env = dict(peer.env, FTEST_REPORT_ONLY="1")
     return d.run([*peer.launcher, str(exe)], env, f"{peer.name}: run {src.name}")
 
@@ -51,6 +60,7 @@ def main() -> int:
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--divergences", default=str(HERE / "divergences.toml"))
     ap.add_argument("--peer-only", action="store_true", help="print the peer's output only")
+    ap.add_argument("--host-lib", help="mpiattr's host-mode library for the peer")
     a = ap.parse_args()
     peer = d.PEERS[a.peer]
     if not (d.peer_available(peer) and shutil.which(FORTRAN[peer.name])):
@@ -58,7 +68,8 @@ def main() -> int:
         return d.SKIP
     src = Path(a.src)
     try:
-        peer_out = build_and_run_peer(peer, src, Path(a.helper) if a.helper else None, Path(a.workdir))
+        peer_out = build_and_run_peer(peer, src, Path(a.helper) if a.helper else None, Path(a.workdir),
+                                      a.host_lib)
         if a.peer_only:
             sys.stdout.write(peer_out)
             return 0
@@ -66,14 +77,15 @@ def main() -> int:
     except d.RunError as e:
         print(e)
         return 1
+    who = f"{peer.name}+mpiattr" if a.host_lib else peer.name
     divs = [x for x in d.load_divergences(Path(a.divergences))
-            if x.peer == peer.name and x.program == src.name]
+            if x.peer == who and x.program == src.name]
     problems = d.check_unique_labels(peer_out, peer.name) + d.check_unique_labels(mine, "mpiattr")
     for p in problems:
         print(p)
     peer_lines, mine_lines = d.apply_divergences(peer_out, mine, divs)
-    if d.show_diff(peer_lines, mine_lines, f"{peer.name}/{src.name}", f"mpiattr/{src.name}") and not problems:
-        print(f"OK: {src.name}: mpiattr matches {peer.name} ({len(divs)} recorded divergence(s) checked)")
+    if d.show_diff(peer_lines, mine_lines, f"{who}/{src.name}", f"mpiattr/{src.name}") and not problems:
+        print(f"OK: {src.name}: mpiattr matches {who} ({len(divs)} recorded divergence(s) checked)")
         return 0
     return 1
 

@@ -1,9 +1,20 @@
 #!/usr/bin/env python3
-"""Host-mode runner: build one tests/host/c program against a host MPI, run it on N ranks, judge it.
+"""Host-mode runner: build one tests/host program against a host MPI, run it on N ranks, judge it.
 
-    hostrun.py --host mpich|openmpi --mode alone|linked|preload --src prog.c --workdir DIR
-               [--lib /path/libmpiattr_<host>.so] [--np 4] [--divergences divergences.toml]
+    hostrun.py --host mpich|openmpi --mode alone|linked|preload|wrapper --src prog.{c,f90,F90,cc}
+               --workdir DIR [--extra-src FILE ...] [--lib /path/libmpiattr_<host>.so]
+               [--wrapper mpiattr-<host>-cc] [--np 4] [--divergences divergences.toml]
                [--facts-from DIR] [--timeout 120]
+
+Languages, by the suffix of --src: `.c` is built with the host's C wrapper (mpicc.<host>), `.f90`
+and `.F90` with its Fortran wrapper (mpifort.<host>), `.cc` with its C++ wrapper (mpicxx.<host>).
+Each --extra-src (repeatable; `.c`, `.f90`, `.F90`, `.cc`) is first compiled on its own with its
+language's wrapper (`-c`), in the order given, so a Fortran module it defines (the harness
+fortran/fhost_check.f90) is there when the program is compiled; the objects are linked into the
+program by --src's wrapper. Fortran modules go to a directory of the run's own. Every compile gets
+`-I` for the source's directory and for tests/host/c (host_check.h, which also compiles as C++).
+The wrapper mode exists for C programs only (mpiattr has no Fortran or C++ wrapper for a host
+yet): any other --src is refused there.
 
 Modes:
   alone    the host MPI by itself (plain wrapper build). Exactly the checks that
@@ -22,7 +33,9 @@ Modes:
 
 Proof that the library was (or was not) in front of the host: the runner passes
 HOSTCHECK_PROVIDER=<library name> (linked, preload) or HOSTCHECK_NOT_PROVIDER=libmpiattr (alone)
-to the ranks; the harness (c/host_check.h, report()) resolves every caching routine with
+to the ranks; the harness (c/host_check.h, report(); for Fortran fortran/fhost_check.f90 with
+fortran/fhost_provider.c) resolves every caching routine under the link names the program's calls
+use (the C names; `mpi_x_` for mpif.h and `use mpi`; `mpi_x_f08_` for `use mpi_f08`) with
 dlsym(RTLD_DEFAULT) + dladdr, i.e. the definition the program's own calls bind to, and records
 the check `harness_caching_routines_provider`. The runner requires that check to be present and
 ok in every mode, so a preload that did not take (wrong path, a launcher that drops the variable,
@@ -32,10 +45,11 @@ Facts: with --facts-from DIR (the alone run's workdir), the FACT lines of a link
 must equal those of the alone run (DIR/facts.json): the library must answer what the host would
 (predefined attribute values, thread level, ...). INFO lines are only shown.
 
-Output format of the programs (c/host_check.h): `CHECK <name>: ok`, `CHECK <name>: FAIL (ranks
-r1,r2)`, `FACT <name>: <value>`, `INFO <name>: <value>`, `HOSTCHECK DONE ranks=<n> checks=<c>`
-(rank 0, from report()), and per rank after MPI_Finalize `HOSTCHECK LOCAL rank=<r> checks=<c>`
-after its own CHECK lines (local_report()); those are merged over the ranks.
+Output format of the programs (c/host_check.h, fortran/fhost_check.f90): `CHECK <name>: ok`,
+`CHECK <name>: FAIL (ranks r1,r2)`, `FACT <name>: <value>`, `INFO <name>: <value>`,
+`HOSTCHECK DONE ranks=<n> checks=<c>` (rank 0, from report()), and per rank after MPI_Finalize
+`HOSTCHECK LOCAL rank=<r> checks=<c>` after its own CHECK lines (local_report()); those are merged
+over the ranks.
 
 Exit status: 0 pass, 1 fail, 77 skip (the host's compiler wrapper or launcher is missing).
 """
@@ -59,6 +73,11 @@ from pathlib import Path
 SKIP = 77
 BUILD_TIMEOUT = 120  # seconds
 CFLAGS = ("-Wall", "-Wno-deprecated-declarations", "-pthread")
+# -Wall -Wno-unused-dummy-argument: callbacks need not use every dummy argument.
+FFLAGS = ("-Wall", "-Wno-unused-dummy-argument", "-fcheck=bounds")
+CXXFLAGS = ("-Wall",)
+HERE = Path(__file__).resolve().parent
+HARNESS_INCLUDE = HERE / "c"  # host_check.h
 NOT_PROVIDER = "libmpiattr"  # no file of this name may answer the caching calls in alone mode
 PROVIDER_CHECK = "harness_caching_routines_provider"
 
@@ -66,10 +85,14 @@ PROVIDER_CHECK = "harness_caching_routines_provider"
 @dataclass(frozen=True)
 class Host:
     name: str
-    compiler: str
+    compiler: str  # the C wrapper
     launcher: str
     launcher_args: tuple[str, ...]  # before -n
     env: dict[str, str]  # for the launcher (Open MPI's mpiexec hands OMPI_MCA_* to the ranks)
+
+    def wrapper_for(self, lang: str) -> str:
+        """The host's compiler wrapper for a language ("c", "fortran", "cxx")."""
+        return {"c": self.compiler, "fortran": f"mpifort.{self.name}", "cxx": f"mpicxx.{self.name}"}[lang]
 
     def env_args(self, key: str, value: str) -> list[str]:
         """Launcher arguments that give the ranks (not the launcher) KEY=VALUE."""
@@ -95,6 +118,15 @@ HOSTS = {
         },
     ),
 }
+
+# source suffix -> language, and the flags each language is compiled with
+LANGS = {".c": "c", ".f90": "fortran", ".F90": "fortran", ".cc": "cxx"}
+LANG_FLAGS = {"c": CFLAGS, "fortran": FFLAGS, "cxx": CXXFLAGS}
+
+
+def language(src: Path) -> str | None:
+    return LANGS.get(src.suffix)
+
 
 CHECK_RE = re.compile(r"^CHECK (\S+): (ok|FAIL(?: \(ranks ([0-9,\-]*)\))?)\s*$")
 VALUE_RE = re.compile(r"^(FACT|INFO) (\S+): (.*?)\s*$")
@@ -195,16 +227,41 @@ def lib_stem(lib: Path) -> str:
     return lib.name.split(".so")[0]
 
 
+def compile_args(lang: str, src: Path, moddir: Path) -> list[str]:
+    """Flags, include directories (and for Fortran the module directory) for one source."""
+    args = [*LANG_FLAGS[lang], "-I", str(src.parent), "-I", str(HARNESS_INCLUDE)]
+    if lang == "fortran":
+        args += ["-J", str(moddir), "-I", str(moddir)]
+    return args
+
+
 def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None,
-          wrapper: Path | None = None) -> Path:
-    exe = workdir / f"{src.stem}.{host.name}.{mode}"
-    compiler = str(wrapper) if mode == "wrapper" else host.compiler
-    argv = [compiler, *CFLAGS, "-I", str(src.parent), str(src), "-o", str(exe)]
+          wrapper: Path | None = None, extra: tuple[Path, ...] = ()) -> Path:
+    tag = f"{src.stem}.{host.name}.{mode}"
+    exe = workdir / tag
+    moddir = workdir / f"mod.{tag}"  # Fortran modules of this build
+    if any(language(f) == "fortran" for f in (src, *extra)):
+        moddir.mkdir(parents=True, exist_ok=True)
+    env = clean_env()
+
+    def run_compile(argv: list[str], what: str) -> None:
+        out, err, _ = run_tool(argv, env, f"{host.name}: compile {what}", BUILD_TIMEOUT)
+        if err.strip():
+            print(err, end="" if err.endswith("\n") else "\n")
+
+    objs = []
+    for i, x in enumerate(extra):  # in order: a module must exist before its users compile
+        lang = language(x)
+        obj = workdir / f"{tag}.x{i}.{x.name}.o"
+        run_compile([host.wrapper_for(lang), *compile_args(lang, x, moddir), "-c", str(x),
+                     "-o", str(obj)], x.name)
+        objs.append(str(obj))
+    lang = language(src)
+    compiler = str(wrapper) if mode == "wrapper" else host.wrapper_for(lang)
+    argv = [compiler, *compile_args(lang, src, moddir), str(src), *objs, "-o", str(exe)]
     if mode == "linked":
         argv += lib_link_args(lib)
-    out, err, _ = run_tool(argv, clean_env(), f"{host.name}: compile {src.name}", BUILD_TIMEOUT)
-    if err.strip():
-        print(err, end="" if err.endswith("\n") else "\n")
+    run_compile(argv, src.name)
     return exe
 
 
@@ -339,7 +396,10 @@ def main() -> int:
     ap.add_argument("--host", required=True, choices=sorted(HOSTS))
     ap.add_argument("--mode", required=True, choices=("alone", "linked", "preload", "wrapper"))
     ap.add_argument("--wrapper", type=Path, help="mpiattr-<host>-cc (wrapper mode: it links the library)")
-    ap.add_argument("--src", required=True, type=Path)
+    ap.add_argument("--src", required=True, type=Path, help="the program: .c, .f90, .F90 or .cc")
+    ap.add_argument("--extra-src", action="append", type=Path, default=[], metavar="FILE",
+                    help="another source compiled (-c, with its language's wrapper, in the order "
+                         "given) and linked into the program; repeatable")
     ap.add_argument("--workdir", required=True, type=Path)
     ap.add_argument("--lib", type=Path, help="libmpiattr_<host>.so (linked and preload modes)")
     ap.add_argument("--np", type=int, default=4)
@@ -351,14 +411,26 @@ def main() -> int:
 
     host = HOSTS[args.host]
     src = args.src.resolve()
+    extra = tuple(x.resolve() for x in args.extra_src)
     program = src.name
     tag = f"[{host.name} {args.mode} {program}]"
-    if not all(shutil.which(t) for t in (host.compiler, host.launcher)):
-        print(f"SKIP {tag}: {host.compiler} or {host.launcher} is not installed")
-        return SKIP
-    if not src.is_file():
-        print(f"FAIL {tag}: no such source file {src}")
+    for f in (src, *extra):
+        if language(f) is None:
+            print(f"FAIL {tag}: {f.name}: unknown language (suffixes: {', '.join(LANGS)})")
+            return 1
+    if args.mode == "wrapper" and language(src) != "c":
+        print(f"FAIL {tag}: --mode wrapper builds C programs only (mpiattr has no "
+              f"{language(src)} wrapper for {host.name})")
         return 1
+    tools = sorted({host.wrapper_for(language(f)) for f in (src, *extra)} | {host.launcher})
+    missing = [t for t in tools if not shutil.which(t)]
+    if missing:
+        print(f"SKIP {tag}: {', '.join(missing)} not installed")
+        return SKIP
+    for f in (src, *extra):
+        if not f.is_file():
+            print(f"FAIL {tag}: no such source file {f}")
+            return 1
     lib = None
     if args.mode != "alone":
         if args.lib is None:
@@ -378,7 +450,7 @@ def main() -> int:
         write_facts(workdir, program, host.name, None)
 
     try:
-        exe = build(host, args.mode, src, workdir, lib, args.wrapper)
+        exe = build(host, args.mode, src, workdir, lib, args.wrapper, extra)
         out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout)
     except RunError as e:
         print(f"FAIL {tag}\n{e}")
@@ -401,8 +473,9 @@ def main() -> int:
     elif PROVIDER_CHECK in failing:
         what = ("the caching routines do not come from " + lib_stem(lib)) if lib else \
                f"a {NOT_PROVIDER}* library answers the caching routines"
-        failures.append(f"{PROVIDER_CHECK} failed: {what} "
-                        f"(provider seen: {res.infos.get('provider_of_MPI_Comm_set_attr', '?')})")
+        seen = "; ".join(f"{k[len('provider_of_'):]} from {v}" for k, v in res.infos.items()
+                         if k.startswith("provider_of_")) or "?"
+        failures.append(f"{PROVIDER_CHECK} failed: {what} (provider seen: {seen})")
 
     expected = {d.check: d for d in (divs if args.mode == "alone" else limits)}
     host_fails = {d.check for d in divs} if args.mode != "alone" else set()

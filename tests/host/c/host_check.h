@@ -37,6 +37,10 @@
  *
  * Programs always exit 0 unless they crash; the runner judges. Failing checks are also shown on
  * stderr with file and line, per rank.
+ *
+ * The header also compiles as C++ (tests/host/cxx/, built with mpicxx.<host>): there the provider
+ * check adds MPII_Keyval_set_proxy on MPICH, the internal name MPICH's C++ Create_keyval calls
+ * after MPI_Comm_create_keyval (docs/host.md, "C++"), which the library must answer as well.
  */
 #ifndef HOST_CHECK_H
 #define HOST_CHECK_H
@@ -231,7 +235,11 @@ static inline void hc_provider_check(void)
         "MPI_Comm_get_attr",      "MPI_Comm_delete_attr", "MPI_Type_create_keyval",
         "MPI_Type_set_attr",      "MPI_Type_get_attr",    "MPI_Win_create_keyval",
         "MPI_Win_set_attr",       "MPI_Win_get_attr",     "MPI_Keyval_create",
-        "MPI_Attr_put",           "MPI_Attr_get",         NULL};
+        "MPI_Attr_put",           "MPI_Attr_get",
+#if defined(__cplusplus) && defined(MPICH_VERSION)
+        "MPII_Keyval_set_proxy",
+#endif
+        NULL};
     const char *want = getenv("HOSTCHECK_PROVIDER");
     const char *avoid = getenv("HOSTCHECK_NOT_PROVIDER");
     int ok = 1;
@@ -286,8 +294,8 @@ static inline void report(void)
 
     int n = (int)hi[0];
     /* failed[i * size + r] = 1 when check i failed (or is missing) on rank r */
-    int *failed = calloc((size_t)(n > 0 ? n : 1) * (size_t)size, sizeof(int));
-    int *all = calloc((size_t)(n > 0 ? n : 1) * (size_t)size, sizeof(int));
+    int *failed = (int *)calloc((size_t)(n > 0 ? n : 1) * (size_t)size, sizeof(int));
+    int *all = (int *)calloc((size_t)(n > 0 ? n : 1) * (size_t)size, sizeof(int));
     for (int i = 0; i < n; i++)
         failed[i * size + rank] = (i < hc_nchecks) ? !hc_checks[i].ok : 1;
     MPI_Allreduce(failed, all, n * size, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -295,7 +303,7 @@ static inline void report(void)
     if (rank == 0) {
         size_t cap = 4096 + (size_t)n * (HC_NAME_LEN + 16 + 8 * (size_t)size) +
                      (size_t)hc_nvalues * (HC_NAME_LEN + HC_TEXT_LEN + 16);
-        char *out = malloc(cap);
+        char *out = (char *)malloc(cap);
         size_t len = 0;
         for (int i = 0; i < n; i++) {
             const char *name = i < hc_nchecks ? hc_checks[i].name : "harness_missing_check";

@@ -7,8 +7,9 @@
 #include <string>
 
 // MPICH declares Datatype::Copy_attr_function with a non-const attribute_val_in (MPI-2.2 says
-// const void*; divergences.toml), so its programs need the other spelling to compile.
-#if defined(MPICH_VERSION)
+// const void*; divergences.toml), so its programs need the other spelling to compile; not with
+// mpiattr's MPI:: classes over MPICH (mpiattr-mpich-cxx defines MPIATTR_OVER_HOST).
+#if defined(MPICH_VERSION) && !defined(MPIATTR_OVER_HOST)
 #define TYPE_COPY_IN void*
 #else
 #define TYPE_COPY_IN const void*
