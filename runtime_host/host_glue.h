@@ -27,6 +27,8 @@ inline constexpr int kErrArg = mpiattr::MPI_ERR_ARG, kErrComm = mpiattr::MPI_ERR
 
 #include <mpi.h>  // the host's
 
+#include "c_callbacks.h"  // after mpi.h: the C callbacks, and handles from integers
+
 #define MPIATTR_EXPORT __attribute__((visibility("default")))
 
 namespace mpiattr::host {
@@ -54,10 +56,7 @@ MPIATTR_HOT std::uintptr_t native(H h) {
 }
 template <typename H>
 MPIATTR_HOT H from_native(std::uintptr_t n) {
-  if constexpr (std::is_pointer_v<H>)
-    return reinterpret_cast<H>(n);
-  else
-    return static_cast<H>(n);
+  return ccallbacks::as_handle<H>(n);
 }
 
 template <object_kind K> struct kind_traits;

@@ -17,8 +17,6 @@
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
 
-#include "c_callbacks.h"
-
 namespace mpiattr::host {
 
 native_map<comm_object> g_comms;

@@ -70,23 +70,29 @@ def _object_param(fn: Function) -> Param:
     return next(p for p in fn.params if p.kind.cls == "handle" and p.kind.object in ("comm", "type", "win"))
 
 
-def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
-    """As lang/c.py, but the caching routine's object comes from the host runtime's table: a set
-    registers it (once, validating it with the host), a get or delete on an object mpiattr holds
-    nothing for validates it with the host and sees an empty store."""
+def _host_lower(fn: Function, p: Param, first_target: bool, language_lower, handle: str,
+                label: str) -> Lowering:
+    """A language's lowering (lang/c.py, lang/fortran.py), but the caching routine's object (named
+    by the C handle expression `handle`) comes from the host runtime's table: a set registers it
+    (once, validating it with the host), a get or delete on an object mpiattr holds nothing for
+    validates it with the host and sees an empty store. An inout keyval gets the host's
+    MPI_KEYVAL_INVALID, which the program compares with (the core writes mpiattr's, 0)."""
     if p.kind.cls == "handle" and p.dir == "in":
-        obj = p.kind.object
         write = "true" if fn.core == "set_attr" else "false"
         L = Lowering()
-        L.pre.append(f"auto* {p.name}_o = c.object<{kind_enum(obj)}>({p.name}, \"{p.name}\", {write});")
+        L.pre.append(f"auto* {p.name}_o = c.object<{kind_enum(p.kind.object)}>({handle}, "
+                     f"\"{label}\", {write});")
         L.pre.append(f"if ({p.name}_o == nullptr) return c.fail();")
         L.arg = f"*{p.name}_o"
         return L
-    L = clang.lower(fn, p, first_target)
+    L = language_lower(fn, p, first_target)
     if p.kind.cls == "keyval" and p.dir == "inout":
-        # The core writes mpiattr's MPI_KEYVAL_INVALID (0); the program compares with the host's.
         L.post.append(f"*{p.name} = MPI_KEYVAL_INVALID;")
     return L
+
+
+def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
+    return _host_lower(fn, p, first_target, clang.lower, p.name, p.name)
 
 
 def lowerings(fn: Function) -> list[Lowering]:
@@ -176,20 +182,8 @@ def fortran_functions(spec: Spec) -> list[Function]:
 
 
 def f_lower(fn: Function, p: Param, first_target: bool) -> Lowering:
-    """As lang/fortran.py, but the object is found as in `lower` above, from the host's f2c."""
-    if p.kind.cls == "handle" and p.dir == "in":
-        obj = p.kind.object
-        write = "true" if fn.core == "set_attr" else "false"
-        L = Lowering()
-        L.pre.append(f"auto* {p.name}_o = c.object<{kind_enum(obj)}>(PMPI_{_F2C[obj]}_f2c(*{p.name}), "
-                     f"\"{p.name.upper()}\", {write});")
-        L.pre.append(f"if ({p.name}_o == nullptr) return c.fail();")
-        L.arg = f"*{p.name}_o"
-        return L
-    L = flang.lower_param(fn, p, first_target)
-    if p.kind.cls == "keyval" and p.dir == "inout":
-        L.post.append(f"*{p.name} = MPI_KEYVAL_INVALID;")
-    return L
+    handle = f"PMPI_{_F2C[p.kind.object]}_f2c(*{p.name})" if p.kind.cls == "handle" else ""
+    return _host_lower(fn, p, first_target, flang.lower_param, handle, p.name.upper())
 
 
 def f_lowerings(fn: Function) -> list[Lowering]:
