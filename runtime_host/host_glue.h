@@ -223,11 +223,29 @@ MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
   return false;
 }
 
+// MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL below MPI_THREAD_MULTIPLE (keyval.h: create_fast,
+// free_fast): true when done.
+template <object_kind K, typename Copy, typename Delete>
+MPIATTR_HOT bool fast_create_keyval(Copy* copy_fn, Delete* delete_fn, int* keyval, void* extra_state) {
+  if (!g_fast.load(std::memory_order_relaxed) || keyval == nullptr) return false;
+  return keyvals().create_fast(K, language::c, reinterpret_cast<fnptr>(copy_fn),
+                               reinterpret_cast<fnptr>(delete_fn), reinterpret_cast<aint>(extra_state),
+                               keyval);
+}
+template <object_kind K>
+MPIATTR_HOT bool fast_free_keyval(int* keyval) {
+  if (!g_fast.load(std::memory_order_relaxed) || keyval == nullptr) return false;
+  if (!keyvals().free_fast(K, keyval)) return false;
+  *keyval = MPI_KEYVAL_INVALID;  // the host's value (the core wrote mpiattr's, 0)
+  return true;
+}
+
 // After the host duplicated `old` into *fresh (and, for MPI_Comm_idup, started *request): copies
 // mpiattr's attributes through their copy callbacks. On a callback failure the new object is
 // freed through the host (after completing the request) and set to the null handle (R4.5).
 template <object_kind K, typename H>
 int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
+  if (records<K>().size() == 0) [[likely]] return MPI_SUCCESS;  // no object has an attribute
   bool undo = false;
   const int rc = after_dup(K, routine, native(old), native(*fresh), &undo);
   if (undo) {
@@ -245,6 +263,8 @@ int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
 // Before the host frees `h`: runs mpiattr's delete callbacks; on a failure the object stays.
 template <object_kind K, typename H>
 int before_free(const char* routine, H h) {
+  // No record at all: nothing to delete (and freeing MPI_COMM_WORLD is the host's to refuse).
+  if (records<K>().size() == 0) [[likely]] return MPI_SUCCESS;
   return before_free(K, routine, native(h));
 }
 

@@ -46,7 +46,7 @@ class native_map {
       i = (i + 1) & t->mask;
     }
     if (t->slots[i].key.load(std::memory_order_relaxed) == kEmpty) ++used_;
-    ++live_;
+    live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     t->slots[i].obj.store(obj, std::memory_order_relaxed);
     t->slots[i].key.store(key, std::memory_order_release);
   }
@@ -63,7 +63,7 @@ class native_map {
         T* obj = t->slots[i].obj.load(std::memory_order_relaxed);
         t->slots[i].obj.store(nullptr, std::memory_order_release);
         t->slots[i].key.store(kTombstone, std::memory_order_release);
-        --live_;
+        live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
         return obj;
       }
     }
@@ -80,7 +80,8 @@ class native_map {
     }
   }
 
-  std::size_t size() const { return live_; }
+  // How many records there are (a relaxed read: a quick "none" for the callers that may skip).
+  std::size_t size() const { return live_.load(std::memory_order_relaxed); }
 
  private:
   // No host handle is 0 or 1: MPICH's carry kind bits, Open MPI's are pointers.
@@ -99,7 +100,8 @@ class native_map {
   // A table twice as large (or as large, when tombstones fill it), with the live entries; the
   // old one stays allocated for lookups that may still read it.
   table* grow(table* old) {
-    std::size_t cap = old == nullptr ? 64 : (live_ + 1) * 4 > (old->mask + 1) ? (old->mask + 1) * 2
+    const std::size_t live = live_.load(std::memory_order_relaxed);
+    std::size_t cap = old == nullptr ? 64 : (live + 1) * 4 > (old->mask + 1) ? (old->mask + 1) * 2
                                                                               : old->mask + 1;
     auto* t = new table{cap - 1, new slot[cap]};
     used_ = 0;
@@ -121,7 +123,7 @@ class native_map {
   std::atomic<table*> cur_{nullptr};
   sync::mutex mu_;
   std::size_t used_ = 0;  // live entries and tombstones in the current table
-  std::size_t live_ = 0;
+  std::atomic<std::size_t> live_{0};
 };
 
 }  // namespace mpiattr::host

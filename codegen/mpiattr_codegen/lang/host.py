@@ -121,11 +121,16 @@ def routed(fn: Function) -> str | None:
 
 
 def fast_path(fn: Function) -> str | None:
-    """The fast-path attempt of a get or set (runtime_host/host_glue.h: fast_get, fast_set): an
-    expression true when the call is done."""
-    if fn.core not in ("get_attr", "set_attr"):
+    """The fast-path attempt of a get, set, keyval create or keyval free (runtime_host/host_glue.h:
+    fast_get, fast_set, fast_create_keyval, fast_free_keyval): an expression true when the call is
+    done. MPI-1 MPI_Keyval_create/free name no object kind in their parameters: they are
+    communicator routines (spec `object`)."""
+    if fn.core not in ("get_attr", "set_attr", "create_keyval", "free_keyval"):
         return None
     names = ", ".join(p.name for p in fn.params)
+    kind = kind_enum(lowering.OBJECT_ENUM[fn.object])
+    if fn.core in ("create_keyval", "free_keyval"):
+        return f"mpiattr::host::fast_{fn.core}<{kind}>({names})"
     return f"mpiattr::host::fast_{fn.core[:3]}<{object_enum(fn)}>({names})"
 
 
