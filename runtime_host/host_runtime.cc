@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
@@ -117,12 +118,36 @@ int host_code_of(status st) {
   return user != 0 ? user : host_class(st.error_class());
 }
 
+// Records of freed objects, kept for the next dup or first set: a dup + free of an object with
+// attributes then allocates nothing (their stores are empty, their chunks kept).
+constexpr std::size_t kPoolMax = 64;
+struct record_pool {
+  sync::mutex mu;
+  std::vector<attr_object*> free[3];  // by kind: comm, type, win
+};
+record_pool& pool() {
+  static record_pool* p = new record_pool;  // never destroyed: records outlive static teardown
+  return *p;
+}
+void recycle(attr_object* o) {
+  record_pool& p = pool();
+  std::lock_guard lock(p.mu);
+  auto& list = p.free[static_cast<int>(o->kind)];
+  if (list.size() >= kPoolMax) {
+    delete o;
+    return;
+  }
+  o->attrs.freeing = false;  // delete_all left it set; the store is empty
+  o->native = 0;
+  list.push_back(o);
+}
+
 // Deletes the record's attributes (newest first) and drops it. Returns the failure, if any.
 status destroy_record(object_kind kind, std::uintptr_t key) {
   attr_object* o = find(kind, key);
   if (o == nullptr) return status::ok();
   if (status st = delete_all(*o); !st.is_ok()) return st;
-  with_map(kind, [&](auto& m) { delete m.erase(key); });
+  with_map(kind, [&](auto& m) { recycle(m.erase(key)); });
   return status::ok();
 }
 
@@ -177,6 +202,17 @@ int host_guard(object_kind kind, std::uintptr_t key, attr_object* record) {
 
 attr_object* new_record(object_kind kind, std::uintptr_t key) {
   attr_object* o = nullptr;
+  {
+    record_pool& p = pool();
+    std::lock_guard lock(p.mu);
+    auto& list = p.free[static_cast<int>(kind)];
+    if (!list.empty()) {
+      o = list.back();
+      list.pop_back();
+      o->native = key;
+      return o;
+    }
+  }
   switch (kind) {
     case object_kind::comm: o = new comm_object; break;
     case object_kind::type: o = new type_object; break;
@@ -350,12 +386,16 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
   if (from == nullptr) return MPI_SUCCESS;  // no mpiattr attribute to copy
   attr_object* to = new_record(kind, fresh);
   if (status st = copy_all(*from, *to); !st.is_ok()) {
-    delete to;
+    recycle(to);  // copy_all left it with no attribute
     *undo = true;
     return raise(kind, old, kind != object_kind::type, st, routine);
   }
-  if (to->attrs.size() == 0 || host_guard(kind, fresh, to) != MPI_SUCCESS) {
-    (void)delete_all(*to);  // (nothing, or the host refused the guard: no record, no leak)
+  if (to->attrs.size() == 0) {  // nothing was copied: no record
+    recycle(to);
+    return MPI_SUCCESS;
+  }
+  if (host_guard(kind, fresh, to) != MPI_SUCCESS) {
+    (void)delete_all(*to);  // the host refused the guard: no record, no leak
     delete to;
     return MPI_SUCCESS;
   }
