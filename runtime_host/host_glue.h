@@ -210,9 +210,18 @@ MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   *flag = r.found;
   return true;
 }
+// At MPI_THREAD_MULTIPLE a set that needs no delete callback takes the store's lock, as the
+// checked path's, without its error plumbing.
+template <object_kind K, typename H>
+[[gnu::noinline]] bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
+  if (!g_fast_concurrent.load(std::memory_order_relaxed)) return false;
+  auto* o = records<K>().find(native(h));
+  return o != nullptr && api::try_set_attr(*o, keyval, attribute_value::from_c(attribute_val));
+}
 template <object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
   std::uint32_t index;
+  if (!g_fast.load(std::memory_order_relaxed)) return fast_set_concurrent<K>(h, keyval, attribute_val);
   auto* o = fast_target<K>(h, keyval, &index);
   if (o == nullptr) return false;
   switch (o->attrs.put_fast(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {

@@ -70,6 +70,30 @@ status free_keyval(object_kind kind, int& keyval) {
   return keyvals().free(kind, &keyval, kind_name(kind));
 }
 
+// The part of set_attr that runs no callback, with the store's lock held: true when done.
+static bool store_without_callback(attr_store& s, const keyval_record& r, std::uint32_t idx,
+                                   attribute_value value, attr_store::put_result* result) {
+  *result = s.try_put(idx, value, flags_of(r.cbs), kDeleteUser);
+  switch (*result) {
+    case attr_store::put_result::added:
+      keyvals().attach(idx);  // the attribute's reference (R2.2)
+      return true;
+    case attr_store::put_result::replaced:  // no delete callback to run on the old value
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool try_set_attr(attr_object& obj, int keyval, attribute_value value) {
+  keyval_record* r = keyvals().find_live(keyval);
+  if (r == nullptr || r->kind != obj.kind || r->predefined) return false;
+  attr_store& s = obj.attrs;
+  std::lock_guard lock(s.mutex());
+  attr_store::put_result result;
+  return !s.freeing && store_without_callback(s, *r, keyval_registry::index_of(keyval), value, &result);
+}
+
 status set_attr(attr_object& obj, int keyval, attribute_value value) {
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr || r->kind != obj.kind || r->predefined) [[unlikely]] {
@@ -80,18 +104,11 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   std::unique_lock lock(s.mutex());
   if (s.freeing)
     return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
-  switch (s.try_put(idx, value, flags_of(r->cbs), kDeleteUser)) {
-    case attr_store::put_result::added:
-      keyvals().attach(idx);  // the attribute's reference (R2.2)
-      return status::ok();
-    case attr_store::put_result::replaced:  // no delete callback to run on the old value
-      return status::ok();
-    case attr_store::put_result::deleting:
-      return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
-                  static_cast<unsigned>(keyval));
-    case attr_store::put_result::needs_callback:
-      break;
-  }
+  attr_store::put_result result;
+  if (store_without_callback(s, *r, idx, value, &result)) return status::ok();
+  if (result == attr_store::put_result::deleting)
+    return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
+                static_cast<unsigned>(keyval));
   // Replace = delete (the callback runs on the old value) + store (R4.1).
   attr_store::entry old;
   s.peek(idx, &old);
