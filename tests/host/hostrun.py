@@ -92,7 +92,8 @@ class Host:
 
     def wrapper_for(self, lang: str) -> str:
         """The host's compiler wrapper for a language ("c", "fortran", "cxx")."""
-        return {"c": self.compiler, "fortran": f"mpifort.{self.name}", "cxx": f"mpicxx.{self.name}"}[lang]
+        return {"c": self.compiler, "fortran": f"mpifort.{self.name}",
+                "cxx": f"mpicxx.{self.name}"}[lang]
 
     def env_args(self, key: str, value: str) -> list[str]:
         """Launcher arguments that give the ranks (not the launcher) KEY=VALUE."""
