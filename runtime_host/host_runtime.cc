@@ -118,8 +118,8 @@ int host_code_of(status st) {
   return user != 0 ? user : host_class(st.error_class());
 }
 
-// Records of freed objects, kept for the next dup or first set: a dup + free of an object with
-// attributes then allocates nothing (their stores are empty, their chunks kept).
+// Records of freed objects whose stores never grew beyond the inline chunk, kept for the next dup
+// or first set: a dup + free of an object with a few attributes then allocates nothing.
 constexpr std::size_t kPoolMax = 64;
 struct record_pool {
   sync::mutex mu;
@@ -133,7 +133,7 @@ void recycle(attr_object* o) {
   record_pool& p = pool();
   std::lock_guard lock(p.mu);
   auto& list = p.free[static_cast<int>(o->kind)];
-  if (list.size() >= kPoolMax) {
+  if (list.size() >= kPoolMax || !o->attrs.reusable()) {  // (a large store is not kept)
     delete o;
     return;
   }

@@ -200,6 +200,15 @@ class attr_store {
   const aint* home(std::uint32_t index) const;
   std::uint32_t size() const { return count_; }
   bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
+  // Whether the store is empty and has never had storage beyond its inline chunk, so that it can
+  // serve a new object as a fresh one would (copy_plain_into expects a fresh destination).
+  bool reusable() const {
+    const directory* d = dir_.load(std::memory_order_relaxed);
+    if (count_ != 0 || block_ != nullptr || d != &inline_dir_) return false;
+    for (std::uint32_t c = 1; c < kInlineChunks; ++c)
+      if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) return false;
+    return true;
+  }
 
  private:
   static constexpr std::uint32_t kFewSlots = 8;  // up to this many, dup and free go slot by slot
