@@ -32,8 +32,9 @@ template <typename H>
 intptr_t as_int(H h) { return (intptr_t)h; }
 
 // MPI-2.2 declares Datatype::Copy_attr_function with `const void* attribute_val_in` (unlike the
-// Comm and Win ones); Open MPI follows it, MPICH's mpicxx.h has `void*`.
-#if defined(MPICH_VERSION)
+// Comm and Win ones); Open MPI follows it, MPICH's mpicxx.h has `void*` (mpiattr's classes over
+// MPICH, mpiattr-mpich-cxx, follow MPI-2.2).
+#if defined(MPICH_VERSION) && !defined(MPIATTR_OVER_HOST)
 typedef void *type_copy_in_t;
 #else
 typedef const void *type_copy_in_t;
