@@ -6,6 +6,8 @@ three interleaved and print a Markdown table with the ratios and targets.
     python3 bench/run.py --callgrind     # + instructions per get/set
     python3 bench/run.py --quick         # CI smoke test (< 1 min), exit 0
                                          # unless something crashed
+    python3 bench/run.py --host          # host mode: MPICH and Open MPI alone against
+                                         # mpiattr's host libraries linked in front of them
 
 Python 3.11, standard library only.  See bench/README.md.
 """
@@ -18,6 +20,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,6 +37,27 @@ SOURCE = BENCH_DIR / "attr_bench.cc"
 IMPLS = ["mpiattr", "mpich", "openmpi"]
 LABEL = {"mpiattr": "mpiattr", "mpich": "MPICH", "openmpi": "Open MPI"}
 PEERS = ["mpich", "openmpi"]
+
+# Host mode (--host): each host MPI alone, and the same host with mpiattr's host library
+# (libmpiattr_<host>, runtime_host/) linked in front of it, answering every caching call.
+HOSTS = ["mpich", "openmpi"]
+LABEL.update({"mpiattr_mpich": "mpiattr over MPICH", "mpiattr_openmpi": "mpiattr over Open MPI"})
+
+
+def over(host: str) -> str:
+    """The implementation name of mpiattr's host library over `host`."""
+    return f"mpiattr_{host}"
+
+
+# The caching routines attr_bench calls (and the dup/free that copy and delete attributes): in
+# host mode each must bind to libmpiattr_<host> in the linked binary and to the host alone in the
+# plain one, or the comparison measures the wrong thing (a link order that lets the host win).
+CACHING_SYMBOLS = [
+    "MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Comm_get_attr", "MPI_Comm_set_attr",
+    "MPI_Comm_delete_attr", "MPI_Comm_dup", "MPI_Comm_free", "MPI_Type_create_keyval",
+    "MPI_Type_get_attr", "MPI_Type_set_attr", "MPI_Type_dup", "MPI_Type_free",
+    "MPI_Win_create_keyval", "MPI_Win_get_attr", "MPI_Win_set_attr", "MPI_Win_free",
+]
 
 NS = [1, 16, 256, 4096, 65536]
 NS_SMALL = [1, 4096]
@@ -113,6 +137,24 @@ def mpiattr_paths(prefix: Path) -> tuple[list[Path], Path, Path] | None:
     return incs, lib.parent, lib
 
 
+def cmake_build(args, targets: list[str]) -> tuple[Path, str | None]:
+    """Configures (Release) and builds `targets` in --build-dir; returns (build dir, error)."""
+    prefix = Path(args.build_dir).resolve()
+    log(f"mpiattr: configuring and building {' '.join(targets)} with CMake in {prefix}")
+    cfg = ["cmake", "-S", str(REPO), "-B", str(prefix), "-DCMAKE_BUILD_TYPE=Release",
+           f"-DPython3_EXECUTABLE={sys.executable}", "-DMPIATTR_TESTS=OFF"] + args.cmake_arg
+    r = run_cmd(cfg)
+    if r.returncode != 0:
+        return prefix, f"cmake configure failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
+    bld = ["cmake", "--build", str(prefix), "-j", str(os.cpu_count() or 2)]
+    for t in targets:
+        bld += ["--target", t]
+    r = run_cmd(bld)
+    if r.returncode != 0:
+        return prefix, f"cmake build failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
+    return prefix, None
+
+
 def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
     """Returns (impl, error).  (None, None) means 'skipped, not an error'."""
     if args.mpiattr_prefix:
@@ -121,19 +163,9 @@ def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
         if not (REPO / "CMakeLists.txt").is_file():
             log(f"mpiattr: no top-level CMakeLists.txt in {REPO} yet; skipping mpiattr")
             return None, None
-        prefix = Path(args.build_dir).resolve()
-        log(f"mpiattr: configuring and building with CMake in {prefix}")
-        cfg = ["cmake", "-S", str(REPO), "-B", str(prefix), "-DCMAKE_BUILD_TYPE=Release",
-               f"-DPython3_EXECUTABLE={sys.executable}", "-DMPIATTR_TESTS=OFF"] + args.cmake_arg
-        r = run_cmd(cfg)
-        if r.returncode != 0:
-            return None, f"cmake configure failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
-        bld = ["cmake", "--build", str(prefix), "-j", str(os.cpu_count() or 2)]
-        for t in args.cmake_target or ["mpiattr"]:
-            bld += ["--target", t]
-        r = run_cmd(bld)
-        if r.returncode != 0:
-            return None, f"cmake build failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
+        prefix, err = cmake_build(args, args.cmake_target or ["mpiattr"])
+        if err:
+            return None, err
     found = mpiattr_paths(prefix)
     if found is None:
         return None, f"no mpi.h and libmpiattr.{{so,a}} found under {prefix}"
@@ -149,27 +181,89 @@ def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
     return Impl("mpiattr", exe), None
 
 
-def build_peer(name: str, out_dir: Path, thread_single: bool) -> tuple[Impl | None, str | None]:
+def build_peer(name: str, out_dir: Path, thread_single: bool,
+               host_lib: Path | None = None) -> tuple[Impl | None, str | None]:
+    """The benchmark built with the host's wrapper: the host alone, or (host_lib, host mode)
+    with mpiattr's host library linked in front of it (the wrapper appends the host's own
+    libraries after the user's arguments, so -lmpiattr_<host> comes first)."""
     suffix = {"mpich": "mpich", "openmpi": "openmpi"}[name]
+    impl_name = over(name) if host_lib else name
     cxx = shutil.which(f"mpicxx.{suffix}")
     mpiexec = shutil.which(f"mpiexec.{suffix}")
     if cxx is None:
-        log(f"{LABEL[name]}: mpicxx.{suffix} not found (libmpich-dev / libopenmpi-dev missing); n/a")
+        log(f"{LABEL[impl_name]}: mpicxx.{suffix} not found (libmpich-dev / libopenmpi-dev missing); n/a")
         return None, None
-    exe = out_dir / f"attr_bench.{suffix}"
-    cmd = [cxx, *CXXFLAGS, str(SOURCE), "-o", str(exe), *BENCH_LIBS]
-    log(f"{LABEL[name]}: " + " ".join(cmd))
+    exe = out_dir / f"attr_bench.{impl_name}"
+    cmd = [cxx, *CXXFLAGS, str(SOURCE), "-o", str(exe)]
+    if host_lib:
+        libdir = host_lib.parent
+        cmd += [f"-L{libdir}", f"-Wl,-rpath,{libdir}", f"-lmpiattr_{name}"]
+    cmd += BENCH_LIBS
+    log(f"{LABEL[impl_name]}: " + " ".join(cmd))
     r = run_cmd(cmd)
     if r.returncode != 0:
         return None, f"compiling attr_bench with {cxx} failed:\n{r.stderr[-4000:]}"
     if name == "mpich":
         if mpiexec is None:
             return None, "mpiexec.mpich not found"
-        return Impl(name, exe, launcher=[mpiexec, "-n", "1"]), None
+        return Impl(impl_name, exe, launcher=[mpiexec, "-n", "1"]), None
     env = dict(OMPI_ENV)
     if thread_single:
         env["OMPI_MCA_osc"] = "pt2pt,ucx"
-    return Impl(name, exe, env=env), None  # singleton: run the binary directly
+    return Impl(impl_name, exe, env=env), None  # singleton: run the binary directly
+
+
+def host_libraries(args, hosts: list[str]) -> tuple[dict[str, Path], str | None]:
+    """Builds (or, with --mpiattr-prefix, finds) libmpiattr_<host>.so for each host."""
+    if args.mpiattr_prefix:
+        prefix = Path(args.mpiattr_prefix).resolve()
+    else:
+        prefix, err = cmake_build(args, args.cmake_target or [f"mpiattr_{h}" for h in hosts])
+        if err:
+            return {}, err
+    libs: dict[str, Path] = {}
+    for h in hosts:
+        lib = next((prefix / d / f"libmpiattr_{h}.so" for d in ("lib", "lib64")
+                    if (prefix / d / f"libmpiattr_{h}.so").exists()), None)
+        if lib is None:
+            lib = find_file(prefix, [f"libmpiattr_{h}.so"], ("CMakeFiles", "attr_bench", "_deps"))
+        if lib is None:
+            return libs, f"no libmpiattr_{h}.so under {prefix}"
+        libs[h] = lib.resolve().parent / f"libmpiattr_{h}.so"
+    return libs, None
+
+
+def check_bindings(impl: Impl, host: str, linked: bool, tmp: Path, thread_args: list[str]) -> None:
+    """Runs the binary once with LD_BIND_NOW + LD_DEBUG=bindings and checks which library each
+    caching routine of CACHING_SYMBOLS binds to: libmpiattr_<host> when linked, else the host."""
+    d = Path(tempfile.mkdtemp(prefix=f"ld-{impl.name}-", dir=tmp))
+    probe = Impl(impl.name, impl.binary, impl.launcher,
+                 {**impl.env, "LD_BIND_NOW": "1", "LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": str(d / "ld")})
+    execute(probe, thread_args + ["--quick", "--gbench", "--benchmark_filter=^keyval_create_free$"],
+            timeout=120)
+    pat = re.compile(r"binding file (\S+) \[0\] to (\S+) \[\d+\]: normal symbol `([^']+)'")
+    bound: dict[str, str] = {}
+    for f in d.glob("ld.*"):
+        for line in f.read_text(errors="replace").splitlines():
+            m = pat.search(line)
+            if m and m.group(1) == str(impl.binary) and m.group(3) in CACHING_SYMBOLS:
+                bound[m.group(3)] = m.group(2)
+    shutil.rmtree(d, ignore_errors=True)
+    want = f"libmpiattr_{host}" if linked else None
+    bad = []
+    for sym in CACHING_SYMBOLS:
+        lib = bound.get(sym)
+        if lib is None:
+            bad.append(f"{sym}: no binding seen")
+        elif linked and want not in Path(lib).name:
+            bad.append(f"{sym} -> {lib}")
+        elif not linked and "libmpiattr" in Path(lib).name:
+            bad.append(f"{sym} -> {lib}")
+    if bad:
+        raise RunError(f"{impl.name}: caching routines bound to the wrong library "
+                       f"(expected {want or 'the host'}): " + "; ".join(bad))
+    log(f"{LABEL[impl.name]}: {len(bound)} caching routines bind to "
+        f"{Path(next(iter(bound.values()))).name}")
 
 
 # --------------------------------------------------------------------------
@@ -178,6 +272,42 @@ def build_peer(name: str, out_dir: Path, thread_single: bool) -> tuple[Impl | No
 
 class RunError(Exception):
     pass
+
+
+# --------------------------------------------------------------------------
+# Other work on the machine
+
+
+def busy_seconds() -> float:
+    """CPU seconds spent busy on all CPUs since boot (/proc/stat), or 0 if unknown."""
+    try:
+        f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return 0.0
+    return (sum(f) - f[3] - f[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+
+
+def own_seconds() -> float:
+    """CPU seconds used by this script and the processes it waited for."""
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def wait_idle(max_wait: float) -> float:
+    """Waits (at most max_wait s) until other processes use < 0.15 CPU over half a second;
+    returns the seconds waited (0 when the first half second was idle)."""
+    t0, first = time.monotonic(), True
+    while True:
+        b, o = busy_seconds(), own_seconds()
+        time.sleep(0.5)
+        other = ((busy_seconds() - b) - (own_seconds() - o)) / 0.5
+        waited = time.monotonic() - t0
+        if other < 0.15 or waited >= max_wait:
+            if first:
+                return 0.0
+            log(f"waited {waited:.0f} s for the machine to go idle ({other:.2f} CPUs busy now)")
+            return waited
+        first = False
 
 
 def execute(impl: Impl, args: list[str], timeout: float, wrapper: list[str] | None = None) -> str:
@@ -328,6 +458,42 @@ def rows(with_callgrind: bool) -> list[Row]:
     return r
 
 
+def host_rows(with_callgrind: bool) -> list[Row]:
+    """Host mode: the same figures; targets are ratios mpiattr-over-host / host alone."""
+    r: list[Row] = []
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_get_attr` hit, n={n}", f"comm_get_hit/{n}", "time", ("host", 0.5)))
+    r.append(Row("`MPI_Comm_get_attr` hit, n=65536 / n=1", "comm_get_hit_flatness", "ratio"))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_get_attr` unset key, n={n}", f"comm_get_miss/{n}", "time"))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_set_attr` replace, n={n}", f"comm_set_replace/{n}", "time", ("host", 0.5)))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_set_attr` + `MPI_Comm_delete_attr`, n={n}", f"comm_set_delete/{n}", "time"))
+    for n in NS_SMALL:
+        r.append(Row(f"`MPI_Type_get_attr` hit, n={n}", f"type_get_hit/{n}", "time", ("host", 0.5)))
+    for n in NS_SMALL:
+        r.append(Row(f"`MPI_Win_get_attr` hit, n={n}", f"win_get_hit/{n}", "time", ("host", 0.5)))
+    r.append(Row("keyval create + free", "keyval_create_free", "time"))
+    r.append(Row("`MPI_Comm_dup` + `MPI_Comm_free`, no attribute", "comm_dup_free/0", "time", ("host", 1.05)))
+    for n in NS:
+        r.append(Row(f"`MPI_Comm_dup` + free, per attribute, n={n}", f"comm_dup_per_attr/{n}", "time",
+                     ("host", 0.3)))
+    r.append(Row("`MPI_Type_dup` + `MPI_Type_free`, no attribute", "type_dup_free/0", "time", ("host", 1.05)))
+    for n in NS:
+        r.append(Row(f"`MPI_Type_dup` + free, per attribute, n={n}", f"type_dup_per_attr/{n}", "time",
+                     ("host", 0.3)))
+    r.append(Row("memory per attribute (RSS growth)", "mem_bytes_per_attr", "bytes"))
+    r.append(Row("get, 1 thread (ns per get)", "threads_1_ns_per_get", "time"))
+    r.append(Row("get throughput, 2 threads distinct comms / 1 thread", "threads_2_distinct_ratio", "ratio"))
+    r.append(Row("get throughput, 2 threads same comm / 1 thread", "threads_2_same_ratio", "ratio"))
+    if with_callgrind:
+        for op in ("get", "set"):
+            for n in (1, 4096):
+                r.append(Row(f"instructions per {op}, n={n} (callgrind)", f"ir_{op}/{n}", "count"))
+    return r
+
+
 def fmt(v: float | None, unit: str) -> str:
     if v is None:
         return "n/a"
@@ -351,7 +517,7 @@ def target_text(t: tuple | None, unit: str) -> str:
     kind, x = t
     u = {"bytes": " B", "ratio": "×"}.get(unit, "")
     return {"peer": f"≤ {x:g}× faster peer", "le": f"≤ {x:g}{u}", "ge": f"≥ {x:g}{u}",
-            "flat": f"≤ {x:g}× (flat in n)"}[kind]
+            "flat": f"≤ {x:g}× (flat in n)", "host": f"≤ {x:g}× host alone"}[kind]
 
 
 def evaluate(t: tuple | None, mine: float | None, peers: list[float]) -> str:
@@ -360,7 +526,7 @@ def evaluate(t: tuple | None, mine: float | None, peers: list[float]) -> str:
     if mine is None:
         return "n/a"
     kind, x = t
-    if kind == "peer":
+    if kind in ("peer", "host"):
         if not peers:
             return "n/a"
         ok = mine <= x * min(peers)
@@ -395,6 +561,50 @@ def make_table(fig: dict[str, dict[str, float]], with_callgrind: bool) -> tuple[
     return "\n".join(lines), met, total
 
 
+def make_host_table(fig: dict[str, dict[str, float]], hosts: list[str],
+                    with_callgrind: bool) -> tuple[str, int, int]:
+    """Host mode: per host, the host alone, mpiattr over it and the ratio; one verdict per host."""
+    for f in fig.values():
+        first, last = f.get(f"comm_get_hit/{NS[0]}"), f.get(f"comm_get_hit/{NS[-1]}")
+        if first and last:
+            f["comm_get_hit_flatness"] = last / first
+    head = ["figure"]
+    for h in hosts:
+        head += [f"{LABEL[h]} alone", f"{LABEL[over(h)]}", "ratio"]
+    head += ["target"] + [f"met? {LABEL[h]}" for h in hosts]
+    lines = ["| " + " | ".join(head) + " |",
+             "|---|" + "---:|---:|---:|" * len(hosts) + "---|" + "---|" * len(hosts)]
+    met = total = 0
+    for row in host_rows(with_callgrind):
+        cells, verdicts = [row.label], []
+        for h in hosts:
+            alone, mine = fig.get(h, {}).get(row.key), fig.get(over(h), {}).get(row.key)
+            ratio = "n/a" if alone is None or mine is None or alone == 0 else f"{mine / alone:.2f}"
+            cells += [fmt(alone, row.unit), fmt(mine, row.unit), ratio]
+            v = evaluate(row.target, mine, [alone] if alone is not None else [])
+            if v in ("yes", "**NO**"):
+                total += 1
+                met += v == "yes"
+            verdicts.append(v)
+        cells += [target_text(row.target, row.unit)] + verdicts
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines), met, total
+
+
+def source_state() -> str:
+    """The commit the libraries were built from, and whether their sources were modified."""
+    r = run_cmd(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    if r.returncode != 0:
+        return "(not a git checkout)"
+    st = run_cmd(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no", "--",
+                  ".", ":!bench", ":!docs", ":!tests", ":!*.md"])
+    changed = [line[3:] for line in st.stdout.splitlines()]
+    if not changed:
+        return r.stdout.strip()
+    names = ", ".join(changed) if len(changed) <= 3 else f"{len(changed)} files"
+    return f"{r.stdout.strip()} + uncommitted changes ({names})"
+
+
 def machine_info(impls: dict[str, Impl], args) -> str:
     cpu = "unknown CPU"
     try:
@@ -406,7 +616,7 @@ def machine_info(impls: dict[str, Impl], args) -> str:
         pass
     vers = []
     for name, cmd in (("mpich", ["mpichversion", "-v"]), ("openmpi", ["ompi_info", "--version"])):
-        if name in impls and shutil.which(cmd[0]):
+        if (name in impls or over(name) in impls) and shutil.which(cmd[0]):
             r = run_cmd(cmd)
             m = re.search(r"(\d+\.\d+(\.\d+)?)", r.stdout)
             if m:
@@ -415,9 +625,16 @@ def machine_info(impls: dict[str, Impl], args) -> str:
         " (two-thread figures: MPI_THREAD_MULTIPLE)"
     mode = "quick (smoke test, figures not meaningful)" if args.quick else \
         f"median of {args.repetitions} interleaved runs, min time {args.min_time} s per figure"
+    host = f"host mode, mpiattr {source_state()} · " if args.host else ""
+    elapsed = max(time.monotonic() - args.t_start, 1e-9)
+    others = (busy_seconds() - args.busy_before) - (own_seconds() - args.own_before)
+    waited = f", {args.waited:.0f} s waited for idle" if args.waited else ""
+    if args.repeated:
+        waited += f", {args.repeated} runs repeated (others busy during them)"
     return (f"{datetime.date.today()} · {cpu} · {os.cpu_count()} CPUs · {platform.release()} · "
-            f"{', '.join(vers) or 'no peers'} · {level} · {mode} · load average {args.load_before:.1f} "
-            f"before, {os.getloadavg()[0]:.1f} after")
+            f"{', '.join(vers) or 'no peers'} · {host}{level} · {mode} · load average "
+            f"{args.load_before:.1f} before, {os.getloadavg()[0]:.1f} after · other processes used "
+            f"{max(others, 0.0) / elapsed:.2f} CPUs on average{waited}")
 
 
 # --------------------------------------------------------------------------
@@ -443,8 +660,12 @@ def main() -> int:
     ap.add_argument("--build-dir", default=str(REPO / "build-bench"),
                     help="CMake build dir for mpiattr; the benchmark binaries go to <dir>/attr_bench "
                          "(default: %(default)s)")
-    ap.add_argument("--only", default=",".join(IMPLS),
-                    help="comma-separated subset of mpiattr,mpich,openmpi (default: all available)")
+    ap.add_argument("--only",
+                    help="comma-separated subset of mpiattr,mpich,openmpi (with --host: of the hosts "
+                         "mpich,openmpi) (default: all available)")
+    ap.add_argument("--host", action="store_true",
+                    help="host mode: each host MPI alone against the same host with mpiattr's host "
+                         "library (libmpiattr_mpich / libmpiattr_openmpi) linked in front of it")
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke test: tiny counts, one run each, no callgrind; exit 0 unless a run fails")
     ap.add_argument("--callgrind", action="store_true", help="add instruction counts (valgrind)")
@@ -458,19 +679,27 @@ def main() -> int:
     ap.add_argument("--mpiattr-prefix", help="use an existing mpiattr build/install tree (include/mpi.h, "
                                              "lib/libmpiattr.*) instead of building with CMake")
     ap.add_argument("--cmake-arg", action="append", default=[], help="extra argument for cmake configure")
-    ap.add_argument("--cmake-target", action="append", default=[], help="CMake target to build (repeatable; default: mpiattr, the library)")
+    ap.add_argument("--cmake-target", action="append", default=[],
+                    help="CMake target to build (repeatable; default: mpiattr, the library; with --host: "
+                         "mpiattr_mpich and mpiattr_openmpi)")
     ap.add_argument("--out", help="also write the Markdown report to this file")
     ap.add_argument("--json", help="also write all raw per-run figures to this JSON file")
     ap.add_argument("--strict", action="store_true", help="exit 1 if a target is missed (full mode)")
+    ap.add_argument("--wait-idle", type=float, default=0, metavar="S",
+                    help="before each run, wait up to S seconds until other processes use < 0.15 CPU, "
+                         "and repeat (up to 3 times) a run during which they used more (default: 0, "
+                         "do neither)")
     args = ap.parse_args()
     args.thread_single = args.level == "single"
 
-    wanted = [s.strip() for s in args.only.split(",") if s.strip()]
-    bad = [w for w in wanted if w not in IMPLS]
+    known = HOSTS if args.host else IMPLS
+    wanted = [s.strip() for s in (args.only or ",".join(known)).split(",") if s.strip()]
+    bad = [w for w in wanted if w not in known]
     if bad:
-        ap.error(f"unknown implementation(s): {', '.join(bad)}")
-    t_start = time.monotonic()
+        ap.error(f"unknown {'host' if args.host else 'implementation'}(s): {', '.join(bad)}")
+    t_start = args.t_start = time.monotonic()
     args.load_before = os.getloadavg()[0]
+    args.busy_before, args.own_before, args.waited, args.repeated = busy_seconds(), own_seconds(), 0.0, 0
     if args.load_before > 0.25 * (os.cpu_count() or 1) and not args.quick:
         log(f"warning: load average is {args.load_before:.1f} on {os.cpu_count()} CPUs; "
             "other work on the machine will distort the figures")
@@ -480,20 +709,50 @@ def main() -> int:
 
     failures: list[str] = []
     impls: dict[str, Impl] = {}
-    for name in wanted:
-        impl, err = build_mpiattr(args, out_dir) if name == "mpiattr" else \
-            build_peer(name, out_dir, args.thread_single)
+    thread_args = ["--thread-single"] if args.thread_single else []
+    if args.host:
+        hosts = [h for h in HOSTS if h in wanted and shutil.which(f"mpicxx.{h}")]
+        for h in wanted:
+            if h not in hosts:
+                log(f"{LABEL[h]}: mpicxx.{h} not found (libmpich-dev / libopenmpi-dev missing); n/a")
+        libs, err = host_libraries(args, hosts) if hosts else ({}, None)
         if err:
-            log(f"{LABEL[name]}: {err}")
-            failures.append(f"{LABEL[name]}: build failed")
-        if impl:
-            impls[name] = impl
+            log(f"mpiattr host libraries: {err}")
+            failures.append("mpiattr host libraries: build failed")
+        for h in hosts:
+            for lib in [None] + ([libs[h]] if h in libs else []):
+                name = over(h) if lib else h
+                impl, err = build_peer(h, out_dir, args.thread_single, host_lib=lib)
+                if err:
+                    log(f"{LABEL[name]}: {err}")
+                    failures.append(f"{LABEL[name]}: build failed")
+                    continue
+                with tempfile.TemporaryDirectory(prefix="attr_bench-ld-") as td:
+                    try:
+                        check_bindings(impl, h, lib is not None, Path(td), thread_args)
+                    except (RunError, OSError) as e:
+                        log(f"{LABEL[name]}: {e}")
+                        failures.append(f"{LABEL[name]}: binding check")
+                        continue
+                impls[name] = impl
+            if h not in libs:
+                log(f"{LABEL[over(h)]}: no host library; n/a")
+        host_order = [i for h in hosts for i in (h, over(h))]
+    else:
+        hosts, host_order = [], []
+        for name in wanted:
+            impl, err = build_mpiattr(args, out_dir) if name == "mpiattr" else \
+                build_peer(name, out_dir, args.thread_single)
+            if err:
+                log(f"{LABEL[name]}: {err}")
+                failures.append(f"{LABEL[name]}: build failed")
+            if impl:
+                impls[name] = impl
     if not impls:
         log("nothing to run")
         return 1 if failures else 0
 
-    order = [i for i in IMPLS if i in impls]
-    thread_args = ["--thread-single"] if args.thread_single else []
+    order = [i for i in (host_order if args.host else IMPLS) if i in impls]
     raw: dict[str, dict[str, list[float]]] = {i: {} for i in order}
 
     def record(impl: str, figs: dict[str, float]) -> None:
@@ -510,11 +769,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="attr_bench-") as tmpd:
         tmp = Path(tmpd)
         if args.quick:
-            # One process per implementation runs every mode.  The peers skip
-            # n = 65536 (MPICH needs ~10 s per object to set that many).
+            # One process per implementation runs every mode.  The peers (and the
+            # hosts alone) skip n = 65536 (MPICH needs ~10 s per object to set that many).
             for name in order:
                 impl = impls[name]
-                filt = None if name == "mpiattr" else r"^(keyval_create_free|[a-z_]+/(0|1|16|256|4096))$"
+                filt = None if name.startswith("mpiattr") else \
+                    r"^(keyval_create_free|[a-z_]+/(0|1|16|256|4096))$"
                 log(f"[quick] {LABEL[name]}")
 
                 def one(impl=impl, filt=filt, name=name):
@@ -532,14 +792,28 @@ def main() -> int:
                         log(f"[{gname}] rep {rep + 1}/{args.repetitions}: {LABEL[name]}"
                             f"  ({time.monotonic() - t_start:.0f} s)")
 
-                        def one(impl=impl, extra=extra, filt=filt, name=name, gname=gname):
+                        def measure(impl=impl, extra=extra, filt=filt, gname=gname) -> dict[str, float]:
                             if filt is None:
                                 level = [] if gname == "threads" else thread_args
-                                res = parse_results(execute(impl, level + extra, timeout=900))
-                                record(name, extra_figures(res))
-                            else:
-                                times, _ = run_gbench(impl, thread_args, filt, args.min_time, tmp, timeout=900)
-                                record(name, derive(times))
+                                return extra_figures(parse_results(execute(impl, level + extra, timeout=900)))
+                            times, _ = run_gbench(impl, thread_args, filt, args.min_time, tmp, timeout=900)
+                            return derive(times)
+
+                        def one(measure=measure, name=name) -> None:
+                            # --wait-idle: start on an idle machine, and repeat (at most 3 times)
+                            # a run during which other processes were busy.
+                            for tries in range(4):
+                                if args.wait_idle:
+                                    args.waited += wait_idle(args.wait_idle)
+                                b, o, t = busy_seconds(), own_seconds(), time.monotonic()
+                                figs = measure()
+                                other = ((busy_seconds() - b) - (own_seconds() - o)) / \
+                                    max(time.monotonic() - t, 1e-3)
+                                if not args.wait_idle or other < 0.15 or tries == 3:
+                                    break
+                                args.repeated += 1
+                                log(f"  other processes used {other:.2f} CPUs during the run; repeating it")
+                            record(name, figs)
                         attempt(name, gname, one)
             if args.callgrind:
                 for name in order:
@@ -550,9 +824,14 @@ def main() -> int:
                     attempt(name, "callgrind", one)
 
     fig = {i: {k: statistics.median(v) for k, v in raw[i].items()} for i in order}
-    table, met, total = make_table(fig, args.callgrind and not args.quick)
-    header = f"attr_bench: {machine_info(impls, args)}"
-    summary = f"targets met: {met}/{total}" + ("" if "mpiattr" in impls else " (mpiattr not built)")
+    if args.host:
+        table, met, total = make_host_table(fig, hosts, args.callgrind and not args.quick)
+        header = f"attr_bench --host: {machine_info(impls, args)}"
+        summary = f"targets met: {met}/{total} (ratio: mpiattr over the host / the host alone)"
+    else:
+        table, met, total = make_table(fig, args.callgrind and not args.quick)
+        header = f"attr_bench: {machine_info(impls, args)}"
+        summary = f"targets met: {met}/{total}" + ("" if "mpiattr" in impls else " (mpiattr not built)")
     report = f"{header}\n\n{table}\n\n{summary}\n"
     print(report)
     if failures:
@@ -563,6 +842,10 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig}, indent=1))
 
+    if args.host:  # the hosts alone are the baseline: every build and run counts
+        if failures:
+            return 1
+        return 1 if args.strict and not args.quick and met < total else 0
     mpiattr_failed = any(f.startswith("mpiattr") for f in failures)
     if args.quick:
         return 1 if mpiattr_failed else 0
