@@ -18,6 +18,13 @@
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
 
+// The host's thread levels, named at global scope: inside namespace mpiattr the core's constants of
+// the same names (mpiattr's values) would hide a host that declares them in an enum (Open MPI),
+// while a macro (MPICH) would win anyway. Every other host constant this folder uses is a macro in
+// both hosts.
+static const int host_thread_single = MPI_THREAD_SINGLE;
+static const int host_thread_multiple = MPI_THREAD_MULTIPLE;
+
 namespace mpiattr::host {
 
 native_map<comm_object> g_comms;
@@ -258,9 +265,9 @@ namespace {
   PMPI_Initialized(&initialized);
   PMPI_Finalized(&finalized);
   if (!initialized || finalized) return false;
-  int level = MPI_THREAD_SINGLE;
+  int level = host_thread_single;
   PMPI_Query_thread(&level);
-  sync::set_concurrent(level == MPI_THREAD_MULTIPLE);  // the level the host provides (R11)
+  sync::set_concurrent(level == host_thread_multiple);  // the level the host provides (R11)
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
   keyvals().set_attribute_counter(count_attributes);
@@ -272,8 +279,8 @@ namespace {
     std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's guard keyvals; caching is unavailable\n");
     return false;
   }
-  g_fast.store(level != MPI_THREAD_MULTIPLE);
-  g_fast_concurrent.store(level == MPI_THREAD_MULTIPLE);
+  g_fast.store(level != host_thread_multiple);
+  g_fast_concurrent.store(level == host_thread_multiple);
   g_state.store(kRunning, std::memory_order_release);
   return true;
 }
