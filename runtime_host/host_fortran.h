@@ -1,4 +1,4 @@
-// runtime_host/host_fortran.h: what the generated Fortran entry points of host mode (fortran.cc)
+// runtime_host/host_fortran.h: what the Fortran entry points of host mode (fortran.cc, from the spec)
 // use besides host_glue.h: the Fortran callback types, LOGICAL values, the link names, and the
 // host's own Fortran routines for keyvals mpiattr did not create.
 #pragma once
@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "host_glue.h"
-#include "callbacks.h"               // generated: the Fortran callback types
+#include "callbacks.h"               // the Fortran callback types (from the spec, build tree)
 #include "mpiattr/fortran_config.h"  // MPIATTR_F_TRUE / MPIATTR_F_FALSE of this Fortran compiler
 
 // An entry point is defined as mpiattr_f_<name> and under every name the hosts' Fortran libraries
@@ -36,7 +36,7 @@ Fn host_fortran(const char* name) {
   return reinterpret_cast<Fn>(f);
 }
 
-// The link names of the predefined Fortran callbacks (generated from the spec).
+// The link names of the predefined Fortran callbacks (fortran.cc, from the spec).
 struct fortran_predefined_name {
   const char* link_name;
   decltype(predefined_callback::behaviour) behaviour;
