@@ -238,8 +238,9 @@ def compile_args(lang: str, src: Path, moddir: Path) -> list[str]:
 
 
 def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None,
-          wrapper: Path | None = None, extra: tuple[Path, ...] = ()) -> Path:
-    tag = f"{src.stem}.{host.name}.{mode}"
+          wrapper: Path | None = None, extra: tuple[Path, ...] = (), name: str | None = None,
+          defines: tuple[str, ...] = ()) -> Path:
+    tag = f"{Path(name).stem if name else src.stem}.{host.name}.{mode}"
     exe = workdir / tag
     moddir = workdir / f"mod.{tag}"  # Fortran modules of this build
     if any(language(f) == "fortran" for f in (src, *extra)):
@@ -260,7 +261,8 @@ def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None,
         objs.append(str(obj))
     lang = language(src)
     compiler = str(wrapper) if mode == "wrapper" else host.wrapper_for(lang)
-    argv = [compiler, *compile_args(lang, src, moddir), str(src), *objs, "-o", str(exe)]
+    argv = [compiler, *compile_args(lang, src, moddir), *(f"-D{d}" for d in defines), str(src),
+            *objs, "-o", str(exe)]
     if mode == "linked":
         argv += lib_link_args(lib)
     run_compile(argv, src.name)
@@ -409,13 +411,17 @@ def main() -> int:
     ap.add_argument("--divergences", type=Path)
     ap.add_argument("--facts-from", type=Path, help="the alone run's workdir (holds facts.json)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds for the run")
+    ap.add_argument("--define", action="append", default=[],
+                    help="NAME[=VALUE] for --src's compile (a variant of one source)")
+    ap.add_argument("--program", help="the program's name in reports and divergences.toml "
+                                      "(default: --src's file name; set for a variant)")
     ap.add_argument("--verbose", action="store_true", help="print the program's whole output")
     args = ap.parse_args()
 
     host = HOSTS[args.host]
     src = args.src.resolve()
     extra = tuple(x.resolve() for x in args.extra_src)
-    program = src.name
+    program = args.program or src.name
     tag = f"[{host.name} {args.mode} {program}]"
     for f in (src, *extra):
         if language(f) is None:
@@ -452,7 +458,8 @@ def main() -> int:
         write_facts(workdir, program, host.name, None)
 
     try:
-        exe = build(host, args.mode, src, workdir, lib, args.wrapper, extra)
+        exe = build(host, args.mode, src, workdir, lib, args.wrapper, extra, args.program,
+                    tuple(args.define))
         out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout)
     except RunError as e:
         print(f"FAIL {tag}\n{e}")

@@ -1,4 +1,6 @@
-! R6_comm_callbacks_mpif.f90 (include 'mpif.h'): keyvals with Fortran copy and delete callbacks;
+! R6_comm_callbacks_mpi.F90: one program for `include 'mpif.h'` (built with -DMPIF_H: R6_comm_callbacks_mpif) and
+! `use mpi` (R6_comm_callbacks_usempi).
+! Keyvals with Fortran copy and delete callbacks;
 ! MPI_COMM_DUP, MPI_COMM_DUP_WITH_INFO and MPI_COMM_IDUP run the copy callbacks, MPI_COMM_FREE,
 ! MPI_COMM_DELETE_ATTR and a replacing MPI_COMM_SET_ATTR the delete callbacks; the predefined
 ! MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN and MPI_COMM_NULL_DELETE_FN.
@@ -13,8 +15,13 @@
 ! called with Fortran conventions (MPI-4.1 §20.3.7, R1.6): the handle is the Fortran INTEGER the
 ! program holds, values are INTEGER(KIND=MPI_ADDRESS_KIND), here above 2**32.
 module cb_log
+#ifndef MPIF_H
+  use mpi
+#endif
   implicit none
+#ifdef MPIF_H
   include 'mpif.h'
+#endif
   private
   public :: maxlog, ncopy, ndel, copy_comm, copy_key, copy_extra, copy_val, &
             del_comm, del_key, del_extra, del_val, copy_plus_1000, copy_flag_false, record_delete
@@ -72,11 +79,16 @@ contains
   end subroutine record_delete
 end module cb_log
 
-program R6_comm_callbacks_mpif
+program R6_comm_callbacks
+#ifndef MPIF_H
+  use mpi
+#endif
   use fhost_check
   use cb_log
   implicit none
+#ifdef MPIF_H
   include 'mpif.h'
+#endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer(kind=ak), parameter :: big = 2_ak**33 + 5
   integer :: ierr, rc, rank, base, nc, saved, kplus, kzero, kdup, knull, kgone, kgone_saved
@@ -297,4 +309,4 @@ program R6_comm_callbacks_mpif
 
   call report('mpif')
   call MPI_FINALIZE(ierr)
-end program R6_comm_callbacks_mpif
+end program R6_comm_callbacks

@@ -1,4 +1,5 @@
-! R3_bad_input_usempi.f90 (use mpi): R3_bad_input_mpif.f90 through the `mpi` module.
+! R3_bad_input_mpi.F90: one program for `include 'mpif.h'` (built with -DMPIF_H: R3_bad_input_mpif) and
+! `use mpi` (R3_bad_input_usempi).
 ! Erroneous caching calls from Fortran under
 ! MPI_ERRORS_RETURN: IERROR is not MPI_SUCCESS, MPI_ERROR_CLASS of it gives the class the
 ! standard names, MPI_ERROR_STRING describes it.
@@ -12,10 +13,15 @@
 ! a predefined attribute is erroneous (no class named: only the failure is checked). Errors
 ! without a communicator or window go to MPI_COMM_SELF's handler (§10.3) or MPI_COMM_WORLD's (the
 ! MPI-3 rule): both have MPI_ERRORS_RETURN here.
-program R3_bad_input_usempi
+program R3_bad_input
+#ifndef MPIF_H
   use mpi
+#endif
   use fhost_check
   implicit none
+#ifdef MPIF_H
+  include 'mpif.h'
+#endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer :: ierr, rc, rank, comm, t, win, kc, kt, kw, kfreed, ival, slen
   integer(kind=ak) :: v
@@ -123,4 +129,4 @@ contains
     call info_value('class_' // name(4:len(name) - 6), cls)
     call check(name, code /= MPI_SUCCESS .and. e == MPI_SUCCESS .and. cls == want)
   end subroutine expect_class
-end program R3_bad_input_usempi
+end program R3_bad_input

@@ -1,5 +1,6 @@
-! R6_type_win_caching_mpif.f90 (include 'mpif.h'): datatype and window attributes from Fortran,
-! with Fortran callbacks and the predefined ones.
+! R6_type_win_caching_usempi.f90 (use mpi): R6_type_win_caching_mpif.f90 through the `mpi`
+! module. Datatype and window attributes from Fortran, with Fortran callbacks and the predefined
+! ones.
 !
 ! Datatypes, MPI-4.1 §8.7.4 and §6.1.10: MPI_TYPE_DUP runs each attribute's copy callback with the
 ! old datatype's handle, the key, extra_state and the value (FLAG = .TRUE. stores
@@ -14,8 +15,13 @@
 ! others as their values (§20.3.7, R7.5).
 ! Fortran callbacks get the Fortran INTEGER handle the program holds (§20.3.7, R1.6).
 module cb_log
+#ifndef MPIF_H
+  use mpi
+#endif
   implicit none
+#ifdef MPIF_H
   include 'mpif.h'
+#endif
   private
   public :: maxlog, ncopy, ndel, copy_obj, copy_key, copy_extra, copy_val, &
             del_obj, del_key, del_extra, del_val, type_copy, type_delete, win_copy, win_delete
@@ -86,11 +92,16 @@ contains
   end subroutine win_delete
 end module cb_log
 
-program R6_type_win_caching_mpif
+program R6_type_win_caching
+#ifndef MPIF_H
+  use mpi
+#endif
   use fhost_check
   use cb_log
   implicit none
+#ifdef MPIF_H
   include 'mpif.h'
+#endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer(kind=ak), parameter :: big = 2_ak**34 + 9
   integer :: ierr, rc, rank, t, t2, saved, tk, tkdup, tknull, win, wk, wk2, i
@@ -299,4 +310,4 @@ program R6_type_win_caching_mpif
 
   call report('mpif')
   call MPI_FINALIZE(ierr)
-end program R6_type_win_caching_mpif
+end program R6_type_win_caching

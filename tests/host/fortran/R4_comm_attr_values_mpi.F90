@@ -1,4 +1,5 @@
-! R4_comm_attr_values_usempi.f90 (use mpi): R4_comm_attr_values_mpif.f90 through the `mpi` module.
+! R4_comm_attr_values_mpi.F90: one program for `include 'mpif.h'` (built with -DMPIF_H: R4_comm_attr_values_mpif) and
+! `use mpi` (R4_comm_attr_values_usempi).
 ! MPI_COMM_SET_ATTR, MPI_COMM_GET_ATTR and MPI_COMM_DELETE_ATTR values from Fortran, and the
 ! predefined attributes of MPI_COMM_WORLD.
 !
@@ -14,10 +15,15 @@
 ! MPI_IO and MPI_LASTUSEDCODE are attached; MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE and MPI_APPNUM
 ! may be absent, but their keys are valid. MPI_TAG_UB >= 32767 and the same on all processes.
 ! Whether each is found and its value are FACT lines: with mpiattr in front the host answers them.
-program R4_comm_attr_values_usempi
+program R4_comm_attr_values
+#ifndef MPIF_H
   use mpi
+#endif
   use fhost_check
   implicit none
+#ifdef MPIF_H
+  include 'mpif.h'
+#endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer, parameter :: nvals = 9, npre = 7
   integer :: ierr, rc, rank, nranks, k, k2, comm, i
@@ -136,4 +142,4 @@ program R4_comm_attr_values_usempi
              k2 == MPI_KEYVAL_INVALID)
   call report('mpif')
   call MPI_FINALIZE(ierr)
-end program R4_comm_attr_values_usempi
+end program R4_comm_attr_values

@@ -1,4 +1,5 @@
-! R5_deprecated_mpi1_usempi.f90 (use mpi): R5_deprecated_mpi1_mpif.f90 through the `mpi` module
+! R5_deprecated_mpi1_mpi.F90: one program for `include 'mpif.h'` (built with -DMPIF_H: R5_deprecated_mpi1_mpif) and
+! `use mpi` (R5_deprecated_mpi1_usempi).
 ! (the routines have no mpi_f08 binding). The MPI-1 caching routines MPI_KEYVAL_CREATE,
 ! MPI_KEYVAL_FREE, MPI_ATTR_PUT, MPI_ATTR_GET, MPI_ATTR_DELETE with INTEGER values, extra_state
 ! and callbacks, the predefined MPI_DUP_FN / MPI_NULL_COPY_FN / MPI_NULL_DELETE_FN, and how their
@@ -15,8 +16,13 @@
 ! MPI_COMM_CREATE_KEYVAL key works with MPI_ATTR_PUT / MPI_ATTR_GET. MPI_TAG_UB read with
 ! MPI_ATTR_GET is the number (R7.5).
 module cb_log
+#ifndef MPIF_H
   use mpi
+#endif
   implicit none
+#ifdef MPIF_H
+  include 'mpif.h'
+#endif
   private
   public :: maxlog, ncopy, ndel, copy_comm, copy_key, copy_extra, copy_val, &
             del_comm, del_key, del_extra, del_val, mpi1_copy_negate, mpi1_delete
@@ -56,11 +62,16 @@ contains
   end subroutine mpi1_delete
 end module cb_log
 
-program R5_deprecated_mpi1_usempi
+program R5_deprecated_mpi1
+#ifndef MPIF_H
   use mpi
+#endif
   use fhost_check
   use cb_log
   implicit none
+#ifdef MPIF_H
+  include 'mpif.h'
+#endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer :: ierr, rc, rank, base, dup, saved, k1, k2, k3, k2s, x2, x3, ival, kmpi2
   integer(kind=ak) :: v, tag_ub
@@ -216,4 +227,4 @@ program R5_deprecated_mpi1_usempi
 
   call report('mpif')
   call MPI_FINALIZE(ierr)
-end program R5_deprecated_mpi1_usempi
+end program R5_deprecated_mpi1
