@@ -1,6 +1,8 @@
 // The Fortran language binding of the core: how Fortran callbacks and error handlers are called
-// (R1.6, R7.6), registered for both Fortran creator languages:
+// (R1.6, R7.6), registered for the three Fortran creator languages:
 //   fortran_mpi2  keyvals of MPI_XXX_CREATE_KEYVAL: values and extra_state INTEGER(KIND=MPI_ADDRESS_KIND)
+//   fortran_f08   the same routines from mpi_f08: the same conventions, the object passed as a
+//                 TYPE(MPI_Comm) (one INTEGER, MPI_VAL, by reference: the same bytes)
 //   fortran_mpi1  keyvals of MPI_KEYVAL_CREATE: everything INTEGER (R7.1: a value reaches the
 //                 callback as its low part, and what the callback returns is sign-extended)
 // Whatever language set a value, a Fortran callback sees it as a Fortran get would (R7.3, R7.6): a
@@ -11,6 +13,9 @@
 #include <cstring>
 
 #include "f_callbacks.h"
+
+MPI_Fint mpiattr_f08_status_ignore[8];
+MPI_Fint mpiattr_f08_statuses_ignore[8];
 
 namespace mpiattr::fbind {
 
@@ -42,8 +47,10 @@ const language_binding mpi1_binding = {mpi1_copy<same_handle>, mpi1_delete<same_
 
 [[maybe_unused]] const bool registered = [] {
   register_language(language::fortran_mpi2, &mpi2_binding);
+  register_language(language::fortran_f08, &mpi2_binding);
   register_language(language::fortran_mpi1, &mpi1_binding);
   register_errhandler_invoker(language::fortran_mpi2, f_errhandler);
+  register_errhandler_invoker(language::fortran_f08, f_errhandler);
   return true;
 }();
 

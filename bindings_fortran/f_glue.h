@@ -27,8 +27,18 @@ std::string from_fortran(const char* s, std::size_t len);
 // Copies a C string into a CHARACTER argument, blank-padded (truncated if it does not fit).
 void to_fortran(const char* src, char* dst, std::size_t len);
 
+}  // namespace mpiattr::fbind
+
+// mpi_f08's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (BIND(C) variables of the module, defined
+// here): a routine given one of them writes no status.
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_status_ignore[8];
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_statuses_ignore[8];
+
+namespace mpiattr::fbind {
+
 // MPI_WAIT / MPI_TEST on one process: an empty status (MPI_SOURCE, MPI_TAG, MPI_ERROR).
 inline void empty_status(MPI_Fint* s) {
+  if (s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore) return;
   s[0] = MPI_ANY_SOURCE;
   s[1] = MPI_ANY_TAG;
   s[2] = MPI_SUCCESS;

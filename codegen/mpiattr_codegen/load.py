@@ -7,14 +7,15 @@ from pathlib import Path
 from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handle, Kind, Op, Param,
                     PredefinedCallback, PredefinedKey, Spec, SpecError)
 
-_KIND_KEYS = {"class", "c", "f90", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
-_PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c"}
+_KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
+_PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
-                  "ierror_kind"}
+                  "ierror_kind", "fortran"}
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
-                "ierror_kind"}
+                "ierror_kind", "fortran"}
+_FORTRAN_KEYS = {"binding", "f08"}
 _DIRS = {"in", "out", "inout"}
 _OBJECTS = {"COMM", "WIN", "TYPE"}
 
@@ -37,7 +38,7 @@ def _kinds(data: dict, origin: str) -> dict:
         o = f"{origin}: kind {name}"
         _check_keys(t, _KIND_KEYS, o)
         kinds[name] = Kind(name=name, cls=_need(t, "class", o), c=t.get("c"), f90=t.get("f90"),
-                           cxx=t.get("cxx"), core=t.get("core"), object=t.get("object"),
+                           f08=t.get("f08", t.get("f90")), cxx=t.get("cxx"), core=t.get("core"), object=t.get("object"),
                            c_by_value_pointer=bool(t.get("c_by_value_pointer", False)),
                            origin_fortran=t.get("origin_fortran"))
     return kinds
@@ -57,7 +58,8 @@ def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
             raise SpecError(f"{o}: direction must be one of {sorted(_DIRS)}")
         out.append(Param(name=_need(p, "name", o), kind=kinds[kind], dir=d, lis=lis,
                          func_type=p.get("func_type"), const=bool(p.get("const", False)),
-                         length=p.get("length"), c_decl=p.get("c")))
+                         length=p.get("length"), c_decl=p.get("c"),
+                         asynchronous=bool(p.get("asynchronous", False))))
     return tuple(out)
 
 
@@ -67,6 +69,13 @@ def _dep(entry: dict, origin: str):
         return None
     _check_keys(d, {"since", "replacement"}, origin + " deprecated")
     return Deprecation(since=_need(d, "since", origin), replacement=_need(d, "replacement", origin))
+
+
+def _fortran(entry: dict, origin: str):
+    f = entry.get("fortran")
+    if f is not None:
+        _check_keys(f, _FORTRAN_KEYS, origin + " fortran")
+    return f
 
 
 def _object(entry: dict, origin: str, required: bool):
@@ -123,7 +132,7 @@ def load(spec_dir: str | Path) -> Spec:
                 name=_need(e, "name", o), ref=_need(e, "ref", o), core=_need(e, "core", o),
                 params=_params(e, kinds, o), origin=o, desc=e.get("desc", ""),
                 object=_object(e, o, False), deprecated=_dep(e, o), cxx=e.get("cxx"),
-                fortran=e.get("fortran"), init=init,
+                fortran=_fortran(e, o), init=init,
                 returns=kinds[ret] if ret else None, ierror=e.get("ierror", "ierror")))
         for e in doc.get("callback", []):
             o = f"spec/{fname}: {e.get('name', '?')}"
@@ -135,7 +144,7 @@ def load(spec_dir: str | Path) -> Spec:
                 name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
                 role=role, params=_params(e, kinds, o), origin=o, deprecated=_dep(e, o),
                 cxx=e.get("cxx"), ierror=e.get("ierror", "ierror"),
-                ierror_kind=e.get("ierror_kind", "ERROR_CODE")))
+                ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o)))
         for e in doc.get("predefined_callback", []):
             raw_predefs.append((fname, e))
     by_name = {c.name: c for c in callbacks}
@@ -153,7 +162,7 @@ def load(spec_dir: str | Path) -> Spec:
             name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
             type=by_name[t], behaviour=beh, params=_params(e, kinds, o), origin=o,
             deprecated=_dep(e, o), ierror=e.get("ierror", "ierror"),
-            ierror_kind=e.get("ierror_kind", "ERROR_CODE")))
+            ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o)))
 
     names = [f.name for f in functions] + [c.name for c in callbacks] + [p.name for p in predefs]
     dups = {n for n in names if names.count(n) > 1}

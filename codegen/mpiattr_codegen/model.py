@@ -15,6 +15,7 @@ class Kind:
     cls: str  # handle | keyval | attr | extra | function | logical | scalar | string | ...
     c: Optional[str]
     f90: Optional[str]
+    f08: Optional[str]  # the mpi_f08 type (spec/kinds.toml; the f90 type where it has none)
     cxx: Optional[str]
     core: Optional[str]
     object: Optional[str]  # for handles: comm | type | win | group | request | errhandler | info | op
@@ -32,6 +33,7 @@ class Param:
     const: bool = False
     length: object = None
     c_decl: Optional[str] = None  # explicit C declaration where the kind table cannot say it
+    asynchronous: bool = False  # ASYNCHRONOUS in the mpi_f08 binding (apis.json `asynchronous`)
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Function:
     object: Optional[str] = None  # COMM | WIN | TYPE for caching routines
     deprecated: Optional[Deprecation] = None
     cxx: Optional[dict] = None
-    fortran: Optional[dict] = None  # Fortran-binding facts (the Fortran issue)
+    fortran: Optional[dict] = None  # { binding = false }: no Fortran binding; { f08 = false }: none in mpi_f08
     init: str = "during"  # during | before | any
     returns: Optional[Kind] = None  # None: returns an MPI error code
     ierror: str = "ierror"
@@ -73,6 +75,7 @@ class Callback:
     cxx: Optional[dict] = None
     ierror: str = "ierror"
     ierror_kind: str = "ERROR_CODE"
+    fortran: Optional[dict] = None  # { f08 = false }: no mpi_f08 binding (the MPI-1 family)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ class PredefinedCallback:
     deprecated: Optional[Deprecation] = None
     ierror: str = "ierror"
     ierror_kind: str = "ERROR_CODE"
+    fortran: Optional[dict] = None  # as Callback.fortran
 
 
 @dataclass(frozen=True)

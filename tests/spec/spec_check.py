@@ -68,12 +68,13 @@ def _tokens(p: dict) -> list[str]:
 def _our_view(p) -> dict:
     """One of our parameters in apis.json's vocabulary."""
     return {"kind": p.kind.name, "param_direction": p.dir, "lis_direction": p.lis,
-            "func_type": p.func_type or "", "constant": p.const, "length": p.length}
+            "func_type": p.func_type or "", "constant": p.const, "length": p.length,
+            "asynchronous": p.asynchronous}
 
 
 def _official_view(p: dict) -> dict:
     return {k: p[k] for k in ("kind", "param_direction", "lis_direction", "func_type", "constant",
-                              "length")}
+                              "length", "asynchronous")}
 
 
 def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
@@ -91,6 +92,11 @@ def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
     if ours_type != predef_type:
         out.append(f"{n}: predefined callback of type {ours_type!r} in our spec, "
                    f"{predef_type!r} in apis.json")
+    # Whether it has an mpi_f08 binding (the MPI-1 family has none: `fortran = { f08 = false }`).
+    from mpiattr_codegen.lang.fortran import has_f08
+    if has_f08(ours) != bool(attrs.get("f08_expressible")):
+        out.append(f"{n}: an mpi_f08 binding in {'our spec' if has_f08(ours) else 'apis.json'} "
+                   f"only (apis.json f08_expressible = {attrs.get('f08_expressible')})")
     ret = ours.returns.name if getattr(ours, "returns", None) else "ERROR_CODE"
     if ret != official["return_kind"]:
         out.append(f"{n}: return kind is {ret!r} in our spec, {official['return_kind']!r} in apis.json")
@@ -183,10 +189,17 @@ def normalise_c(proto: str) -> str:
     return s
 
 
+def normalise_f08(proto: str) -> str:
+    """An mpi_f08 prototype with insignificant whitespace removed (tabs, line breaks, indents)."""
+    return " ".join(proto.split())
+
+
 def check_prototypes(spec, caching: dict) -> list[str]:
-    """The C (and, for procedures, PMPI) prototypes that lang/c.py renders for the spec, against
-    the ones pympistandard renders for the caching entries of caching_apis.json."""
+    """The C (and, for procedures, PMPI) prototypes that lang/c.py renders for the spec, and the
+    mpi_f08 ones that lang/fortran.py renders, against the ones pympistandard renders for the
+    caching entries of caching_apis.json."""
     from mpiattr_codegen.lang.c import c_prototype
+    from mpiattr_codegen.lang.fortran import f08_prototype, has_f08
     by_name = {e.name: e for e in spec_entries(spec)}
     out = []
     for key, c in caching.items():
@@ -202,4 +215,12 @@ def check_prototypes(spec, caching: dict) -> list[str]:
             if normalise_c(mine) != normalise_c(theirs):
                 out.append(f"{ours.name}: {what} prototype differs:\n  ours:     {mine}\n"
                            f"  official: {theirs}")
+        official_f08 = rendered.get("f08")
+        if bool(official_f08) != has_f08(ours):
+            out.append(f"{ours.name}: mpi_f08 binding in one of our spec and apis.json only")
+        elif official_f08:
+            mine = f08_prototype(ours)
+            if normalise_f08(mine) != normalise_f08(official_f08):
+                out.append(f"{ours.name}: mpi_f08 prototype differs:\n  ours:\n{mine}\n"
+                           f"  official:\n{official_f08}")
     return out

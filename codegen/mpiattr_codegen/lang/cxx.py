@@ -47,10 +47,12 @@ _OBJ_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
 _GLUE_CORES = {"create_keyval", "free_keyval", "set_attr"}
 
 # MPI-2.2's C++ names of predefined datatypes where they are not the C name without "MPI_"
-# (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX as MPI::F_COMPLEX (MPI::COMPLEX is
-# the C++ complex<float>), and the C++ bool type MPI::BOOL, which has the C _Bool's size here.
+# (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX and DOUBLE COMPLEX as
+# MPI::F_COMPLEX and MPI::F_DOUBLE_COMPLEX (MPI::COMPLEX and MPI::DOUBLE_COMPLEX are the C++
+# complex<float> and complex<double>), and the C++ bool type MPI::BOOL, which has the C _Bool's
+# size here.
 DATATYPE_NAMES = {"MPI_2INT": ("TWOINT",), "MPI_COMPLEX": ("F_COMPLEX",),
-                  "MPI_C_BOOL": ("C_BOOL", "BOOL")}
+                  "MPI_DOUBLE_COMPLEX": ("F_DOUBLE_COMPLEX",), "MPI_C_BOOL": ("C_BOOL", "BOOL")}
 
 
 def cxx_entries(fn: Function) -> list[dict]:

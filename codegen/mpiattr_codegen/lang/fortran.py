@@ -1,4 +1,4 @@
-"""The Fortran view of the spec (mpif.h and `use mpi`, not mpi_f08): Fortran declarations, and how
+"""The Fortran view of the spec (mpif.h, `use mpi` and `use mpi_f08`): Fortran declarations, and how
 the generated Fortran entry points (C++ functions with Fortran calling conventions: everything by
 reference, a trailing IERROR, hidden CHARACTER lengths at the end) convert each argument and pass it
 to the core (cxx_core/include/mpiattr/api.h).
@@ -10,7 +10,12 @@ lines after it); the templates only loop over these. What this module derives ra
   - the creator language of a keyval: `fortran_mpi1` for a routine whose values are INTEGER (kind
     ATTRIBUTE_VAL_10 / EXTRA_STATE2: MPI_KEYVAL_CREATE), else `fortran_mpi2` (R1.6, R7);
   - how a value enters and leaves: the kind's `origin_fortran` (fortran_aint | fortran_int) picks
-    attribute_value::from_fortran_aint / from_fortran_int and as_fortran_aint / as_fortran_int.
+    attribute_value::from_fortran_aint / from_fortran_int and as_fortran_aint / as_fortran_int;
+  - which entries have an mpi_f08 binding: those with a Fortran binding, except the MPI-1 family
+    (`fortran = { f08 = false }`). An mpi_f08 routine is the same C++ entry point as the `use mpi`
+    one (a TYPE(MPI_Comm) is one INTEGER passed by reference, as mpif.h's handles are) under its
+    specific name (MPI_Comm_set_attr_f08), with an OPTIONAL ierror (absent: a null pointer) and
+    the creator language fortran_f08 (docs/fortran.md).
 Fortran's LOGICAL values and link-name mangling are facts about the compiler, found at configure
 time (bindings_fortran/CMakeLists.txt); the generated code names them by macro."""
 from __future__ import annotations
@@ -19,7 +24,7 @@ import textwrap
 
 from .. import lowering
 from ..lowering import Lowering
-from ..model import Function, Param, PredefinedCallback, Spec
+from ..model import Callback, Function, Param, PredefinedCallback, Spec
 
 OUTPUTS = [
     ("fortran/mpif.h.j2", "include/mpif.h"),
@@ -28,6 +33,7 @@ OUTPUTS = [
     ("fortran/functions.cc.j2", "src/bindings_fortran/functions.cc"),
     ("fortran/predefined.cc.j2", "src/bindings_fortran/predefined.cc"),
     ("fortran/callbacks.h.j2", "src/bindings_fortran/callbacks.h"),
+    ("fortran/mpi_f08.f90.j2", "src/bindings_fortran/mpi_f08.f90"),
 ]
 
 # The kind parameters mpif-config.h defines (configured by CMake, not generated).
@@ -73,8 +79,10 @@ def ierror_name(entry) -> str:
     return entry.ierror
 
 
-def fortran_language(fn: Function) -> str:
+def fortran_language(fn: Function, f08: bool = False) -> str:
     """The creator language a keyval or error handler made by this routine records (R1.6)."""
+    if f08:
+        return "mpiattr::language::fortran_f08"
     mpi1 = any(p.kind.name in ("ATTRIBUTE_VAL_10", "EXTRA_STATE2") for p in fn.params)
     return "mpiattr::language::fortran_mpi1" if mpi1 else "mpiattr::language::fortran_mpi2"
 
@@ -236,8 +244,8 @@ def lowerings(fn: Function) -> list[Lowering]:
     return lowering.lowerings(fn, lower_param)
 
 
-def core_args(fn: Function) -> str:
-    return lowering.core_args(fn, lowerings(fn), fortran_language(fn))
+def core_args(fn: Function, f08: bool = False) -> str:
+    return lowering.core_args(fn, lowerings(fn), fortran_language(fn, f08))
 
 
 # ---- predefined callbacks and callback types ----
@@ -273,6 +281,146 @@ def c_ident(name: str) -> str:
     return f"f_{name}"
 
 
+# ---- mpi_f08 ----
+
+# The handle types of mpi_f08 (MPI-4.1 §19.3.5), each `TYPE(MPI_X)` with one INTEGER, MPI_VAL.
+F08_HANDLE_TYPES = ("MPI_Comm", "MPI_Datatype", "MPI_Errhandler", "MPI_File", "MPI_Group",
+                    "MPI_Info", "MPI_Message", "MPI_Op", "MPI_Request", "MPI_Session", "MPI_Win")
+
+
+def has_f08(entry) -> bool:
+    """Whether the entry has an mpi_f08 binding (routine, callback type or predefined callback)."""
+    f = getattr(entry, "fortran", None) or {}
+    return f.get("binding", True) and f.get("f08", True)
+
+
+def f08_functions(spec: Spec) -> list[Function]:
+    return [f for f in spec.functions if has_f08(f)]
+
+
+def f08_callbacks(spec: Spec) -> list:
+    return [c for c in spec.callbacks if has_f08(c)]
+
+
+def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
+    return [p for p in spec.predefined_callbacks if has_f08(p)]
+
+
+def f08_specific(fn: Function) -> str:
+    """The specific procedure name of a routine in mpi_f08 (MPI-4.1 §19.1.5): MPI_Comm_set_attr_f08."""
+    return f"{fn.name}_f08"
+
+
+def f08_link(pc: PredefinedCallback) -> str:
+    """The external name of a predefined callback's mpi_f08 form (mpi_f08 renames it on use):
+    distinct from the `use mpi` one (mpi_comm_dup_fn_) and the C one (MPI_COMM_DUP_FN), R6.6."""
+    return "MPIATTR_F08_" + pc.name[len("MPI_"):]
+
+
+def _is_callback(entry) -> bool:
+    return isinstance(entry, (Callback, PredefinedCallback))
+
+
+def _f08_type(p: Param) -> str:
+    if p.kind.cls == "function":
+        return f"PROCEDURE({p.func_type})"
+    if p.kind.cls == "string" and p.length is not None:
+        return f"CHARACTER(LEN={p.length})"
+    return p.kind.f08
+
+
+def _f08_dims(p: Param) -> str:
+    if p.length is None or p.kind.cls == "string":  # a string's length is its LEN
+        return ""
+    if isinstance(p.length, list):
+        return "(" + ", ".join(str(x) for x in reversed(p.length)) + ")"  # column-major
+    return f"({p.length})"
+
+
+def _f08_std_groups(entry) -> list[tuple[str, list[str]]]:
+    """The declaration lines of the standard's mpi_f08 prototype: (attributes, names), grouped by
+    identical attributes in the order of first appearance, as MPI-4.1 prints them."""
+    cb = _is_callback(entry)
+    groups: dict[str, list[str]] = {}
+    for p in fparams(entry):
+        t = _f08_type(p)
+        if not cb and p.kind.cls != "function":
+            t += f", INTENT({p.dir.upper()})"
+            if p.asynchronous:
+                t += ", ASYNCHRONOUS"
+        groups.setdefault(t, []).append(p.name + _f08_dims(p))
+    if not getattr(entry, "returns", None):
+        if cb:
+            t = "INTEGER, INTENT(OUT)" if entry.ierror_kind == "ERROR_CODE_SHOW_INTENT" else "INTEGER"
+        else:
+            t = "INTEGER, OPTIONAL, INTENT(OUT)"
+        groups.setdefault(t, []).append(entry.ierror)
+    return list(groups.items())
+
+
+def f08_prototype(entry) -> str:
+    """The entry's mpi_f08 binding as the standard prints it (and pympistandard renders it from
+    apis.json): the spec check compares the two (tests/spec/spec_check.py)."""
+    names = [p.name for p in fparams(entry)]
+    if not getattr(entry, "returns", None):
+        names.append(entry.ierror)
+    head = f"{entry.name}({', '.join(names)})"
+    if getattr(entry, "returns", None):
+        head = f"{entry.returns.f08} {head}"
+    lines = [f"{attrs} :: {', '.join(ns)}" for attrs, ns in _f08_std_groups(entry)]
+    if isinstance(entry, Callback):
+        return "\n\t".join(["ABSTRACT INTERFACE", head, *("\t" + x for x in lines)])
+    return "\n\t".join([head, *lines])
+
+
+def f08_decl(p: Param, callback: bool = False) -> str:
+    """One dummy argument's declaration in the mpi_f08 module. As the standard's, except a choice
+    buffer: `TYPE(*), DIMENSION(*)` without argument checking (the mpi module's form), not
+    assumed rank, so the entry point receives its address (MPI_SUBARRAYS_SUPPORTED = .FALSE.)."""
+    k = p.kind
+    if k.cls == "function":
+        return f"procedure({p.func_type}) :: {p.name}"
+    t = p.kind.f08.lower().replace("mpi_address_kind", "MPI_ADDRESS_KIND")  # CHARACTER(LEN=*)
+    for h in F08_HANDLE_TYPES + ("MPI_Status",):
+        t = t.replace(f"type({h.lower()})", f"type({h})")
+    attrs = [t]
+    if k.cls == "buffer" and k.name == "BUFFER":
+        attrs = ["type(*), dimension(*)"]  # no INTENT, as in the mpi module
+    elif not callback:
+        attrs.append(f"intent({p.dir})")
+    if p.asynchronous:
+        attrs.append("asynchronous")
+    return f"{', '.join(attrs)} :: {p.name}{_f08_dims(p)}"
+
+
+def f08_ierror_decl(entry) -> str:
+    """ierror's declaration in the module: OPTIONAL in a routine; in a callback without INTENT,
+    even for MPI_TYPE_NULL_DELETE_FN, whose printed binding has INTENT(OUT): a predefined
+    callback must have the characteristics of its abstract interface to be passed as one."""
+    if _is_callback(entry):
+        return f"integer :: {entry.ierror}"
+    return f"integer, optional, intent(out) :: {entry.ierror}"
+
+
+def f08_integer_constants(spec: Spec) -> list[tuple[str, int]]:
+    """The INTEGER constants of mpi_f08: mpif.h's, less the handles (TYPE(MPI_X) there)."""
+    handles = {h.name for h in spec.handles} | {o.name for o in spec.ops}
+    for d in spec.datatypes:
+        handles.add(d.name)
+        handles.update(d.aliases)
+    return [(n, v) for n, v in constants(spec) if n not in handles]
+
+
+def f08_handle_constants(spec: Spec) -> list[tuple[str, str, int]]:
+    """(name, TYPE, value) of every handle constant of mpi_f08."""
+    out = [(h.name, h.type, h.value) for h in spec.handles]
+    out += [(o.name, "MPI_Op", o.value) for o in spec.ops]
+    for d in spec.datatypes:
+        out.append((d.name, "MPI_Datatype", d.value))
+        out += [(a, "MPI_Datatype", d.value) for a in d.aliases]
+    return out
+
+
 # ---- mpif.h: lines that are both fixed form and free form ----
 
 def fixed_comment(text: str) -> list[str]:
@@ -304,9 +452,15 @@ def filters(spec: Spec) -> dict:
             "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
             "unused_params": unused_params, "callback_c_params": callback_c_params,
             "callback_c_types": callback_c_types, "c_ident": c_ident,
-            "fixed_comment": fixed_comment}
+            "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
+            "f08_link": f08_link, "f08_decl": f08_decl, "f08_ierror_decl": f08_ierror_decl,
+            "f08_prototype": f08_prototype}
 
 
 def context(spec: Spec) -> dict:
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
-            "kind_parameters": KIND_PARAMETERS}
+            "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
+            "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
+            "f08_handle_types": F08_HANDLE_TYPES, "status_size": STATUS_SIZE,
+            "f08_integer_constants": f08_integer_constants(spec),
+            "f08_handle_constants": f08_handle_constants(spec)}

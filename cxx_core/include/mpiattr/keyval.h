@@ -32,9 +32,10 @@
 
 namespace mpiattr {
 
-// The language whose calling conventions a keyval's callbacks use (R1.6, R7.6).
-enum class language : std::uint8_t { c, fortran_mpi1, fortran_mpi2, cxx };
-constexpr int kLanguages = 4;
+// The language whose calling conventions a keyval's callbacks use (R1.6, R7.6). fortran_f08 is
+// mpi_f08's: the conventions of fortran_mpi2, its handles being TYPE(MPI_Comm) and friends.
+enum class language : std::uint8_t { c, fortran_mpi1, fortran_mpi2, cxx, fortran_f08 };
+constexpr int kLanguages = 5;
 
 // Predefined callbacks are recognised when the keyval is created, so the core runs them without a
 // call (and MPI_XXX_DUP_FN copies a Fortran value as a Fortran value, whatever the language).
@@ -68,7 +69,7 @@ class predefined_set {
   delete_behaviour classify_delete(fnptr fn) const;
 
  private:
-  static constexpr std::size_t kBuckets = 64;  // open addressing, at most 25% full
+  static constexpr std::size_t kBuckets = 128;  // open addressing, at most 25% full
   static std::size_t bucket(std::uintptr_t a) { return (a >> 4) % kBuckets; }
   [[gnu::cold, gnu::noinline]] void build() const;
   const predefined_callback* find(fnptr fn) const;
