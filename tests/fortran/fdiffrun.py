@@ -30,7 +30,7 @@ FFLAGS = ("-Wno-unused-dummy-argument",)
 
 
 def build_and_run_peer(peer: d.Peer, src: Path, helper: Path | None, workdir: Path,
-                       host_lib: str | None = None) -> str:
+                       host_lib: str | None = None, fhelper: Path | None = None) -> str:
     workdir.mkdir(parents=True, exist_ok=True)
     exe = workdir / f"{src.stem}.{peer.name}{'.host' if host_lib else ''}"
     link = []
@@ -45,7 +45,8 @@ def build_and_run_peer(peer: d.Peer, src: Path, helper: Path | None, workdir: Pa
         objs.append(str(obj))
     moddir = workdir / f"mod.{peer.name}"
     moddir.mkdir(exist_ok=True)
-    d.run([FORTRAN[peer.name], *FFLAGS, "-J", str(moddir), str(HERE / "ftest.f90"), str(src), *objs,
+    fsources = [str(HERE / "ftest.f90"), *([str(fhelper)] if fhelper else []), str(src)]
+    d.run([FORTRAN[peer.name], *FFLAGS, "-J", str(moddir), *fsources, *objs,
            "-o", str(exe), *link], None, f"{peer.name}: compile {src.name}")
     env = dict(peer.env, FTEST_REPORT_ONLY="1")
     return d.run([*peer.launcher, str(exe)], env, f"{peer.name}: run {src.name}")
@@ -55,6 +56,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="the Fortran program")
     ap.add_argument("--helper", help="its C half, if any")
+    ap.add_argument("--fhelper", help="the Fortran interfaces of its C half, if any")
     ap.add_argument("--peer", required=True, choices=sorted(d.PEERS))
     ap.add_argument("--mpiattr-exe", help="the same program built against mpiattr")
     ap.add_argument("--workdir", required=True)
@@ -69,7 +71,7 @@ def main() -> int:
     src = Path(a.src)
     try:
         peer_out = build_and_run_peer(peer, src, Path(a.helper) if a.helper else None, Path(a.workdir),
-                                      a.host_lib)
+                                      a.host_lib, Path(a.fhelper) if a.fhelper else None)
         if a.peer_only:
             sys.stdout.write(peer_out)
             return 0

@@ -1,4 +1,5 @@
-/* C half of test_mixed_lang.f90: a Fortran main program calls these (BIND(C)) to set, read and
+/* C half of test_mixed_lang.f90 and test_mixed_f08_lang.f90 (interfaces: mixed_helpers.f90): a
+ * Fortran main program calls these (BIND(C)) to set, read and
  * duplicate from C what Fortran set, read or created, so that one executable sees every cell of the
  * R7.3 table and keyvals crossing the language boundary (R1.3, R1.6, R7.6). Handles cross as
  * MPI_Fint through MPI_Comm_f2c / MPI_Comm_c2f. */

@@ -1,85 +1,8 @@
-! Mixed C/Fortran in one executable (C half: mixed_helpers.c): every cell of the R7.3 table with
+! Mixed C/Fortran in one executable (C half: mixed_helpers.c, its interfaces: mixed_helpers.f90,
+! module mixed_c): every cell of the R7.3 table with
 ! positive, negative and > 2**31 values, predefined attributes from both languages (R7.5), handle
 ! conversions, and keyvals used across the language boundary, whose callbacks always run in their
 ! creating language with that language's conventions (R1.6, R7.6).
-module mixed_c
-  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t
-  implicit none
-  interface
-    subroutine c_set(comm, key, value) bind(c, name='c_set')
-      import :: c_int, c_intptr_t
-      integer(c_int), value :: comm, key
-      integer(c_intptr_t), value :: value
-    end subroutine
-    integer(c_intptr_t) function c_get(comm, key, flag) bind(c, name='c_get')
-      import :: c_int, c_intptr_t
-      integer(c_int), value :: comm, key
-      integer(c_int) :: flag
-    end function
-    integer(c_int) function c_get_deref_int(comm, key) bind(c, name='c_get_deref_int')
-      import :: c_int
-      integer(c_int), value :: comm, key
-    end function
-    integer(c_intptr_t) function c_get_deref_aint(comm, key) bind(c, name='c_get_deref_aint')
-      import :: c_int, c_intptr_t
-      integer(c_int), value :: comm, key
-    end function
-    integer(c_intptr_t) function c_static_address() bind(c, name='c_static_address')
-      import :: c_intptr_t
-    end function
-    integer(c_int) function c_deref_static(p) bind(c, name='c_deref_static')
-      import :: c_int, c_intptr_t
-      integer(c_intptr_t), value :: p
-    end function
-    integer(c_int) function c_roundtrip(comm, type, win) bind(c, name='c_roundtrip')
-      import :: c_int
-      integer(c_int), value :: comm, type, win
-    end function
-    integer(c_int) function c_world_is(comm) bind(c, name='c_world_is')
-      import :: c_int
-      integer(c_int), value :: comm
-    end function
-    integer(c_int) function c_create_keyval() bind(c, name='c_create_keyval')
-      import :: c_int
-    end function
-    integer(c_int) function c_create_dup_fn_keyval() bind(c, name='c_create_dup_fn_keyval')
-      import :: c_int
-    end function
-    integer(c_int) function c_copy_calls() bind(c, name='c_copy_calls')
-      import :: c_int
-    end function
-    integer(c_int) function c_delete_calls() bind(c, name='c_delete_calls')
-      import :: c_int
-    end function
-    integer(c_intptr_t) function c_seen_value() bind(c, name='c_seen_value')
-      import :: c_intptr_t
-    end function
-    integer(c_int) function c_dup(comm) bind(c, name='c_dup')
-      import :: c_int
-      integer(c_int), value :: comm
-    end function
-    integer(c_int) function c_free(comm) bind(c, name='c_free')
-      import :: c_int
-      integer(c_int), value :: comm
-    end function
-    integer(c_int) function c_delete_attr(comm, key) bind(c, name='c_delete_attr')
-      import :: c_int
-      integer(c_int), value :: comm, key
-    end function
-    integer(c_int) function c_tag_ub() bind(c, name='c_tag_ub')
-      import :: c_int
-    end function
-    integer(c_intptr_t) function c_win_size(win) bind(c, name='c_win_size')
-      import :: c_int, c_intptr_t
-      integer(c_int), value :: win
-    end function
-    integer(c_intptr_t) function c_win_base(win) bind(c, name='c_win_base')
-      import :: c_int, c_intptr_t
-      integer(c_int), value :: win
-    end function
-  end interface
-end module mixed_c
-
 module mixed_f
   use mpi
   implicit none
