@@ -80,6 +80,7 @@ program test_f08_callbacks
   use mpi_f08
   use callbacks08
   use ftest
+  use, intrinsic :: iso_c_binding, only: c_loc
   implicit none
   integer, parameter :: ak = MPI_ADDRESS_KIND
   type(MPI_Comm) :: comm, dup, dup2
@@ -90,7 +91,7 @@ program test_f08_callbacks
   integer :: ierr, k2, kdup, knull, kt, kt2, kw, kw2, kerr, cls, ival
   integer(kind=ak) :: val, big
   logical :: flag
-  integer :: buf(4)
+  integer, target :: buf(4)
 
   call MPI_Init()
   call MPI_Comm_dup(MPI_COMM_WORLD, comm)
@@ -215,6 +216,25 @@ program test_f08_callbacks
   call expect_l('R4_4 f08 win free, handle is MPI_WIN_NULL', win == MPI_WIN_NULL, .true.)
   call MPI_Win_free_keyval(kw)
   call MPI_Win_free_keyval(kw2)
+
+  ! ---- predefined attributes read through mpi_f08 (R8, R7.5) ----
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, val, flag)
+  call expect_l('R8_2 f08 MPI_TAG_UB is at least 32767', flag .and. val >= 32767_ak, .true.)
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, val, flag)
+  call expect_l('R8_2 f08 MPI_WTIME_IS_GLOBAL is absent, 0 or 1', (.not. flag) .or. val == 0 .or. val == 1, .true.)
+  call MPI_Win_create(buf, 16_ak, 4, MPI_INFO_NULL, MPI_COMM_SELF, win)
+  call MPI_Win_get_attr(win, MPI_WIN_BASE, val, flag)
+  call expect_l('R8_3 f08 MPI_WIN_BASE is the buffer''s address', flag .and. val == transfer(c_loc(buf), val), .true.)
+  call MPI_Win_get_attr(win, MPI_WIN_SIZE, val, flag)
+  call expect_a('R8_3 f08 MPI_WIN_SIZE', val, 16_ak)
+  call MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, val, flag)
+  call expect_a('R8_3 f08 MPI_WIN_DISP_UNIT', val, 4_ak)
+  call MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, val, flag)
+  call expect_l('R8_3 f08 MPI_WIN_CREATE_FLAVOR is MPI_WIN_FLAVOR_CREATE', val == MPI_WIN_FLAVOR_CREATE, .true.)
+  call MPI_Win_get_attr(win, MPI_WIN_MODEL, val, flag)
+  call expect_l('R8_3 f08 MPI_WIN_MODEL is unified or separate', &
+       val == MPI_WIN_UNIFIED .or. val == MPI_WIN_SEPARATE, .true.)
+  call MPI_Win_free(win)
 
   ! ---- a callback error fails the call that ran it (R4.5) ----
   call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)
