@@ -84,8 +84,9 @@ status publish_comm(unpublished<comm_object>& c, const comm_object& parent, hand
   return status::ok();
 }
 
+// An info argument that hints may be given in: MPI_INFO_NULL or a live info (MPI-4.1 §11).
 status check_info(handle_t info) {
-  if (info == h::info_null || info == h::info_env) return status::ok();
+  if (info == h::info_null || rt().infos.lookup(info) != nullptr) return status::ok();
   return fail(MPI_ERR_INFO, "info handle 0x%x is not valid", info);
 }
 
@@ -304,6 +305,10 @@ status init_thread(int*, char***, int required, int& provided) {
   empty_group.size = 0;
   empty_group.predefined = true;
   r.groups.install_predefined(h::group_empty, &empty_group);
+
+  static info_object env_info;  // MPI_INFO_ENV: no key is known of how this process was started
+  env_info.predefined = true;
+  r.infos.install_predefined(h::info_env, &env_info);
 
   for (const auto& k : gen::predefined_keys) keyvals().define_predefined(k.value, k.object);
 
@@ -644,6 +649,170 @@ status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win) {
 status win_free(handle_t& win) {
   return free_attr_object(rt().wins, win, [](win_object& w) { rt().life->win_release(w); },
                           MPI_ERR_WIN, "window");
+}
+
+status get_address(const void* location, aint& address) {
+  address = static_cast<aint>(reinterpret_cast<std::uintptr_t>(location));
+  return status::ok();
+}
+
+// ---- info objects ----
+
+namespace {
+
+// The info object an info routine works on; MPI_INFO_NULL and freed handles are MPI_ERR_INFO.
+status find_info(handle_t info, info_object*& out) {
+  out = rt().infos.lookup(info);
+  if (out != nullptr) return status::ok();
+  if (info == h::info_null) return fail(MPI_ERR_INFO, "the info argument is MPI_INFO_NULL");
+  return fail(MPI_ERR_INFO, "info handle 0x%x is not valid (freed, or not an info)", info);
+}
+
+status check_key(const char* key) {
+  std::size_t n = std::strlen(key);
+  if (n == 0) return fail(MPI_ERR_INFO_KEY, "the key is empty");
+  if (n > MPI_MAX_INFO_KEY)
+    return fail(MPI_ERR_INFO_KEY, "the key has %zu characters; MPI_MAX_INFO_KEY is %d", n, MPI_MAX_INFO_KEY);
+  return status::ok();
+}
+
+const std::string* find_value(const info_object& o, const char* key) {
+  for (const auto& kv : o.pairs)
+    if (kv.first == key) return &kv.second;
+  return nullptr;
+}
+
+status new_info(std::vector<std::pair<std::string, std::string>> pairs, handle_t& out) {
+  auto* o = new info_object;
+  o->pairs = std::move(pairs);
+  if (rt().infos.insert(o) == 0) {
+    delete o;
+    return fail(MPI_ERR_INTERN, "too many info objects");
+  }
+  out = o->handle;
+  return status::ok();
+}
+
+}  // namespace
+
+status info_create(handle_t& info) { return new_info({}, info); }
+
+status info_set(handle_t info, const char* key, const char* value) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  if (status st = check_key(key); !st.is_ok()) return st;
+  std::size_t n = std::strlen(value);
+  if (n > MPI_MAX_INFO_VAL)
+    return fail(MPI_ERR_INFO_VALUE, "the value has %zu characters; MPI_MAX_INFO_VAL is %d", n, MPI_MAX_INFO_VAL);
+  if (o->predefined) return fail(MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
+  std::lock_guard lock(o->mu);
+  for (auto& kv : o->pairs)
+    if (kv.first == key) {
+      kv.second = value;
+      return status::ok();
+    }
+  o->pairs.emplace_back(key, value);
+  return status::ok();
+}
+
+status info_delete(handle_t info, const char* key) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  if (status st = check_key(key); !st.is_ok()) return st;
+  if (o->predefined) return fail(MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
+  std::lock_guard lock(o->mu);
+  for (auto it = o->pairs.begin(); it != o->pairs.end(); ++it)
+    if (it->first == key) {
+      o->pairs.erase(it);
+      return status::ok();
+    }
+  return fail(MPI_ERR_INFO_NOKEY, "the info object has no key \"%s\"", key);
+}
+
+status info_get(handle_t info, const char* key, int valuelen, char* value, bool& flag) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  if (status st = check_key(key); !st.is_ok()) return st;
+  if (valuelen < 0) return fail(MPI_ERR_ARG, "valuelen = %d is negative", valuelen);
+  std::lock_guard lock(o->mu);
+  const std::string* v = find_value(*o, key);
+  flag = v != nullptr;
+  if (v != nullptr) {
+    std::size_t n = std::min(v->size(), static_cast<std::size_t>(valuelen));  // C: valuelen + 1 bytes
+    std::memcpy(value, v->data(), n);
+    value[n] = '\0';
+  }
+  return status::ok();
+}
+
+status info_get_valuelen(handle_t info, const char* key, int& valuelen, bool& flag) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  if (status st = check_key(key); !st.is_ok()) return st;
+  std::lock_guard lock(o->mu);
+  const std::string* v = find_value(*o, key);
+  flag = v != nullptr;
+  if (v != nullptr) valuelen = static_cast<int>(v->size());
+  return status::ok();
+}
+
+status info_get_string(handle_t info, const char* key, int& buflen, char* value, bool& flag) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  if (status st = check_key(key); !st.is_ok()) return st;
+  if (buflen < 0) return fail(MPI_ERR_ARG, "buflen = %d is negative", buflen);
+  std::lock_guard lock(o->mu);
+  const std::string* v = find_value(*o, key);
+  flag = v != nullptr;
+  if (v == nullptr) return status::ok();
+  // buflen counts the terminating null; 0 asks for the length only.
+  if (buflen > 0) {
+    std::size_t n = std::min(v->size(), static_cast<std::size_t>(buflen - 1));
+    std::memcpy(value, v->data(), n);
+    value[n] = '\0';
+  }
+  buflen = static_cast<int>(v->size()) + 1;
+  return status::ok();
+}
+
+status info_get_nkeys(handle_t info, int& nkeys) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  std::lock_guard lock(o->mu);
+  nkeys = static_cast<int>(o->pairs.size());
+  return status::ok();
+}
+
+status info_get_nthkey(handle_t info, int n, char* key) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  std::lock_guard lock(o->mu);
+  if (n < 0 || static_cast<std::size_t>(n) >= o->pairs.size())
+    return fail(MPI_ERR_ARG, "n = %d is not between 0 and the number of keys (%zu) - 1", n, o->pairs.size());
+  const std::string& k = o->pairs[static_cast<std::size_t>(n)].first;
+  std::memcpy(key, k.c_str(), k.size() + 1);
+  return status::ok();
+}
+
+status info_dup(handle_t info, handle_t& newinfo) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  std::vector<std::pair<std::string, std::string>> copy;
+  {
+    std::lock_guard lock(o->mu);
+    copy = o->pairs;
+  }
+  return new_info(std::move(copy), newinfo);
+}
+
+status info_free(handle_t& info) {
+  info_object* o = nullptr;
+  if (status st = find_info(info, o); !st.is_ok()) return st;
+  if (o->predefined) return fail(MPI_ERR_INFO, "MPI_INFO_ENV cannot be freed");
+  rt().infos.erase(o);
+  delete o;
+  info = h::info_null;
+  return status::ok();
 }
 
 status alloc_mem(aint size, handle_t info, void* baseptr) {

@@ -1,8 +1,11 @@
 // mpiattr/object.h: the MPI objects as the core and the runtimes see them. Communicators, windows and
-// datatypes carry attributes (attr_object); groups, requests and error handlers do not.
+// datatypes carry attributes (attr_object); groups, requests, error handlers and infos do not.
 #pragma once
 #include <atomic>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mpiattr/attr_store.h"
 #include "mpiattr/handles.h"
@@ -71,6 +74,15 @@ struct win_object : attr_object {
 struct request_object {
   handle_t handle = 0;
   bool complete = true;
+};
+
+// An info object (MPI-4.1 §11): (key, value) strings in the order keys were first set, which is
+// the order MPI_Info_get_nthkey gives. Its mutex makes concurrent calls on one info safe.
+struct info_object {
+  handle_t handle = 0;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  bool predefined = false;
+  std::mutex mu;
 };
 
 }  // namespace mpiattr

@@ -27,6 +27,7 @@ struct runtime {
   object_table<group_object> groups{object_kind::group};
   object_table<request_object> requests{object_kind::request};
   object_table<errhandler_object> errhandlers{object_kind::errhandler};
+  object_table<info_object> infos{object_kind::info};
   lifecycle* life = nullptr;
 
   void set_phase(phase p) {

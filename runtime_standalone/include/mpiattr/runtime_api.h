@@ -56,6 +56,8 @@ status type_free(handle_t& datatype);
 status type_size(type_object& datatype, int& size);
 status type_get_extent(type_object& datatype, aint& lb, aint& extent);
 
+status get_address(const void* location, aint& address);
+
 // ---- windows and memory ----
 status win_create(void* base, aint size, int disp_unit, handle_t info, comm_object& comm,
                   handle_t& win);
@@ -65,6 +67,18 @@ status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win);
 status win_free(handle_t& win);
 status alloc_mem(aint size, handle_t info, void* baseptr);
 status free_mem(void* base);
+
+// ---- info objects (MPI-4.1 §11); IN infos arrive as handles, MPI_INFO_NULL refused ----
+status info_create(handle_t& info);
+status info_set(handle_t info, const char* key, const char* value);
+status info_delete(handle_t info, const char* key);
+status info_get(handle_t info, const char* key, int valuelen, char* value, bool& flag);
+status info_get_valuelen(handle_t info, const char* key, int& valuelen, bool& flag);
+status info_get_string(handle_t info, const char* key, int& buflen, char* value, bool& flag);
+status info_get_nkeys(handle_t info, int& nkeys);
+status info_get_nthkey(handle_t info, int n, char* key);
+status info_dup(handle_t info, handle_t& newinfo);
+status info_free(handle_t& info);
 
 // ---- error handling ----
 status comm_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
