@@ -61,8 +61,8 @@ class call {
   [[gnu::cold, gnu::noinline]] bool not_usable() {
     if (rt().usable()) return true;
     pending_ = rt().state.load() == static_cast<int>(phase::before_init)
-                   ? mpiattr::fail(MPI_ERR_OTHER, "MPI is not initialized yet (call MPI_Init first, R10.5)")
-                   : mpiattr::fail(MPI_ERR_OTHER, "MPI has been finalized (R10.5)");
+                   ? mpiattr::fail(MPI_ERR_OTHER, "MPI is not initialized yet: call MPI_Init first (MPI-4.1 section 12.4.1; see docs/rules.md R10.5)")
+                   : mpiattr::fail(MPI_ERR_OTHER, "MPI has been finalized (MPI-4.1 section 12.4.1; see docs/rules.md R10.5)");
     return false;
   }
 

@@ -80,7 +80,7 @@ inline void empty_status(MPI_Fint* s) {
   MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U) MPIATTR_F_ALIAS_4(U, l, U)
 // The predefined callbacks have no upper-case variant: MPI_COMM_DUP_FN is the C function (R6.6).
 #if MPIATTR_FC_SCHEME == 4
-#error "this Fortran compiler's link names (MPI_X) would be those of the C predefined callbacks (R6.6)"
+#error "this Fortran compiler's link names (MPI_X) would be those of the C predefined callbacks (MPI-4.1 section 8.7.2; see docs/rules.md R6.6)"
 #endif
 #define MPIATTR_F_VARIANTS_NOT_UPPER(l, U) \
   MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U)

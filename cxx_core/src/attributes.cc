@@ -17,16 +17,16 @@ namespace {
 status find_for(const attr_object& obj, int keyval, bool writing, keyval_record** out) {
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr) {
-    if (keyval == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID (R2.3)");
+    if (keyval == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID (MPI-4.1 section 8.7.2; see docs/rules.md R2.3)");
     if (keyvals().find_referenced(keyval) || keyvals().was_issued(keyval))
-      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed (R2.3)", static_cast<unsigned>(keyval));
+      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed (MPI-4.1 section 8.7.2; see docs/rules.md R2.3)", static_cast<unsigned>(keyval));
     return fail(MPI_ERR_KEYVAL, "%d (0x%x) is not a keyval", keyval, static_cast<unsigned>(keyval));
   }
   if (r->kind != obj.kind)
-    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss (R1.5)",
+    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss (MPI-4.1 section 8.7; see docs/rules.md R1.5)",
                 static_cast<unsigned>(keyval), kind_name(r->kind), kind_name(obj.kind));
   if (writing && r->predefined)
-    return fail(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute, which cannot be changed or deleted (R8.1)", keyval);
+    return fail(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute, which cannot be changed or deleted (MPI-4.1 section 10.1.2; see docs/rules.md R8.1)", keyval);
   *out = r;
   return status::ok();
 }
@@ -119,7 +119,7 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   lock.lock();
   if (rc != 0) {
     s.set_deleting(idx, false);
-    return callback_failed(rc, "the delete callback, run on the value being replaced (R4.1),");
+    return callback_failed(rc, "the delete callback, run on the value being replaced (MPI-4.1 section 8.7.2; see docs/rules.md R4.1),");
   }
   s.put(idx, value, flags_of(r->cbs));  // clears `deleting`; now the most recently set (R10.1)
   return status::ok();

@@ -167,11 +167,11 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   if (r == nullptr) {
     if (k == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID");
     if (was_issued(k))
-      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed already (R2.1)", static_cast<unsigned>(k));
+      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed already (MPI-4.1 section 8.7.2; see docs/rules.md R2.1)", static_cast<unsigned>(k));
     return fail(MPI_ERR_KEYVAL, "%d (0x%x) is not a keyval", k, static_cast<unsigned>(k));
   }
   if (r->predefined)
-    return fail(MPI_ERR_KEYVAL, "keyval %d is predefined and cannot be freed (R8.1)", k);
+    return fail(MPI_ERR_KEYVAL, "keyval %d is predefined and cannot be freed (MPI-4.1 section 10.1.2; see docs/rules.md R8.1)", k);
   if (r->kind != kind)
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss",
                 static_cast<unsigned>(k), kind_name(r->kind), kind_label);

@@ -1,4 +1,4 @@
-"""Checks spec/*.toml against the MPI Forum's apis.json (pympistandard, /work/shared/reference).
+"""Checks spec/*.toml against the MPI Forum's apis.json (pympistandard), vendored in reference/mpi-forum/.
 
 For every routine, callback typedef and predefined callback of our spec, the apis.json entry of the
 same name must agree on: the name, what the entry is (procedure / callback typedef / predefined
@@ -25,10 +25,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCE_DIR = Path(os.environ.get("MPIATTR_SOURCE_DIR") or HERE.parents[1]).resolve()
-SHARED_DIR = Path(os.environ.get("MPIATTR_SHARED_DIR") or SOURCE_DIR.parent / "shared").resolve()
 SPEC_DIR = SOURCE_DIR / "spec"
 CODEGEN_DIR = SOURCE_DIR / "codegen"
-REFERENCE_DIR = SHARED_DIR / "reference"
+REFERENCE_DIR = SOURCE_DIR / "reference" / "mpi-forum"  # provenance: its README.md
 ERRATA_FILE = HERE / "apis_errata.toml"
 
 if str(CODEGEN_DIR) not in sys.path:
