@@ -321,10 +321,22 @@ status copy_all(const attr_object& from, attr_object& to) {
     int user_code = detail::last_user_code();
     std::string saved = detail::last_detail();
     std::vector<attr_store::entry> made;
+    std::vector<std::uint32_t> newer;
     {
       std::lock_guard lock(d.mutex());
+      // Copies are made oldest first (D10), so the attributes set after the failing one were
+      // never copied. MPI_XXX_DUP_FN values were copied in bulk above, all of them (that keeps
+      // the dup that succeeds free of per-attribute ordering work): those newer than the failing
+      // attribute are dropped here without their delete callbacks, which is as if they had not
+      // been copied (a DUP_FN copy runs no callback, and `to` was never visible).
+      const std::uint32_t failed_seq = user[done].e.seq;
+      d.for_each([&](const attr_store::entry& e) {
+        if (e.seq > failed_seq) newer.push_back(e.index);
+      });
+      for (std::uint32_t index : newer) d.erase(index);
       made = d.snapshot_newest_first();
     }
+    for (std::uint32_t index : newer) keyvals().detach(index);  // the dropped copy's reference
     for (const auto& e : made) (void)delete_one(to, *keyvals().at(e.index), e.index);
     return user_code ? callback_failed(user_code, "the copy callback")
                      : fail(result.error_class(), "%s", saved.c_str());
