@@ -13,18 +13,27 @@
 namespace mpiattr {
 namespace {
 
+status wrong_kind(const keyval_record& r, const attr_object& obj, int keyval) {
+  return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss (MPI-4.1 section 8.7; see docs/rules.md R1.5)",
+              static_cast<unsigned>(keyval), kind_name(r.kind), kind_name(obj.kind));
+}
+
 // Finds the record a set/get may use, checking kind and predefinedness.
 status find_for(const attr_object& obj, int keyval, bool writing, keyval_record** out) {
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr) {
     if (keyval == 0) return fail(MPI_ERR_KEYVAL, "keyval is MPI_KEYVAL_INVALID (MPI-4.1 section 8.7.2; see docs/rules.md R2.3)");
-    if (keyvals().find_referenced(keyval) || keyvals().was_issued(keyval))
-      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed (MPI-4.1 section 8.7.2; see docs/rules.md R2.3)", static_cast<unsigned>(keyval));
+    if (keyvals().find_referenced(keyval))  // only set_attr gets here with it (D6)
+      return fail(MPI_ERR_KEYVAL,
+                  "keyval 0x%x has been freed: the attributes still under it can be read and "
+                  "deleted, but none can be set (docs/decisions.md D6)",
+                  static_cast<unsigned>(keyval));
+    if (keyvals().was_issued(keyval))
+      return fail(MPI_ERR_KEYVAL, "keyval 0x%x has been freed and no attribute uses it any more (MPI-4.1 section 8.7.2; see docs/rules.md R2.3)",
+                  static_cast<unsigned>(keyval));
     return fail(MPI_ERR_KEYVAL, "%d (0x%x) is not a keyval", keyval, static_cast<unsigned>(keyval));
   }
-  if (r->kind != obj.kind)
-    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss (MPI-4.1 section 8.7; see docs/rules.md R1.5)",
-                static_cast<unsigned>(keyval), kind_name(r->kind), kind_name(obj.kind));
+  if (r->kind != obj.kind) return wrong_kind(*r, obj, keyval);
   if (writing && r->predefined)
     return fail(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute, which cannot be changed or deleted (MPI-4.1 section 10.1.2; see docs/rules.md R8.1)", keyval);
   *out = r;
@@ -126,22 +135,45 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
 }
 
 namespace detail {
-status get_attr_error(const attr_object& obj, int keyval) {
+status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool& flag) {
+  // A key the user has freed but whose attributes still exist is still a key (R2.2): its
+  // attributes can be read through a copy of the handle (D6). The reference taken keeps the
+  // index from being reused while the slot is read.
+  if (keyval_record* r = keyvals().acquire_freed(keyval)) {
+    status st = status::ok();
+    if (r->kind == obj.kind)
+      flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
+    else
+      st = wrong_kind(*r, obj, keyval);
+    keyvals().release(r);
+    return st;
+  }
   keyval_record* unused = nullptr;
   status st = find_for(obj, keyval, false, &unused);
-  return st.is_ok() ? fail(MPI_ERR_INTERN, "keyval 0x%x: inconsistent lookup", static_cast<unsigned>(keyval)) : st;
+  if (st.is_ok()) {  // it became live since the caller looked (another thread created it): read
+    std::uint32_t index = keyval_registry::index_of(keyval);
+    flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value) : read_predefined(obj, index, &value);
+  }
+  return st;
 }
 }  // namespace detail
 
 status delete_attr(attr_object& obj, int keyval) {
   keyval_record* r = keyvals().find_live(keyval);
-  if (r == nullptr) r = keyvals().find_referenced(keyval);  // freed but in use (R2.2)
-  if (r == nullptr || r->kind != obj.kind || r->predefined) {
-    keyval_record* unused = nullptr;
-    status st = find_for(obj, keyval, true, &unused);
-    return st.is_ok() ? fail(MPI_ERR_KEYVAL, "keyval 0x%x is not usable", static_cast<unsigned>(keyval)) : st;
+  if (r != nullptr && r->kind == obj.kind && !r->predefined) [[likely]]
+    return delete_one(obj, *r, keyval_registry::index_of(keyval));
+  if (r == nullptr) {
+    // Freed but in use (R2.2): delete_attr is how the program releases what is left (D6).
+    if (keyval_record* f = keyvals().acquire_freed(keyval)) {
+      status st = f->kind == obj.kind ? delete_one(obj, *f, keyval_registry::index_of(keyval))
+                                      : wrong_kind(*f, obj, keyval);
+      keyvals().release(f);
+      return st;
+    }
   }
-  return delete_one(obj, *r, keyval_registry::index_of(keyval));
+  keyval_record* unused = nullptr;
+  status st = find_for(obj, keyval, true, &unused);
+  return st.is_ok() ? fail(MPI_ERR_KEYVAL, "keyval 0x%x is not usable", static_cast<unsigned>(keyval)) : st;
 }
 
 }  // namespace api
@@ -289,10 +321,22 @@ status copy_all(const attr_object& from, attr_object& to) {
     int user_code = detail::last_user_code();
     std::string saved = detail::last_detail();
     std::vector<attr_store::entry> made;
+    std::vector<std::uint32_t> newer;
     {
       std::lock_guard lock(d.mutex());
+      // Copies are made oldest first (D10), so the attributes set after the failing one were
+      // never copied. MPI_XXX_DUP_FN values were copied in bulk above, all of them (that keeps
+      // the dup that succeeds free of per-attribute ordering work): those newer than the failing
+      // attribute are dropped here without their delete callbacks, which is as if they had not
+      // been copied (a DUP_FN copy runs no callback, and `to` was never visible).
+      const std::uint32_t failed_seq = user[done].e.seq;
+      d.for_each([&](const attr_store::entry& e) {
+        if (e.seq > failed_seq) newer.push_back(e.index);
+      });
+      for (std::uint32_t index : newer) d.erase(index);
       made = d.snapshot_newest_first();
     }
+    for (std::uint32_t index : newer) keyvals().detach(index);  // the dropped copy's reference
     for (const auto& e : made) (void)delete_one(to, *keyvals().at(e.index), e.index);
     return user_code ? callback_failed(user_code, "the copy callback")
                      : fail(result.error_class(), "%s", saved.c_str());

@@ -83,6 +83,21 @@ keyval_record* keyval_registry::find_referenced(int keyval) const {
   return (r->handle == keyval && r->refs.load(std::memory_order_acquire) > 0) ? r : nullptr;
 }
 
+keyval_record* keyval_registry::acquire_freed(int keyval) {
+  std::uint32_t i = index_of(keyval);
+  if (i < kFirstUserIndex) return nullptr;  // not a keyval, or a predefined one
+  keyval_record* r = at(i);
+  // mu_ orders this with create() (a reused index changes the handle) and with recycle().
+  std::lock_guard lock(mu_);
+  if (r->handle != keyval || r->live_handle.load(std::memory_order_acquire) == keyval) return nullptr;
+  // Only while a reference remains: a release() that has taken the count to 0 is recycling the
+  // record, and must not see it come back (so no blind increment).
+  std::int32_t n = r->refs.load(std::memory_order_acquire);
+  while (n > 0 && !sync::compare_exchange(r->refs, n, n + 1)) {
+  }
+  return n > 0 ? r : nullptr;
+}
+
 void keyval_registry::define_predefined(int keyval, object_kind kind) {
   {
     std::lock_guard lock(mu_);

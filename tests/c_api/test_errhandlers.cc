@@ -115,6 +115,24 @@ TEST_F(D4, D4_errors_are_fatal_on_a_communicator_exits_with_message) {
   MPI_Comm_free(&c);
 }
 
+// D26 (issue 14, item 10): a program that sets MPI_ERRORS_RETURN on MPI_COMM_WORLD only, as some
+// written for older MPIs do, still has the fatal handler of MPI_COMM_SELF for datatype and keyval
+// errors (MPI-4.1 §10.3), freeing a keyval twice among them (§8.7.2, §8.7.5).
+TEST_F(D4, D26_datatype_and_keyval_errors_ignore_COMM_WORLD_handler) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  MPI_Datatype t = fresh_type();
+  int k = MPI_KEYVAL_INVALID;
+  ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+  int stale = k;
+  ASSERT_OK(MPI_Comm_free_keyval(&k));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+  EXPECT_EXIT(MPI_Type_set_attr(t, 999, nullptr), ::testing::ExitedWithCode(1), "MPI_Type_set_attr");
+  EXPECT_EXIT(MPI_Comm_free_keyval(&stale), ::testing::ExitedWithCode(1), "has been freed already");
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  MPI_Type_free(&t);
+}
+
 TEST_F(D4, D3_error_strings_name_routine_and_reason) {
   MPI_Comm c = fresh_comm();
   int kt, kc, x = 0;

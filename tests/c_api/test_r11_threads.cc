@@ -186,4 +186,81 @@ TEST(R11_Threads, R11_1_D13_readers_see_whole_values_during_replacement) {
   MPI_Comm_free_keyval(&k);
 }
 
+// D6 under threads: readers get (and sometimes delete) through the handle of a keyval that the
+// writer has freed while its attribute exists, while the writer deletes that attribute and at
+// once creates new keyvals, which take the freed index, and sets their attributes on the same
+// communicator. A read through the stale handle finds its own value or is refused
+// (MPI_ERR_KEYVAL, once the key is gone), never another key's value; a delete through it never
+// removes another key's attribute.
+TEST(R11_Threads, R11_1_D6_stale_keyval_never_reaches_the_key_that_reuses_its_index) {
+  REQUIRE_THREAD_MULTIPLE();
+  MPI_Comm c = fresh_comm();
+  // A stale key's value is its own handle; a new key's value is its handle with bit 40 set.
+  auto own = [](int k) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(k)); };
+  auto other = [](int k) {
+    return reinterpret_cast<void*>((std::uintptr_t{1} << 40) | static_cast<std::uint32_t>(k));
+  };
+  std::atomic<int> stale{MPI_KEYVAL_INVALID};
+  std::atomic<bool> stop{false};
+  std::atomic<long> bad{0}, found{0}, refused{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 2; ++r)
+    readers.emplace_back([&, r] {
+      long n = 0;
+      while (!stop.load()) {
+        const int k = stale.load();
+        if (k == MPI_KEYVAL_INVALID) continue;
+        if (r == 1 && (++n & 63) == 0) {
+          int rc = MPI_Comm_delete_attr(c, k);
+          if (rc != MPI_SUCCESS && error_class(rc) != MPI_ERR_KEYVAL) ++bad;
+          continue;
+        }
+        void* v = nullptr;
+        int flag = 0;
+        int rc = MPI_Comm_get_attr(c, k, &v, &flag);
+        if (rc == MPI_SUCCESS) {
+          if (flag && v != own(k)) ++bad;
+          if (flag) ++found;
+        } else if (error_class(rc) == MPI_ERR_KEYVAL) {
+          ++refused;
+        } else {
+          ++bad;
+        }
+      }
+    });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
+  long rounds = 0;
+  while (std::chrono::steady_clock::now() < deadline || rounds < 50) {
+    ++rounds;
+    int k = MPI_KEYVAL_INVALID;
+    ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+    const int handle = k;
+    ASSERT_OK(MPI_Comm_set_attr(c, k, own(handle)));
+    ASSERT_OK(MPI_Comm_free_keyval(&k));
+    stale.store(handle);
+    std::this_thread::yield();
+    int rc = MPI_Comm_delete_attr(c, handle);  // a reader may have deleted it first: then gone
+    ASSERT_TRUE(rc == MPI_SUCCESS || error_class(rc) == MPI_ERR_KEYVAL) << error_string(rc);
+    int fresh[4];
+    for (int& f : fresh) {
+      ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &f, nullptr));
+      ASSERT_OK(MPI_Comm_set_attr(c, f, other(f)));
+    }
+    for (int& f : fresh) {
+      void* v = nullptr;
+      int flag = 0;
+      ASSERT_OK(MPI_Comm_get_attr(c, f, &v, &flag));
+      ASSERT_EQ(flag, 1) << "a delete through a stale handle removed a new key's attribute";
+      ASSERT_EQ(v, other(f));
+      ASSERT_OK(MPI_Comm_delete_attr(c, f));
+      ASSERT_OK(MPI_Comm_free_keyval(&f));
+    }
+  }
+  stop = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(bad.load(), 0) << "a read through a stale handle saw another key's value";
+  EXPECT_GT(refused.load(), 0);
+  MPI_Comm_free(&c);
+}
+
 }  // namespace

@@ -1,4 +1,5 @@
-// R1 (keyval creation and identity), R2 (keyval lifetime), D2, D6.
+// R1 (keyval creation and identity), R2 (keyval lifetime), D2. Freed keyvals still in use: D6
+// (test_d6_freed_keyval_in_use.cc).
 #include <set>
 
 #include "attr_test_common.h"
@@ -92,41 +93,6 @@ TEST_F(R1R2, R2_2_copy_callback_of_freed_keyval_still_fires_on_dup) {
   ASSERT_OK(MPI_Comm_free(&c));
   ASSERT_OK(MPI_Comm_free(&d));
   EXPECT_EQ(count_events("delete"), 2) << "the copy on the duplicate is deleted with it too";
-}
-
-TEST_F(R1R2, D6_freed_keyval_rejected_by_set_get_free_but_accepted_by_delete_while_in_use) {
-  MPI_Comm c1 = fresh_comm(), c2 = fresh_comm();
-  int k, a = 1, b = 2;
-  ASSERT_OK(MPI_Comm_create_keyval(log_copy, log_delete, &k, nullptr));
-  const int handle = k;
-  ASSERT_OK(MPI_Comm_set_attr(c1, k, &a));
-  ASSERT_OK(MPI_Comm_set_attr(c2, k, &b));
-  ASSERT_OK(MPI_Comm_free_keyval(&k));
-
-  int rc = MPI_Comm_set_attr(c1, handle, &b);
-  EXPECT_CLASS(rc, MPI_ERR_KEYVAL);
-  EXPECT_NE(error_string(rc).find("freed"), std::string::npos) << error_string(rc);
-  void* v = nullptr;
-  int flag = 0;
-  EXPECT_CLASS(MPI_Comm_get_attr(c1, handle, &v, &flag), MPI_ERR_KEYVAL);
-  int again = handle;
-  EXPECT_CLASS(MPI_Comm_free_keyval(&again), MPI_ERR_KEYVAL);
-  EXPECT_EQ(again, handle);
-  EXPECT_EQ(count_events("delete"), 0);
-
-  // delete_attr still names it while attributes exist; their delete callbacks run.
-  ASSERT_OK(MPI_Comm_delete_attr(c1, handle));
-  ASSERT_EQ(count_events("delete"), 1);
-  EXPECT_EQ(cb_log()[0].value, &a);
-  ASSERT_OK(MPI_Attr_delete(c2, handle));
-  ASSERT_EQ(count_events("delete"), 2);
-  EXPECT_EQ(cb_log()[1].value, &b);
-
-  // Last attribute gone: the record is reclaimed and the handle is no key at all any more.
-  EXPECT_CLASS(MPI_Comm_delete_attr(c1, handle), MPI_ERR_KEYVAL);
-  MPI_Comm_free(&c1);
-  MPI_Comm_free(&c2);
-  EXPECT_EQ(count_events("delete"), 2);
 }
 
 TEST_F(R1R2, R2_2_record_reclaimed_after_objects_freed_and_stale_handle_stays_invalid) {

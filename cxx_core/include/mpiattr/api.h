@@ -23,14 +23,17 @@ status set_attr(attr_object& obj, int keyval, attribute_value value);
 // MPI_THREAD_MULTIPLE (runtime_host/host_glue.h).
 bool try_set_attr(attr_object& obj, int keyval, attribute_value value);
 namespace detail {
-[[gnu::cold, gnu::noinline]] status get_attr_error(const attr_object& obj, int keyval);
 bool read_predefined(const attr_object& obj, std::uint32_t index, attr_read* out);
+// get_attr when `keyval` is not a live keyval of the object's kind: a freed keyval still in use
+// is read (R2.2, docs/decisions.md D6); anything else is an error.
+[[gnu::cold, gnu::noinline]] status get_attr_slow(const attr_object& obj, int keyval, attr_read& value,
+                                                  bool& flag);
 }
 // The hot path, inline so every binding's get compiles to a handful of loads (R4.2; D13).
 MPIATTR_HOT status get_attr(const attr_object& obj, int keyval, attr_read& value, bool& flag) {
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr || r->kind != obj.kind) [[unlikely]]
-    return detail::get_attr_error(obj, keyval);
+    return detail::get_attr_slow(obj, keyval, value, flag);
   std::uint32_t index = keyval_registry::index_of(keyval);
   flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value)
                                      : detail::read_predefined(obj, index, &value);

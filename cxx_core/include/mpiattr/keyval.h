@@ -236,8 +236,16 @@ class keyval_registry {
     keyval_record* r = at(i);
     return (i != 0 && r->live_handle.load(std::memory_order_acquire) == keyval) ? r : nullptr;
   }
-  // Also a keyval freed by the user whose attributes still exist (delete_attr may name it, R2.2).
+  // Also a keyval freed by the user whose attributes still exist (R2.2), for messages.
   keyval_record* find_referenced(int keyval) const;
+  // A keyval freed by the user while attributes under it still exist (R2.2): get_attr and
+  // delete_attr may still name it (docs/decisions.md D6). Returns its record with one more
+  // reference, which the caller gives back with release(); nullptr when `keyval` is live,
+  // predefined, never issued, or really gone (its last attribute deleted). While the reference is
+  // held the record cannot be recycled, so its index is not reused by a new keyval and each
+  // object's slot under that index is still this key's. Takes the registry lock: stale handles
+  // are the cold path.
+  keyval_record* acquire_freed(int keyval);
   // Whether a handle has the form of one this registry issued (to say "freed" rather than
   // "not a keyval" in messages).
   bool was_issued(int keyval) const;

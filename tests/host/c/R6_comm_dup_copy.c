@@ -220,6 +220,12 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(nc, kgone, (void *)(intptr_t)(77 + rank));
     rc = MPI_Comm_free_keyval(&kgone);
     CHECK("R2_free_keyval_in_use_sets_invalid", rc == MPI_SUCCESS && kgone == MPI_KEYVAL_INVALID);
+    /* the key still exists while its attribute does: a saved copy of the handle reads it (D6) */
+    void *kgone_value = NULL;
+    int kgone_flag = 0;
+    rc = MPI_Comm_get_attr(nc, kgone_saved, &kgone_value, &kgone_flag);
+    CHECK("R2_freed_keyval_get_while_in_use",
+          rc == MPI_SUCCESS && kgone_flag && (intptr_t)kgone_value == 77 + rank);
     ndel = 0;
     rc = MPI_Comm_free(&nc);
     CHECK("R2_freed_keyval_delete_callback_runs_at_comm_free",
