@@ -2,10 +2,13 @@
 // (runtime.h, runtime_api.h), and the standalone implementation of lifecycle.h.
 #include "mpiattr/runtime.h"
 
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <mutex>
 #include <new>
 
@@ -24,6 +27,27 @@ std::atomic<std::uint64_t> g_next_context{16};
 const auto g_clock_start = std::chrono::steady_clock::now();
 
 errhandler_object* builtin_eh(handle_t which) { return rt().errhandlers.lookup(which); }
+
+// Everything the program has written but not yet handed to the system, before the process ends
+// without exit() (a fatal error, MPI_Abort: docs/decisions.md D27). exit() would run atexit
+// handlers and static destructors, user code that may call MPI again while MPI is unusable; so
+// the process ends with _Exit, and what exit() would have flushed is flushed here:
+//  - Fortran units: gfortran's runtime keeps its own buffers (unit 6 is fully buffered when
+//    stdout is a file or pipe). Its FLUSH with no unit, _gfortran_flush_i4(NULL), flushes every
+//    unit. It is looked up, not linked: libmpiattr does not depend on libgfortran, and a C or C++
+//    program does not have it;
+//  - C++ streams: std::cout and friends buffer on their own after sync_with_stdio(false);
+//  - C stdio: every open FILE (fflush(NULL)), last, since the others may write through it.
+void flush_output() {
+  using gfortran_flush = void (*)(int*);
+  if (void* f = dlsym(RTLD_DEFAULT, "_gfortran_flush_i4"))
+    reinterpret_cast<gfortran_flush>(f)(nullptr);
+  std::cout.flush();
+  std::clog.flush();
+  std::wcout.flush();
+  std::wclog.flush();
+  std::fflush(nullptr);
+}
 
 // ---- the standalone lifecycle: one process, nothing underneath ----
 class standalone final : public lifecycle {
@@ -234,6 +258,7 @@ void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int c
     char text[1024];
     int len = 0;
     if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
+    flush_output();
     std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
     std::fflush(stderr);
     std::_Exit(1);
@@ -386,6 +411,7 @@ status query_thread(int& provided) {
 }
 
 status abort(comm_object&, int errorcode) {
+  flush_output();
   std::fprintf(stderr, "mpiattr: MPI_Abort called with error code %d\n", errorcode);
   std::fflush(stderr);
   std::_Exit(errorcode == 0 ? 1 : errorcode & 0xFF ? errorcode & 0xFF : 1);
