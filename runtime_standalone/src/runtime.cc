@@ -11,6 +11,8 @@
 #include <iostream>
 #include <mutex>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "mpiattr/api.h"
 #include "mpiattr/runtime_api.h"
@@ -208,6 +210,48 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
   }
 }
 
+// An object as a message names it: a predefined one by its name, a created one by its handle
+// (and the name the program gave it, if any).
+std::string describe(attr_object& o) {
+  std::string name;
+  {
+    std::lock_guard lock(o.attrs.mutex());
+    name = o.name;
+  }
+  char text[MPI_MAX_OBJECT_NAME + 64];
+  if (o.predefined && !name.empty())
+    std::snprintf(text, sizeof text, "%s %s", kind_name(o.kind), name.c_str());
+  else if (!name.empty())
+    std::snprintf(text, sizeof text, "%s 0x%x (\"%s\")", kind_name(o.kind), o.handle, name.c_str());
+  else
+    std::snprintf(text, sizeof text, "%s 0x%x", kind_name(o.kind), o.handle);
+  return text;
+}
+
+// delete_all for a free or MPI_Finalize, whose message names, when a delete callback fails, the
+// object, the attribute's keyval and the code the callback returned (D8). The code the call
+// returns is the callback's, as delete_all left it.
+status delete_attributes(attr_object& o) {
+  status st = delete_all(o);
+  const int user_code = detail::last_user_code();
+  if (st.is_ok() || user_code == 0) return st;  // not a callback's failure: the message stands
+  // The attribute whose callback failed: delete_all deletes newest first and stops there, and no
+  // attribute can be set on the object meanwhile (D9), so it is the newest one the object has.
+  std::vector<attr_store::entry> left;
+  {
+    std::lock_guard lock(o.attrs.mutex());
+    left = o.attrs.snapshot_newest_first();
+  }
+  if (left.empty()) return st;
+  const keyval_record& r = *keyvals().at(left.front().index);
+  char what[MPI_MAX_OBJECT_NAME + 160];
+  std::snprintf(what, sizeof what, "the delete callback of keyval 0x%x%s, on %s,",
+                static_cast<unsigned>(r.handle),
+                r.live_handle.load(std::memory_order_relaxed) == 0 ? " (freed by the program)" : "",
+                describe(o).c_str());
+  return callback_failed(user_code, what);
+}
+
 // Frees an attribute-carrying object: delete callbacks first; on failure it stays (R4.5).
 template <typename T, typename Release>
 status free_attr_object(object_table<T>& table, handle_t& handle, Release release, int err,
@@ -215,7 +259,7 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
   T* o = table.lookup(handle);
   if (o == nullptr) return fail(err, "%s handle 0x%x is null or not valid", what, handle);
   if (o->predefined) return fail(err, "predefined %s 0x%x cannot be freed", what, handle);
-  if (status st = delete_all(*o); !st.is_ok()) return st;
+  if (status st = delete_attributes(*o); !st.is_ok()) return st;
   release(*o);
   table.erase(o);
   delete o;
@@ -251,15 +295,20 @@ void register_errhandler_invoker(language lang, errhandler_invoker invoke) {
 }
 
 namespace {
-// Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`.
-void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine) {
+// Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`. A fatal handler
+// prints `context` after the code's text: what went wrong when the code is a callback's own.
+void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine,
+                    const char* context = nullptr) {
   using b = errhandler_object::builtin;
   if (eh == nullptr || eh->what == b::fatal || eh->what == b::abort) {
     char text[1024];
     int len = 0;
     if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
     flush_output();
-    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+    if (context != nullptr && *context != '\0')
+      std::fprintf(stderr, "mpiattr: fatal error in %s: %s (%s)\n", routine, text, context);
+    else
+      std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
     std::fflush(stderr);
     std::_Exit(1);
   }
@@ -272,7 +321,13 @@ void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int c
 int raise_error(const attr_object* target, status st, const char* routine) {
   int code = detail::last_user_code();
   int cls = 0;
-  if (code == 0 || !errors::class_of(code, &cls)) code = errors::make_code(st.error_class(), routine);
+  // A callback's own valid code is returned as it is (D8) and so carries no message of ours; a
+  // fatal handler prints what happened beside it.
+  std::string context;
+  if (code == 0 || !errors::class_of(code, &cls))
+    code = errors::make_code(st.error_class(), routine);
+  else
+    context = detail::last_detail();
   detail::clear_last();
   runtime& r = rt();
   errhandler_object* eh = nullptr;
@@ -288,7 +343,7 @@ int raise_error(const attr_object* target, status st, const char* routine) {
   }
   // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
   if (eh == nullptr) eh = builtin_eh(h::errors_are_fatal);
-  invoke_handler(eh, kind, obj, code, routine);
+  invoke_handler(eh, kind, obj, code, routine, context.c_str());
   return code;
 }
 
@@ -385,14 +440,14 @@ status finalize() {
   // R10.1: first, the equivalent of freeing MPI_COMM_SELF: its attributes are deleted newest
   // first while MPI is still fully usable (MPI_Finalized is false in the callbacks).
   comm_object* self = r.comms.lookup(h::comm_self);
-  if (status st = delete_all(*self); !st.is_ok()) {
+  if (status st = delete_attributes(*self); !st.is_ok()) {
     r.set_phase(phase::running);
     return st;
   }
   // Then MPI_COMM_WORLD's, as MPICH and Open MPI both do (docs/decisions.md D18). Other objects
   // are not freed, and their attributes get no delete callbacks (R10.3).
   comm_object* world = r.comms.lookup(h::comm_world);
-  if (status st = delete_all(*world); !st.is_ok()) {
+  if (status st = delete_attributes(*world); !st.is_ok()) {
     r.set_phase(phase::running);
     return st;
   }
