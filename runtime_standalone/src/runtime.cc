@@ -51,6 +51,49 @@ void flush_output() {
   std::fflush(nullptr);
 }
 
+// D26: started by a launcher as one of several processes. mpiexec starts any program, this one
+// too, as many times as asked; each copy would be a separate job whose MPI_COMM_WORLD holds one
+// process, and the run would look right while doing N times the same work. The launchers say
+// what they started in the environment: a size above 1, or a rank above 0, means several.
+struct launcher_variable {
+  const char* name;
+  bool is_size;  // a size (several when > 1), else a rank (several when > 0)
+  const char* who;
+};
+constexpr launcher_variable kLauncherVariables[] = {
+    {"PMI_SIZE", true, "Hydra, MPICH's mpiexec, or another PMI launcher"},
+    {"MPI_LOCALNRANKS", true, "Hydra, MPICH's mpiexec"},
+    {"OMPI_COMM_WORLD_SIZE", true, "Open MPI's mpiexec (PRRTE/ORTE)"},
+    {"OMPI_COMM_WORLD_LOCAL_SIZE", true, "Open MPI's mpiexec (PRRTE/ORTE)"},
+    {"PMI_RANK", false, "Hydra, MPICH's mpiexec, or another PMI launcher"},
+    {"MPI_LOCALRANKID", false, "Hydra, MPICH's mpiexec"},
+    {"OMPI_COMM_WORLD_RANK", false, "Open MPI's mpiexec (PRRTE/ORTE)"},
+    {"PMIX_RANK", false, "a PMIx launcher (PRRTE, Open MPI, Slurm)"},
+};
+
+// A failure naming the variable when a launcher started several processes; ok otherwise
+// (no launcher, one process, or MPIATTR_IGNORE_LAUNCHER set to anything but 0).
+status check_launcher() {
+  const char* ignore = std::getenv("MPIATTR_IGNORE_LAUNCHER");
+  if (ignore != nullptr && *ignore != '\0' && std::strcmp(ignore, "0") != 0) return status::ok();
+  for (const auto& v : kLauncherVariables) {
+    const char* text = std::getenv(v.name);
+    if (text == nullptr || *text == '\0') continue;
+    char* end = nullptr;
+    long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 0) continue;  // not a count: not ours to judge
+    if (v.is_size ? value <= 1 : value <= 0) continue;
+    return fail(MPI_ERR_OTHER,
+                "a launcher started this program as several processes (%s=%s, set by %s), but it "
+                "runs on mpiattr's standalone runtime, which has one process: each copy would be a "
+                "separate job, rank 0 of 1. Start one process (mpiattr-run -n 1), or run several in "
+                "host mode, over MPICH or Open MPI (docs/host.md). MPIATTR_IGNORE_LAUNCHER=1 runs "
+                "each copy as its own one-process job (D26)",
+                v.name, text, v.who);
+  }
+  return status::ok();
+}
+
 // ---- the standalone lifecycle: one process, nothing underneath ----
 class standalone final : public lifecycle {
  public:
@@ -366,6 +409,7 @@ status init_thread(int*, char***, int required, int& provided) {
   int expected = static_cast<int>(phase::before_init);
   if (r.state.load() != expected)
     return fail(MPI_ERR_OTHER, "MPI is already initialized or was finalized; it can be initialized once");
+  if (status st = check_launcher(); !st.is_ok()) return st;
   if (r.life == nullptr) r.life = &standalone_lifecycle();
   // Error handlers first: raising errors needs them.
   using b = errhandler_object::builtin;
