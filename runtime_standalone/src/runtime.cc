@@ -2,12 +2,17 @@
 // (runtime.h, runtime_api.h), and the standalone implementation of lifecycle.h.
 #include "mpiattr/runtime.h"
 
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <mutex>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "mpiattr/api.h"
 #include "mpiattr/runtime_api.h"
@@ -24,6 +29,70 @@ std::atomic<std::uint64_t> g_next_context{16};
 const auto g_clock_start = std::chrono::steady_clock::now();
 
 errhandler_object* builtin_eh(handle_t which) { return rt().errhandlers.lookup(which); }
+
+// Everything the program has written but not yet handed to the system, before the process ends
+// without exit() (a fatal error, MPI_Abort: docs/decisions.md D27). exit() would run atexit
+// handlers and static destructors, user code that may call MPI again while MPI is unusable; so
+// the process ends with _Exit, and what exit() would have flushed is flushed here:
+//  - Fortran units: gfortran's runtime keeps its own buffers (unit 6 is fully buffered when
+//    stdout is a file or pipe). Its FLUSH with no unit, _gfortran_flush_i4(NULL), flushes every
+//    unit. It is looked up, not linked: libmpiattr does not depend on libgfortran, and a C or C++
+//    program does not have it;
+//  - C++ streams: std::cout and friends buffer on their own after sync_with_stdio(false);
+//  - C stdio: every open FILE (fflush(NULL)), last, since the others may write through it.
+void flush_output() {
+  using gfortran_flush = void (*)(int*);
+  if (void* f = dlsym(RTLD_DEFAULT, "_gfortran_flush_i4"))
+    reinterpret_cast<gfortran_flush>(f)(nullptr);
+  std::cout.flush();
+  std::clog.flush();
+  std::wcout.flush();
+  std::wclog.flush();
+  std::fflush(nullptr);
+}
+
+// D26: started by a launcher as one of several processes. mpiexec starts any program, this one
+// too, as many times as asked; each copy would be a separate job whose MPI_COMM_WORLD holds one
+// process, and the run would look right while doing N times the same work. The launchers say
+// what they started in the environment: a size above 1, or a rank above 0, means several.
+struct launcher_variable {
+  const char* name;
+  bool is_size;  // a size (several when > 1), else a rank (several when > 0)
+  const char* who;
+};
+constexpr launcher_variable kLauncherVariables[] = {
+    {"PMI_SIZE", true, "Hydra, MPICH's mpiexec, or another PMI launcher"},
+    {"MPI_LOCALNRANKS", true, "Hydra, MPICH's mpiexec"},
+    {"OMPI_COMM_WORLD_SIZE", true, "Open MPI's mpiexec (PRRTE/ORTE)"},
+    {"OMPI_COMM_WORLD_LOCAL_SIZE", true, "Open MPI's mpiexec (PRRTE/ORTE)"},
+    {"PMI_RANK", false, "Hydra, MPICH's mpiexec, or another PMI launcher"},
+    {"MPI_LOCALRANKID", false, "Hydra, MPICH's mpiexec"},
+    {"OMPI_COMM_WORLD_RANK", false, "Open MPI's mpiexec (PRRTE/ORTE)"},
+    {"PMIX_RANK", false, "a PMIx launcher (PRRTE, Open MPI, Slurm)"},
+};
+
+// A failure naming the variable when a launcher started several processes; ok otherwise
+// (no launcher, one process, or MPIATTR_IGNORE_LAUNCHER set to anything but 0).
+status check_launcher() {
+  const char* ignore = std::getenv("MPIATTR_IGNORE_LAUNCHER");
+  if (ignore != nullptr && *ignore != '\0' && std::strcmp(ignore, "0") != 0) return status::ok();
+  for (const auto& v : kLauncherVariables) {
+    const char* text = std::getenv(v.name);
+    if (text == nullptr || *text == '\0') continue;
+    char* end = nullptr;
+    long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 0) continue;  // not a count: not ours to judge
+    if (v.is_size ? value <= 1 : value <= 0) continue;
+    return fail(MPI_ERR_OTHER,
+                "a launcher started this program as several processes (%s=%s, set by %s), but it "
+                "runs on mpiattr's standalone runtime, which has one process: each copy would be a "
+                "separate job, rank 0 of 1. Start one process (mpiattr-run -n 1), or run several in "
+                "host mode, over MPICH or Open MPI (docs/host.md). MPIATTR_IGNORE_LAUNCHER=1 runs "
+                "each copy as its own one-process job (D26)",
+                v.name, text, v.who);
+  }
+  return status::ok();
+}
 
 // ---- the standalone lifecycle: one process, nothing underneath ----
 class standalone final : public lifecycle {
@@ -185,6 +254,48 @@ std::size_t count_attributes(object_kind kind, std::uint32_t index) {
   }
 }
 
+// An object as a message names it: a predefined one by its name, a created one by its handle
+// (and the name the program gave it, if any).
+std::string describe(attr_object& o) {
+  std::string name;
+  {
+    std::lock_guard lock(o.attrs.mutex());
+    name = o.name;
+  }
+  char text[MPI_MAX_OBJECT_NAME + 64];
+  if (o.predefined && !name.empty())
+    std::snprintf(text, sizeof text, "%s %s", kind_name(o.kind), name.c_str());
+  else if (!name.empty())
+    std::snprintf(text, sizeof text, "%s 0x%x (\"%s\")", kind_name(o.kind), o.handle, name.c_str());
+  else
+    std::snprintf(text, sizeof text, "%s 0x%x", kind_name(o.kind), o.handle);
+  return text;
+}
+
+// delete_all for a free or MPI_Finalize, whose message names, when a delete callback fails, the
+// object, the attribute's keyval and the code the callback returned (D8). The code the call
+// returns is the callback's, as delete_all left it.
+status delete_attributes(attr_object& o) {
+  status st = delete_all(o);
+  const int user_code = detail::last_user_code();
+  if (st.is_ok() || user_code == 0) return st;  // not a callback's failure: the message stands
+  // The attribute whose callback failed: delete_all deletes newest first and stops there, and no
+  // attribute can be set on the object meanwhile (D9), so it is the newest one the object has.
+  std::vector<attr_store::entry> left;
+  {
+    std::lock_guard lock(o.attrs.mutex());
+    left = o.attrs.snapshot_newest_first();
+  }
+  if (left.empty()) return st;
+  const keyval_record& r = *keyvals().at(left.front().index);
+  char what[MPI_MAX_OBJECT_NAME + 160];
+  std::snprintf(what, sizeof what, "the delete callback of keyval 0x%x%s, on %s,",
+                static_cast<unsigned>(r.handle),
+                r.live_handle.load(std::memory_order_relaxed) == 0 ? " (freed by the program)" : "",
+                describe(o).c_str());
+  return callback_failed(user_code, what);
+}
+
 // Frees an attribute-carrying object: delete callbacks first; on failure it stays (R4.5).
 template <typename T, typename Release>
 status free_attr_object(object_table<T>& table, handle_t& handle, Release release, int err,
@@ -192,7 +303,7 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
   T* o = table.lookup(handle);
   if (o == nullptr) return fail(err, "%s handle 0x%x is null or not valid", what, handle);
   if (o->predefined) return fail(err, "predefined %s 0x%x cannot be freed", what, handle);
-  if (status st = delete_all(*o); !st.is_ok()) return st;
+  if (status st = delete_attributes(*o); !st.is_ok()) return st;
   release(*o);
   table.erase(o);
   delete o;
@@ -228,14 +339,20 @@ void register_errhandler_invoker(language lang, errhandler_invoker invoke) {
 }
 
 namespace {
-// Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`.
-void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine) {
+// Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`. A fatal handler
+// prints `context` after the code's text: what went wrong when the code is a callback's own.
+void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine,
+                    const char* context = nullptr) {
   using b = errhandler_object::builtin;
   if (eh == nullptr || eh->what == b::fatal || eh->what == b::abort) {
     char text[1024];
     int len = 0;
     if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
-    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+    flush_output();
+    if (context != nullptr && *context != '\0')
+      std::fprintf(stderr, "mpiattr: fatal error in %s: %s (%s)\n", routine, text, context);
+    else
+      std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
     std::fflush(stderr);
     std::_Exit(1);
   }
@@ -248,7 +365,13 @@ void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int c
 int raise_error(const attr_object* target, status st, const char* routine) {
   int code = detail::last_user_code();
   int cls = 0;
-  if (code == 0 || !errors::class_of(code, &cls)) code = errors::make_code(st.error_class(), routine);
+  // A callback's own valid code is returned as it is (D8) and so carries no message of ours; a
+  // fatal handler prints what happened beside it.
+  std::string context;
+  if (code == 0 || !errors::class_of(code, &cls))
+    code = errors::make_code(st.error_class(), routine);
+  else
+    context = detail::last_detail();
   detail::clear_last();
   runtime& r = rt();
   errhandler_object* eh = nullptr;
@@ -264,7 +387,7 @@ int raise_error(const attr_object* target, status st, const char* routine) {
   }
   // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
   if (eh == nullptr) eh = builtin_eh(h::errors_are_fatal);
-  invoke_handler(eh, kind, obj, code, routine);
+  invoke_handler(eh, kind, obj, code, routine, context.c_str());
   return code;
 }
 
@@ -287,6 +410,7 @@ status init_thread(int*, char***, int required, int& provided) {
   int expected = static_cast<int>(phase::before_init);
   if (r.state.load() != expected)
     return fail(MPI_ERR_OTHER, "MPI is already initialized or was finalized; it can be initialized once");
+  if (status st = check_launcher(); !st.is_ok()) return st;
   if (r.life == nullptr) r.life = &standalone_lifecycle();
   // Error handlers first: raising errors needs them.
   using b = errhandler_object::builtin;
@@ -365,14 +489,14 @@ status finalize() {
   // R10.1: first, the equivalent of freeing MPI_COMM_SELF: its attributes are deleted newest
   // first while MPI is still fully usable (MPI_Finalized is false in the callbacks).
   comm_object* self = r.comms.lookup(h::comm_self);
-  if (status st = delete_all(*self); !st.is_ok()) {
+  if (status st = delete_attributes(*self); !st.is_ok()) {
     r.set_phase(phase::running);
     return st;
   }
   // Then MPI_COMM_WORLD's, as MPICH and Open MPI both do (docs/decisions.md D18). Other objects
   // are not freed, and their attributes get no delete callbacks (R10.3).
   comm_object* world = r.comms.lookup(h::comm_world);
-  if (status st = delete_all(*world); !st.is_ok()) {
+  if (status st = delete_attributes(*world); !st.is_ok()) {
     r.set_phase(phase::running);
     return st;
   }
@@ -391,6 +515,7 @@ status query_thread(int& provided) {
 }
 
 status abort(comm_object&, int errorcode) {
+  flush_output();
   std::fprintf(stderr, "mpiattr: MPI_Abort called with error code %d\n", errorcode);
   std::fflush(stderr);
   std::_Exit(errorcode == 0 ? 1 : errorcode & 0xFF ? errorcode & 0xFF : 1);
