@@ -115,10 +115,10 @@ TEST_F(D4, D4_errors_are_fatal_on_a_communicator_exits_with_message) {
   MPI_Comm_free(&c);
 }
 
-// D26 (issue 14, item 10): a program that sets MPI_ERRORS_RETURN on MPI_COMM_WORLD only, as some
+// D28 (issue 14, item 10): a program that sets MPI_ERRORS_RETURN on MPI_COMM_WORLD only, as some
 // written for older MPIs do, still has the fatal handler of MPI_COMM_SELF for datatype and keyval
 // errors (MPI-4.1 §10.3), freeing a keyval twice among them (§8.7.2, §8.7.5).
-TEST_F(D4, D26_datatype_and_keyval_errors_ignore_COMM_WORLD_handler) {
+TEST_F(D4, D28_datatype_and_keyval_errors_ignore_COMM_WORLD_handler) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   MPI_Datatype t = fresh_type();
   int k = MPI_KEYVAL_INVALID;
