@@ -42,9 +42,9 @@ _C_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN
 _CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Datatype": "type",
                  "Win": "win", "Group": "group", "Errhandler": "errhandler", "Info": "info"}
 _OBJ_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
-# Caching routines whose C++ member needs the hand-written glue (bindings_cxx/cxx_glue.cc): the
-# keyval's C++ callback state is created, counted and released there (docs/cxx.md).
-_GLUE_CORES = {"create_keyval", "free_keyval", "set_attr"}
+# Caching routines whose C++ member needs the hand-written glue (bindings_cxx/cxx_glue.cc): a
+# keyval with C++ callbacks is a C keyval over trampolines (docs/cxx.md C1).
+_GLUE_CORES = {"create_keyval"}
 
 # MPI-2.2's C++ names of predefined datatypes where they are not the C name without "MPI_"
 # (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX as MPI::F_COMPLEX (MPI::COMPLEX is
@@ -223,8 +223,8 @@ def member(fn: Function, e: dict) -> Member:
 
 
 def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
-    """Create_keyval (four overloads: C++ or C callbacks, MPI-2.2 node151), Free_keyval and
-    Set_attr go through the glue, which keeps the keyval's C++ callback state."""
+    """Create_keyval: four overloads (C++ or C callbacks, MPI-2.2 node151), through the glue,
+    which makes C++ callbacks a C keyval's trampolines (docs/cxx.md C1, C2)."""
     cls, obj = e["class"], _OBJ_ENUM[fn.object]
     if fn.core == "create_keyval":
         cbs = {cb.role: cb for cb in spec.callbacks
@@ -243,16 +243,7 @@ def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
                               [f"return mpiattr_detail::create_keyval_{obj}({', '.join(ca)}, {extra});"],
                               static=True, origin=fn.origin))
         return out
-    if fn.core == "free_keyval":
-        n = fn.params[0].name
-        return [Member(cls, "Free_keyval", "void", [f"int& {n}"],
-                       [f"mpiattr_detail::free_keyval(mpiattr_detail::{obj}_kind, {n});"],
-                       static=True, origin=fn.origin)]
-    # set_attr
-    h, key, val = (p.name for p in fn.params)
-    return [Member(cls, "Set_attr", "void", [f"int {key}", f"const void* {val}"],
-                   [f"mpiattr_detail::set_attr_{obj}(mpiattr_handle_, {key}, {val});"],
-                   const=bool(e.get("const")), origin=fn.origin)]
+    raise SpecError(f"{fn.origin}: no glue member for core {fn.core}")
 
 
 def members(spec: Spec) -> dict[str, list[Member]]:
