@@ -1,6 +1,6 @@
 // bindings_cxx/cxx_glue.cc: the hand-written half of the MPI:: bindings. It uses the C API
 // (mpi.h) and one entry of mpiattr's C library, mpiattr_keyval_set_release (libmpiattr and every
-// libmpiattr_<host> export it), so it works standalone and over a host MPI. Two services:
+// libmpiattr_<host> export it), so it works standalone and over a host MPI. Three services:
 //
 // 1. C++ keyval callbacks. A keyval created with C++ (or mixed C/C++) callbacks is a C keyval
 //    whose callbacks are the trampolines below and whose extra_state points to a `keyval_state`
@@ -20,10 +20,18 @@
 //    variable and returns; the C call returns the code to the C++ wrapper, which throws
 //    MPI::Exception when that handler recorded it (mpiattr_detail::raise). The throw happens in
 //    C++ code, after the C call has returned.
-
+//
+// 3. C++ error handler functions (Comm::Create_errhandler, Win::Create_errhandler). A C error
+//    handler gets no extra state, so each distinct C++ function gets one of a fixed set of C
+//    functions (slots), each calling the C++ function stored in its slot with an MPI:: object.
+//    An exception a handler throws is kept (thread-local) and rethrown by the C++ wrapper once the
+//    C call has returned, as for ERRORS_THROW_EXCEPTIONS.
 #include <atomic>
 #include <cstdint>
+#include <exception>
+#include <array>
 #include <mutex>
+#include <utility>
 
 #include "mpi.h"
 
@@ -40,6 +48,7 @@ namespace {
 
 thread_local int pending_code = MPI_SUCCESS;
 thread_local bool pending = false;
+thread_local std::exception_ptr pending_exception;  // thrown by a C++ error handler function
 
 extern "C" void throw_comm_handler(MPI_Comm*, int* code, ...) {
   pending_code = *code;
@@ -225,9 +234,82 @@ int create_keyval(object_kind kind, CCopy* c_copy, CDelete* c_delete, void (*cxx
   return MPI_KEYVAL_INVALID;
 }
 
+// ---- C++ error handler functions: a fixed set of C functions, one per distinct C++ function ----
+
+constexpr int kErrhandlerSlots = 64;
+
+template <typename Fn>
+struct slots {
+  std::atomic<Fn*> fns[kErrhandlerSlots] = {};
+};
+slots<Comm::Errhandler_function> comm_slots;
+slots<Win::Errhandler_function> win_slots;
+std::mutex slot_mutex;
+
+template <typename F>
+void keep_exception(F&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+    pending_exception = std::current_exception();
+  }
+}
+
+template <int I>
+void comm_slot(MPI_Comm* comm, int* code, ...) {
+  Comm::Errhandler_function* f = comm_slots.fns[I].load(std::memory_order_acquire);
+  keep_exception([&] {
+    comm_traits::with_object(*comm, [&](auto& obj) {
+      f(obj, code);
+      return 0;
+    });
+  });
+}
+template <int I>
+void win_slot(MPI_Win* win, int* code, ...) {
+  Win::Errhandler_function* f = win_slots.fns[I].load(std::memory_order_acquire);
+  keep_exception([&] {
+    Win w(*win);
+    f(w, code);
+  });
+}
+
+template <int... I>
+std::array<MPI_Comm_errhandler_function*, sizeof...(I)> comm_slot_table(std::integer_sequence<int, I...>) {
+  return {{&comm_slot<I>...}};
+}
+template <int... I>
+std::array<MPI_Win_errhandler_function*, sizeof...(I)> win_slot_table(std::integer_sequence<int, I...>) {
+  return {{&win_slot<I>...}};
+}
+const auto comm_slot_fns = comm_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+const auto win_slot_fns = win_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+
+// The slot of f (taken if f has none): its C function; null when every slot is taken (then the
+// C call refuses the null function through its error handler).
+template <typename Fn, typename C, std::size_t N>
+C* slot_for(slots<Fn>& table, const std::array<C*, N>& fns, Fn* f) {
+  std::lock_guard<std::mutex> lock(slot_mutex);
+  for (int i = 0; i < kErrhandlerSlots; ++i) {
+    Fn* g = table.fns[i].load(std::memory_order_relaxed);
+    if (g == f) return fns[i];
+    if (g == nullptr) {
+      table.fns[i].store(f, std::memory_order_release);
+      return fns[i];
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void raise(int rc) {
+  if (pending_exception) {
+    std::exception_ptr e = pending_exception;
+    pending_exception = nullptr;
+    pending = false;
+    std::rethrow_exception(e);
+  }
   if (pending && pending_code == rc) {
     pending = false;
     throw Exception(rc);
@@ -235,6 +317,12 @@ void raise(int rc) {
 }
 
 void raise_pending() {
+  if (pending_exception) {
+    std::exception_ptr e = pending_exception;
+    pending_exception = nullptr;
+    pending = false;
+    std::rethrow_exception(e);
+  }
   if (pending) {
     pending = false;
     throw Exception(pending_code);
@@ -263,6 +351,14 @@ int create_keyval_type(MPI_Type_copy_attr_function* c_copy, MPI_Type_delete_attr
   return create_keyval(type_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
                        MPI_Type_create_keyval, MPI_Type_free_keyval, type_copy_trampoline,
                        type_delete_trampoline);
+}
+
+MPI_Comm_errhandler_function* comm_errhandler_fn(Comm::Errhandler_function* f) {
+  return slot_for(comm_slots, comm_slot_fns, f);
+}
+
+MPI_Win_errhandler_function* win_errhandler_fn(Win::Errhandler_function* f) {
+  return slot_for(win_slots, win_slot_fns, f);
 }
 
 MPI_Errhandler c_errhandler(const Errhandler& e, object_kind kind) {
