@@ -60,4 +60,23 @@ inline int del(const callbacks& cbs, object_kind kind, std::uintptr_t obj, int k
   }
 }
 
+// A C keyval may carry state of a binding layered over the C API (the MPI:: glue keeps its C++
+// callbacks in the keyval's extra_state): `lang_state` is then a function that frees it, called
+// with extra_state when the record dies, after the last attribute under the keyval is gone
+// whichever language stored it (R2.2; docs/cxx.md C2).
+using state_release = void (*)(void* extra_state);
+
+inline void release(callbacks& cbs) {
+  if (cbs.lang_state == nullptr) return;
+  auto fn = reinterpret_cast<state_release>(cbs.lang_state);
+  cbs.lang_state = nullptr;
+  fn(reinterpret_cast<void*>(cbs.extra_state));
+}
+
+// mpiattr_keyval_set_release: MPI_SUCCESS (0), or the error class why not (not a live keyval).
+inline int set_release(int keyval, state_release fn) {
+  const status s = keyvals().rebind(keyval, language::c, reinterpret_cast<void*>(fn));
+  return s.is_ok() ? 0 : s.error_class();
+}
+
 }  // namespace mpiattr::ccallbacks

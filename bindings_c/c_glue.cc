@@ -18,7 +18,8 @@ void c_errhandler(const errhandler_object& eh, object_kind kind, handle_t obj, i
 }
 
 const predefined_set c_predefined(predefined_callbacks, &predefined_callback_count);
-const language_binding c_binding = {ccallbacks::copy, ccallbacks::del, nullptr, &c_predefined};
+const language_binding c_binding = {ccallbacks::copy, ccallbacks::del, ccallbacks::release,
+                                    &c_predefined};
 
 [[maybe_unused]] const bool registered = [] {
   register_language(language::c, &c_binding);
@@ -28,3 +29,10 @@ const language_binding c_binding = {ccallbacks::copy, ccallbacks::del, nullptr, 
 
 }  // namespace
 }  // namespace mpiattr::cbind
+
+// For the MPI:: glue (bindings_cxx/cxx_glue.cc): free a keyval's C++ callback state with the
+// keyval record (c_callbacks.h). Not part of the MPI interface.
+extern "C" MPIATTR_EXPORT int mpiattr_keyval_set_release(int keyval,
+                                                         mpiattr::ccallbacks::state_release fn) {
+  return mpiattr::ccallbacks::set_release(keyval, fn);
+}

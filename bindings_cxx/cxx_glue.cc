@@ -1,36 +1,44 @@
-// bindings_cxx/cxx_glue.cc: the hand-written half of the MPI:: bindings. It uses only the C API
-// (mpi.h), so it works over any MPI library. Two services:
+// bindings_cxx/cxx_glue.cc: the hand-written half of the MPI:: bindings. It uses the C API
+// (mpi.h) and one entry of mpiattr's C library, mpiattr_keyval_set_release (libmpiattr and every
+// libmpiattr_<host> export it), so it works standalone and over a host MPI. Three services:
 //
 // 1. C++ keyval callbacks. A keyval created with C++ (or mixed C/C++) callbacks is a C keyval
-//    whose callbacks are the trampolines below and whose extra_state is the id of a `keyval_state`
+//    whose callbacks are the trampolines below and whose extra_state points to a `keyval_state`
 //    holding the user's functions and extra_state. The trampolines build the C++ object the user
 //    function takes (an Intracomm or Intercomm, as MPI_Comm_test_inter says; a Win; a Datatype),
 //    call it, and turn any exception into an error code: C++ exceptions never cross C frames.
 //
 //    The state must live exactly as long as the C keyval record: until the keyval is freed *and*
-//    every attribute under it is gone (R2.2). The C API cannot report that, so the state counts it
-//    itself: 1 for the keyval handle, plus 1 per attribute it knows of. An attribute is counted
-//    when MPI::X::Set_attr stores it (counted before the C call, uncounted if the call fails, so
-//    the count never drops to 0 in between) and when a copy trampoline returns flag = true with
-//    success (the new object gets a copy); it is uncounted when a delete trampoline succeeds (the
-//    attribute is gone). Free_keyval drops the handle's 1. At 0 the state is freed.
-//
-//    Limit: an attribute stored under a C++ keyval through the C function (MPI_Comm_set_attr)
-//    is not counted. Trampolines find states by id, never by pointer, so if such an attribute
-//    outlives the count its callbacks are not called (the delete is treated as done, a copy as
-//    flag = false) instead of touching freed memory. Use MPI::X::Set_attr for C++ keyvals.
+//    every attribute under it is gone (R2.2), whichever language stored them (MPI::X::Set_attr,
+//    the C MPI_X_set_attr, Fortran) or copied them. Only the C library sees all of those, so the
+//    state is handed to it: mpiattr_keyval_set_release(keyval, release_state) makes the library
+//    call release_state(extra_state) when the record dies, after the last callback has returned
+//    (docs/cxx.md C2). The glue counts nothing itself.
 //
 // 2. MPI::ERRORS_THROW_EXCEPTIONS. One C error handler per object kind (MPI_Comm_create_errhandler,
 //    MPI_Win_create_errhandler), created on first use, records the error code in a thread-local
 //    variable and returns; the C call returns the code to the C++ wrapper, which throws
 //    MPI::Exception when that handler recorded it (mpiattr_detail::raise). The throw happens in
 //    C++ code, after the C call has returned.
+//
+// 3. C++ error handler functions (Comm::Create_errhandler, Win::Create_errhandler). A C error
+//    handler gets no extra state, so each distinct C++ function gets one of a fixed set of C
+//    functions (slots), each calling the C++ function stored in its slot with an MPI:: object.
+//    An exception a handler throws is kept (thread-local) and rethrown by the C++ wrapper once the
+//    C call has returned, as for ERRORS_THROW_EXCEPTIONS.
+#include <atomic>
 #include <cstdint>
-#include <map>
+#include <exception>
+#include <array>
 #include <mutex>
 #include <utility>
 
 #include "mpi.h"
+
+// mpiattr's C library: call release(extra_state) when the keyval's record dies (after its last
+// attribute is gone and the handle is freed); MPI_SUCCESS, or an error code if keyval is not a
+// live keyval of mpiattr's.
+extern "C" int mpiattr_keyval_set_release(int keyval, void (*release)(void* extra_state));
 
 namespace MPI {
 namespace mpiattr_detail {
@@ -40,6 +48,7 @@ namespace {
 
 thread_local int pending_code = MPI_SUCCESS;
 thread_local bool pending = false;
+thread_local std::exception_ptr pending_exception;  // thrown by a C++ error handler function
 
 extern "C" void throw_comm_handler(MPI_Comm*, int* code, ...) {
   pending_code = *code;
@@ -63,80 +72,16 @@ struct keyval_state {
   void (*c_delete)();
   void (*cxx_copy)();
   void (*cxx_delete)();
-  long refs;  // 1 for the keyval handle + counted attributes
 };
 
-class registry {
- public:
-  // A new state with one reference (the handle); returns its id.
-  std::uintptr_t add(keyval_state s) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const std::uintptr_t id = ++last_id_;
-    s.refs = 1;
-    states_.emplace(id, s);
-    return id;
-  }
-  void bind(object_kind kind, int keyval, std::uintptr_t id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    handles_[{kind, keyval}] = id;
-  }
-  // Counts an attribute about to be stored under a live C++ keyval; 0 if it is not one.
-  std::uintptr_t retain_handle(object_kind kind, int keyval) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = handles_.find({kind, keyval});
-    if (it == handles_.end()) return 0;
-    ++states_.at(it->second).refs;
-    return it->second;
-  }
-  // The handle is gone (Free_keyval succeeded): drop its reference.
-  void unbind(object_kind kind, int keyval) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = handles_.find({kind, keyval});
-    if (it == handles_.end()) return;
-    const std::uintptr_t id = it->second;
-    handles_.erase(it);
-    release_locked(id);
-  }
-  // A copy of the state's callbacks (callbacks run without the lock held, R11.1).
-  bool get(std::uintptr_t id, keyval_state& out) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = states_.find(id);
-    if (it == states_.end()) return false;
-    out = it->second;
-    return true;
-  }
-  void retain(std::uintptr_t id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = states_.find(id);
-    if (it != states_.end()) ++it->second.refs;
-  }
-  void release(std::uintptr_t id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    release_locked(id);
-  }
-  std::size_t live_states() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return states_.size();
-  }
+std::atomic<std::size_t> live_states{0};  // for tests: states not yet released
 
- private:
-  void release_locked(std::uintptr_t id) {
-    auto it = states_.find(id);
-    if (it != states_.end() && --it->second.refs <= 0) states_.erase(it);
-  }
-
-  std::mutex mutex_;
-  std::uintptr_t last_id_ = 0;
-  std::map<std::uintptr_t, keyval_state> states_;
-  std::map<std::pair<int, int>, std::uintptr_t> handles_;
-};
-
-registry& states() {
-  static registry* r = new registry;  // never destroyed: callbacks may run during exit
-  return *r;
+extern "C" void release_state(void* extra_state) {
+  delete static_cast<keyval_state*>(extra_state);
+  live_states.fetch_sub(1, std::memory_order_relaxed);
 }
 
-std::uintptr_t id_of(void* extra_state) { return reinterpret_cast<std::uintptr_t>(extra_state); }
+const keyval_state& state_of(void* extra_state) { return *static_cast<const keyval_state*>(extra_state); }
 
 // The user callback may throw anything; it must not unwind into the C library.
 template <typename F>
@@ -153,16 +98,6 @@ int firewall(F&& body) noexcept {
 template <typename Fn>
 Fn* as(void (*f)()) {
   return reinterpret_cast<Fn*>(f);
-}
-
-// After a copy or delete callback: keep the count equal to the attributes that exist.
-int account_copy(std::uintptr_t id, int rc, bool flag) {
-  if (rc == MPI_SUCCESS && flag) states().retain(id);
-  return rc;
-}
-int account_delete(std::uintptr_t id, int rc) {
-  if (rc == MPI_SUCCESS) states().release(id);
-  return rc;
 }
 
 bool comm_is_inter(MPI_Comm comm) {
@@ -217,9 +152,8 @@ struct type_traits {
 
 template <typename K>
 int copy_trampoline(typename K::handle old, int keyval, void* extra, void* in, void* out, int* flag) {
-  keyval_state s;
+  const keyval_state& s = state_of(extra);
   *flag = 0;
-  if (!states().get(id_of(extra), s)) return MPI_SUCCESS;  // orphan (see the file comment)
   return firewall([&] {
     int rc = MPI_SUCCESS;
     if (s.cxx_copy) {
@@ -231,14 +165,13 @@ int copy_trampoline(typename K::handle old, int keyval, void* extra, void* in, v
     } else if (s.c_copy) {
       rc = as<typename K::c_copy>(s.c_copy)(old, keyval, s.extra_state, in, out, flag);
     }
-    return account_copy(id_of(extra), rc, *flag != 0);
+    return rc;
   });
 }
 
 template <typename K>
 int delete_trampoline(typename K::handle h, int keyval, void* value, void* extra) {
-  keyval_state s;
-  if (!states().get(id_of(extra), s)) return MPI_SUCCESS;
+  const keyval_state& s = state_of(extra);
   return firewall([&] {
     int rc = MPI_SUCCESS;
     if (s.cxx_delete) {
@@ -248,7 +181,7 @@ int delete_trampoline(typename K::handle h, int keyval, void* value, void* extra
     } else if (s.c_delete) {
       rc = as<typename K::c_delete>(s.c_delete)(h, keyval, value, s.extra_state);
     }
-    return account_delete(id_of(extra), rc);
+    return rc;
   });
 }
 
@@ -274,31 +207,109 @@ void (*erase(Fn* f))() {
 }
 
 // Creates the keyval. With C functions only, the C keyval is created directly (the C library then
-// recognises its predefined functions); otherwise through the trampolines with a state.
-template <typename CCopy, typename CDelete, typename Create, typename TCopy, typename TDelete>
+// recognises its predefined functions); otherwise through the trampolines with a state, which the
+// C library releases with the keyval record.
+template <typename CCopy, typename CDelete, typename Create, typename Free, typename TCopy,
+          typename TDelete>
 int create_keyval(object_kind kind, CCopy* c_copy, CDelete* c_delete, void (*cxx_copy)(),
-                  void (*cxx_delete)(), void* extra_state, Create create, TCopy* tcopy,
-                  TDelete* tdelete) {
+                  void (*cxx_delete)(), void* extra_state, Create create, Free free_keyval,
+                  TCopy* tcopy, TDelete* tdelete) {
   int keyval = MPI_KEYVAL_INVALID;
   if (cxx_copy == nullptr && cxx_delete == nullptr) {
     check(create(c_copy, c_delete, &keyval, extra_state));
     return keyval;
   }
-  const std::uintptr_t id = states().add(
-      keyval_state{kind, extra_state, erase(c_copy), erase(c_delete), cxx_copy, cxx_delete, 0});
-  const int rc = create(tcopy, tdelete, &keyval, reinterpret_cast<void*>(id));
-  if (rc != MPI_SUCCESS) {
-    states().release(id);
-    raise(rc);
-    return MPI_KEYVAL_INVALID;
+  auto* state = new keyval_state{kind, extra_state, erase(c_copy), erase(c_delete), cxx_copy, cxx_delete};
+  int rc = create(tcopy, tdelete, &keyval, state);
+  if (rc == MPI_SUCCESS) {
+    rc = mpiattr_keyval_set_release(keyval, release_state);
+    if (rc == MPI_SUCCESS) {
+      live_states.fetch_add(1, std::memory_order_relaxed);
+      return keyval;
+    }
+    free_keyval(&keyval);  // never used: its record dies at once, without callbacks
   }
-  states().bind(kind, keyval, id);
-  return keyval;
+  delete state;
+  raise(rc);
+  return MPI_KEYVAL_INVALID;
+}
+
+// ---- C++ error handler functions: a fixed set of C functions, one per distinct C++ function ----
+
+constexpr int kErrhandlerSlots = 64;
+
+template <typename Fn>
+struct slots {
+  std::atomic<Fn*> fns[kErrhandlerSlots] = {};
+};
+slots<Comm::Errhandler_function> comm_slots;
+slots<Win::Errhandler_function> win_slots;
+std::mutex slot_mutex;
+
+template <typename F>
+void keep_exception(F&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+    pending_exception = std::current_exception();
+  }
+}
+
+template <int I>
+void comm_slot(MPI_Comm* comm, int* code, ...) {
+  Comm::Errhandler_function* f = comm_slots.fns[I].load(std::memory_order_acquire);
+  keep_exception([&] {
+    comm_traits::with_object(*comm, [&](auto& obj) {
+      f(obj, code);
+      return 0;
+    });
+  });
+}
+template <int I>
+void win_slot(MPI_Win* win, int* code, ...) {
+  Win::Errhandler_function* f = win_slots.fns[I].load(std::memory_order_acquire);
+  keep_exception([&] {
+    Win w(*win);
+    f(w, code);
+  });
+}
+
+template <int... I>
+std::array<MPI_Comm_errhandler_function*, sizeof...(I)> comm_slot_table(std::integer_sequence<int, I...>) {
+  return {{&comm_slot<I>...}};
+}
+template <int... I>
+std::array<MPI_Win_errhandler_function*, sizeof...(I)> win_slot_table(std::integer_sequence<int, I...>) {
+  return {{&win_slot<I>...}};
+}
+const auto comm_slot_fns = comm_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+const auto win_slot_fns = win_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+
+// The slot of f (taken if f has none): its C function; null when every slot is taken (then the
+// C call refuses the null function through its error handler).
+template <typename Fn, typename C, std::size_t N>
+C* slot_for(slots<Fn>& table, const std::array<C*, N>& fns, Fn* f) {
+  std::lock_guard<std::mutex> lock(slot_mutex);
+  for (int i = 0; i < kErrhandlerSlots; ++i) {
+    Fn* g = table.fns[i].load(std::memory_order_relaxed);
+    if (g == f) return fns[i];
+    if (g == nullptr) {
+      table.fns[i].store(f, std::memory_order_release);
+      return fns[i];
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 void raise(int rc) {
+  if (pending_exception) {
+    std::exception_ptr e = pending_exception;
+    pending_exception = nullptr;
+    pending = false;
+    std::rethrow_exception(e);
+  }
   if (pending && pending_code == rc) {
     pending = false;
     throw Exception(rc);
@@ -306,6 +317,12 @@ void raise(int rc) {
 }
 
 void raise_pending() {
+  if (pending_exception) {
+    std::exception_ptr e = pending_exception;
+    pending_exception = nullptr;
+    pending = false;
+    std::rethrow_exception(e);
+  }
   if (pending) {
     pending = false;
     throw Exception(pending_code);
@@ -316,53 +333,32 @@ int create_keyval_comm(MPI_Comm_copy_attr_function* c_copy, MPI_Comm_delete_attr
                        Comm::Copy_attr_function* cxx_copy, Comm::Delete_attr_function* cxx_delete,
                        void* extra_state) {
   return create_keyval(comm_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
-                       MPI_Comm_create_keyval, comm_copy_trampoline, comm_delete_trampoline);
+                       MPI_Comm_create_keyval, MPI_Comm_free_keyval, comm_copy_trampoline,
+                       comm_delete_trampoline);
 }
 
 int create_keyval_win(MPI_Win_copy_attr_function* c_copy, MPI_Win_delete_attr_function* c_delete,
                       Win::Copy_attr_function* cxx_copy, Win::Delete_attr_function* cxx_delete,
                       void* extra_state) {
   return create_keyval(win_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
-                       MPI_Win_create_keyval, win_copy_trampoline, win_delete_trampoline);
+                       MPI_Win_create_keyval, MPI_Win_free_keyval, win_copy_trampoline,
+                       win_delete_trampoline);
 }
 
 int create_keyval_type(MPI_Type_copy_attr_function* c_copy, MPI_Type_delete_attr_function* c_delete,
                        Datatype::Copy_attr_function* cxx_copy,
                        Datatype::Delete_attr_function* cxx_delete, void* extra_state) {
   return create_keyval(type_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
-                       MPI_Type_create_keyval, type_copy_trampoline, type_delete_trampoline);
+                       MPI_Type_create_keyval, MPI_Type_free_keyval, type_copy_trampoline,
+                       type_delete_trampoline);
 }
 
-void free_keyval(object_kind kind, int& keyval) {
-  const int old = keyval;
-  int rc = MPI_ERR_INTERN;
-  switch (kind) {
-    case comm_kind: rc = MPI_Comm_free_keyval(&keyval); break;
-    case win_kind: rc = MPI_Win_free_keyval(&keyval); break;
-    case type_kind: rc = MPI_Type_free_keyval(&keyval); break;
-  }
-  if (rc == MPI_SUCCESS) states().unbind(kind, old);
-  check(rc);
+MPI_Comm_errhandler_function* comm_errhandler_fn(Comm::Errhandler_function* f) {
+  return slot_for(comm_slots, comm_slot_fns, f);
 }
 
-namespace {
-template <typename H, typename Set>
-void set_attr(object_kind kind, H handle, int keyval, const void* value, Set set) {
-  const std::uintptr_t id = states().retain_handle(kind, keyval);
-  const int rc = set(handle, keyval, const_cast<void*>(value));
-  if (rc != MPI_SUCCESS && id != 0) states().release(id);
-  check(rc);
-}
-}  // namespace
-
-void set_attr_comm(MPI_Comm comm, int keyval, const void* value) {
-  set_attr(comm_kind, comm, keyval, value, MPI_Comm_set_attr);
-}
-void set_attr_win(MPI_Win win, int keyval, const void* value) {
-  set_attr(win_kind, win, keyval, value, MPI_Win_set_attr);
-}
-void set_attr_type(MPI_Datatype type, int keyval, const void* value) {
-  set_attr(type_kind, type, keyval, value, MPI_Type_set_attr);
+MPI_Win_errhandler_function* win_errhandler_fn(Win::Errhandler_function* f) {
+  return slot_for(win_slots, win_slot_fns, f);
 }
 
 MPI_Errhandler c_errhandler(const Errhandler& e, object_kind kind) {
@@ -384,7 +380,7 @@ Errhandler cxx_errhandler(MPI_Errhandler h) {
 
 // For tests: how many keyval states are alive (tests/cxx check that none leak).
 extern "C" __attribute__((visibility("default"))) std::size_t mpiattr_cxx_live_keyval_states() {
-  return states().live_states();
+  return live_states.load(std::memory_order_relaxed);
 }
 
 }  // namespace mpiattr_detail

@@ -52,7 +52,8 @@ type_object g_no_type_attrs;
 win_object g_no_win_attrs;
 
 const predefined_set g_predefined(host_predefined_callbacks, &host_predefined_callback_count);
-const language_binding g_c_binding = {ccallbacks::copy, ccallbacks::del, nullptr, &g_predefined};
+const language_binding g_c_binding = {ccallbacks::copy, ccallbacks::del, ccallbacks::release,
+                                      &g_predefined};
 
 // ---- lifecycle.h over the host ----
 class host_lifecycle final : public lifecycle {
@@ -456,3 +457,10 @@ int error_string(int code, char* string, int* resultlen) {
 }
 
 }  // namespace mpiattr::host
+
+// For mpiattr's MPI:: glue built over this host (libmpiattr_cxx_<host>): free a keyval's C++
+// callback state with the keyval record (bindings_c/c_callbacks.h). Not part of the MPI interface.
+extern "C" MPIATTR_EXPORT int mpiattr_keyval_set_release(int keyval,
+                                                         mpiattr::ccallbacks::state_release fn) {
+  return mpiattr::ccallbacks::set_release(keyval, fn);
+}

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -366,3 +367,88 @@ TEST_F(CxxMembers, CxxAndCCallbacksOnTheSameObject) {
 }
 
 }  // namespace
+
+namespace {
+
+int handler_calls = 0;
+void count_handler(MPI::Comm& comm, int* code, ...) {
+  ++handler_calls;
+  EXPECT_NE(dynamic_cast<MPI::Intracomm*>(&comm), nullptr);
+  EXPECT_EQ(*code, MPI::ERR_OTHER);
+}
+void other_handler(MPI::Comm&, int*, ...) { handler_calls += 100; }
+void throwing_handler(MPI::Comm&, int* code, ...) { throw std::runtime_error(std::to_string(*code)); }
+
+}  // namespace
+
+// Issue 14 item 6: null handles compare with the C handles too, in both orders, on every class
+// (legacy code mixes `comm == MPI_COMM_NULL` into MPI:: code).
+TEST_F(CxxMembers, NullHandlesCompareWithCHandles) {
+  MPI::Intracomm intra = MPI::COMM_NULL;
+  MPI::Intercomm inter;
+  EXPECT_TRUE(intra == MPI_COMM_NULL && MPI_COMM_NULL == intra && inter == MPI_COMM_NULL);
+  EXPECT_TRUE(MPI::COMM_WORLD != MPI_COMM_NULL && MPI_COMM_WORLD == MPI::COMM_WORLD);
+  intra = MPI_COMM_WORLD;
+  EXPECT_TRUE(intra == MPI::COMM_WORLD && intra != MPI::COMM_NULL);
+  EXPECT_TRUE(MPI::DATATYPE_NULL == MPI_DATATYPE_NULL && MPI_INT == MPI::INT);
+  EXPECT_TRUE(MPI::WIN_NULL == MPI_WIN_NULL && MPI_GROUP_NULL == MPI::GROUP_NULL);
+  EXPECT_TRUE(MPI::INFO_NULL == MPI_INFO_NULL && MPI_REQUEST_NULL == MPI::REQUEST_NULL);
+  EXPECT_TRUE(MPI::OP_NULL == MPI_OP_NULL && MPI_SUM == MPI::SUM && MPI::MAX != MPI_SUM);
+  MPI::Request r;  // default: the null request
+  EXPECT_TRUE(r == MPI::REQUEST_NULL);
+}
+
+// Every routine the runtime implements has its MPI-2.2 C++ member (spec `cxx` keys).
+TEST_F(CxxMembers, RuntimeRoutinesHaveTheirCxxMembers) {
+  MPI::Group world = MPI::COMM_WORLD.Get_group();
+  int ranges[][3] = {{0, 0, 1}};
+  MPI::Group g = world.Range_incl(1, ranges);
+  EXPECT_EQ(MPI::Group::Compare(g, world), MPI::IDENT);
+  g.Free();
+  world.Free();
+  MPI::Datatype v = MPI::DOUBLE.Create_vector(2, 2, 3);
+  v.Commit();
+  EXPECT_EQ(v.Get_size(), static_cast<int>(4 * sizeof(double)));
+  v.Free();
+  MPI::Intracomm c = MPI::COMM_WORLD.Dup();
+  long in[2] = {5, -7}, out[2] = {0, 0};
+  c.Allreduce(in, out, 2, MPI::LONG, MPI::MIN);
+  EXPECT_EQ(out[1], -7);
+  c.Reduce(in, out, 1, MPI::LONG, MPI::SUM, 0);
+  EXPECT_EQ(out[0], 5);
+  c.Bcast(out, 2, MPI::LONG, 0);
+  MPI::Request r = MPI::REQUEST_NULL;
+  MPI::Status s;
+  EXPECT_TRUE(r.Test(s));
+  EXPECT_EQ(s.Get_tag(), MPI::ANY_TAG);
+  c.Disconnect();
+  EXPECT_TRUE(c == MPI::COMM_NULL);
+}
+
+// C++ error handler functions: each distinct function gets its C function once (a second
+// Create_errhandler with it reuses it), and an exception the handler throws reaches the caller
+// of the failing call, after the C call has returned (docs/cxx.md C3, C4).
+TEST_F(CxxMembers, CxxErrhandlerFunctions) {
+  handler_calls = 0;
+  MPI::Intracomm c = MPI::COMM_WORLD.Dup();
+  MPI::Errhandler e1 = MPI::Comm::Create_errhandler(count_handler);
+  MPI::Errhandler e2 = MPI::Comm::Create_errhandler(other_handler);
+  MPI::Errhandler e3 = MPI::Comm::Create_errhandler(count_handler);
+  c.Set_errhandler(e1);
+  c.Call_errhandler(MPI::ERR_OTHER);
+  c.Set_errhandler(e3);
+  c.Call_errhandler(MPI::ERR_OTHER);
+  c.Set_errhandler(e2);
+  c.Call_errhandler(MPI::ERR_OTHER);
+  EXPECT_EQ(handler_calls, 102);
+  MPI::Errhandler t = MPI::Comm::Create_errhandler(throwing_handler);
+  c.Set_errhandler(t);
+  void* v = nullptr;
+  EXPECT_THROW(c.Get_attr(MPI::KEYVAL_INVALID, &v), std::runtime_error);
+  EXPECT_THROW(c.Call_errhandler(MPI::ERR_OTHER), std::runtime_error);
+  c.Set_errhandler(MPI::ERRORS_RETURN);
+  c.Get_attr(MPI::KEYVAL_INVALID, &v);  // nothing pending is thrown later
+  // The handlers are not freed: the standalone runtime never reclaims a freed user error
+  // handler's record (runtime.cc, errhandler_free), which valgrind and LeakSanitizer report.
+  c.Free();
+}

@@ -3,19 +3,27 @@ only (every member calls MPI_* functions from mpi.h), so they can sit over anoth
 
 A spec entry's `cxx` key (one table, or a list of tables for overloads) says where a routine lives
 in C++ and what it looks like (docs/cxx.md):
-  class        "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", or ""
-               for a function in namespace MPI
+  class        "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info",
+               "Request", "Status", "Op", or "" for a function in namespace MPI
   method       the C++ name
   const/static the member's qualifiers
-  self         the parameter that is *this (default: the first handle parameter)
+  self         the parameter that is *this (default: the first handle parameter; name it when
+               that is not the object, as for Comm::Send's comm or Status::Get_count's status)
   returns      the OUT parameter returned as the value (otherwise OUT parameters are references)
   return_type  the C++ type returned, when the kind table's type is not it (Dup -> Intracomm)
   clone        return *new T(result) as a T& (Clone)
-  omit         parameters the overload leaves out (passed as null pointers: MPI::Init())
+  omit         parameters the overload leaves out (passed as null pointers, MPI::Init(), or as
+               MPI_STATUS(ES)_IGNORE). An OUT status needs no entry of its own: every routine with
+               one gets both MPI-2.2 forms, with `Status&` (or `Status[]`) and without.
   param_types  { name = "C++ declaration type" } for a parameter the kind table cannot type
   raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
                MPI::ERRORS_THROW_EXCEPTIONS
 On callbacks: { class, name } of the typedef, and const_in for a const attribute_val_in.
+
+Parameters follow their kind class: handles as `const T&` (arrays as `T[]`, converted element by
+element), OUT scalars as references, buffers as `const void*` / `void*`, strings as
+`const char*` / `char*`, FUNCTION parameters through CXX_FUNCTIONS below. So a routine added to the
+runtime later gets its C++ binding from its `cxx` key alone.
 
 Each C++ member becomes a `Member`: its declaration and body lines. Templates only lay out
 classes and loop over members; all knowledge of kinds lives here and in spec/kinds.toml."""
@@ -32,19 +40,28 @@ OUTPUTS = [
 
 _CXX_KEYS = {"class", "method", "const", "static", "self", "returns", "return_type", "clone",
              "omit", "param_types", "raise_pending"}
-_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info")
+_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info",
+            "Request", "Status", "Op")
 # The C++ class that wraps each object table's handles, and its null constant in C.
 _HANDLE_CLASS = {"comm": "Comm", "type": "Datatype", "win": "Win", "group": "Group",
-                 "errhandler": "Errhandler", "info": "Info"}
+                 "errhandler": "Errhandler", "info": "Info", "request": "Request", "op": "Op"}
 _C_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
-           "group": "MPI_GROUP_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL"}
+           "group": "MPI_GROUP_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL",
+           "request": "MPI_REQUEST_NULL", "op": "MPI_OP_NULL"}
 # The kind of object a class's handle is (for an MPI::Errhandler argument: which C handler).
 _CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Datatype": "type",
-                 "Win": "win", "Group": "group", "Errhandler": "errhandler", "Info": "info"}
+                 "Win": "win", "Group": "group", "Errhandler": "errhandler", "Info": "info",
+                 "Request": "request", "Op": "op"}
 _OBJ_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
-# Caching routines whose C++ member needs the hand-written glue (bindings_cxx/cxx_glue.cc): the
-# keyval's C++ callback state is created, counted and released there (docs/cxx.md).
-_GLUE_CORES = {"create_keyval", "free_keyval", "set_attr"}
+# Caching routines whose C++ member needs the hand-written glue (bindings_cxx/cxx_glue.cc): a
+# keyval with C++ callbacks is a C keyval over trampolines (docs/cxx.md C1).
+_GLUE_CORES = {"create_keyval"}
+# C function types that MPI-2.2 takes as C++ functions: the typedef's name in the member's class
+# and the glue function that gives a C function calling the C++ one (bindings_cxx/cxx_glue.cc).
+# A FUNCTION parameter of another type has no generated C++ binding until it is added here and
+# in the glue (MPI_User_function, for Op::Init, when the runtime has MPI_Op_create).
+CXX_FUNCTIONS = {"MPI_Comm_errhandler_function": ("Errhandler_function", "comm_errhandler_fn"),
+                 "MPI_Win_errhandler_function": ("Errhandler_function", "win_errhandler_fn")}
 
 # MPI-2.2's C++ names of predefined datatypes where they are not the C name without "MPI_"
 # (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX and DOUBLE COMPLEX as
@@ -118,13 +135,43 @@ def _self_param(fn: Function, e: dict):
     raise SpecError(f"{fn.origin}: cxx member of {e['class']} has no handle parameter for *this")
 
 
+def _length(fn: Function, p: Param) -> str:
+    """The C++ expression of a 1-D array's length: its length parameter (or constant)."""
+    if not isinstance(p.length, str):
+        raise SpecError(f"{fn.origin}: array {p.name} of handles or statuses needs a 1-D length")
+    return p.length
+
+
+def _array_decl(p: Param, t: str) -> str:
+    """`const int ranks[]`, `const int ranges[][3]`, `int ranks[]`."""
+    dims = p.length if isinstance(p.length, list) else [p.length]
+    extra = "".join(f"[{d}]" for d in dims[1:])
+    return f"{'const ' if p.dir == 'in' else ''}{t} {p.name}[]{extra}"
+
+
+def _array_arg(p: Param, t: str) -> str:
+    """An IN array whose C parameter is not const (MPI_Group_range_incl's int ranges[][3])."""
+    if p.dir != "in" or p.const:
+        return p.name
+    dims = p.length if isinstance(p.length, list) else [p.length]
+    ptr = f"{t}(*){''.join(f'[{d}]' for d in dims[1:])}" if len(dims) > 1 else f"{t}*"
+    return f"const_cast<{ptr}>({p.name})"
+
+
+def _absent(p: Param) -> str:
+    """What an omitted parameter passes: the status-ignore constants, else a null pointer."""
+    if p.kind.cls == "status":
+        return "MPI_STATUSES_IGNORE" if p.length is not None else "MPI_STATUS_IGNORE"
+    return "0"
+
+
 def member(fn: Function, e: dict) -> Member:
     cls = e["class"]
     self_p = _self_param(fn, e)
     ret_p = _param(fn, e["returns"], "cxx returns") if e.get("returns") else None
     omit = set(e.get("omit", ()))
     ptypes = e.get("param_types", {})
-    params, pre, args = [], [], []
+    params, pre, args, post = [], [], [], []
     ret_type, ret_expr = "void", None
     if fn.returns is not None:  # MPI_Wtime: the C function returns the value itself
         m = Member(cls, e["method"], _base_type(fn.returns), [], origin=fn.origin)
@@ -133,13 +180,26 @@ def member(fn: Function, e: dict) -> Member:
     for p in fn.params:
         k, n = p.kind, p.name
         if p is self_p:
-            args.append("mpiattr_handle_" if p.dir == "in" else "&mpiattr_handle_")
+            if k.cls == "status":  # MPI::Status holds the C status itself
+                args.append("const_cast<MPI_Status*>(&mpiattr_handle_)")
+            else:
+                args.append("mpiattr_handle_" if p.dir == "in" else "&mpiattr_handle_")
             continue
         if n in omit:
-            args.append("0")
+            args.append(_absent(p))
             continue
         returned = p is ret_p
-        if k.cls == "handle":
+        if k.cls == "handle" and p.length is not None:
+            # An array of handles: converted to a C array and, unless IN, back (Waitall).
+            cxx_t = ptypes.get(n) or _HANDLE_CLASS.get(k.object)
+            length = _length(fn, p)
+            params.append(_array_decl(p, cxx_t))
+            pre.append(f"std::vector<{k.c}> {n}_c({length} > 0 ? {length} : 0);")
+            pre.append(f"for (int i = 0; i < {length}; ++i) {n}_c[i] = {n}[i].mpiattr_c();")
+            args.append(f"{n}_c.empty() ? 0 : &{n}_c[0]")
+            if p.dir != "in":
+                post.append(f"for (int i = 0; i < {length}; ++i) {n}[i] = {cxx_t}({n}_c[i]);")
+        elif k.cls == "handle":
             obj = k.object
             cxx_t = ptypes.get(n) or _HANDLE_CLASS.get(obj)
             if cxx_t is None:
@@ -165,11 +225,28 @@ def member(fn: Function, e: dict) -> Member:
                     ret_expr = f"{ret_type}({n}_c)"
             else:
                 raise SpecError(f"{fn.origin}: INOUT handle {n} other than *this")
+        elif k.cls == "status":
+            if p.length is not None:  # Waitall's array_of_statuses
+                length = _length(fn, p)
+                params.append(f"Status {n}[]")
+                pre.append(f"std::vector<MPI_Status> {n}_c({length} > 0 ? {length} : 1);")
+                args.append(f"&{n}_c[0]")
+                post.append(f"for (int i = 0; i < {length}; ++i) {n}[i] = Status({n}_c[i]);")
+            else:
+                params.append(f"{'const ' if p.dir == 'in' else ''}Status& {n}")
+                args.append(f"{n}.mpiattr_c_status()")
+        elif k.cls == "function":
+            if p.func_type not in CXX_FUNCTIONS:
+                raise SpecError(f"{fn.origin}: no C++ binding for function type {p.func_type} "
+                                f"(CXX_FUNCTIONS in lang/cxx.py)")
+            typedef, glue = CXX_FUNCTIONS[p.func_type]
+            params.append(f"{typedef}* {n}")
+            args.append(f"mpiattr_detail::{glue}({n})")
         elif k.cls in ("scalar", "keyval", "error") or k.cls == "logical":
             t = "bool" if k.cls == "logical" else _base_type(k)
             if p.length is not None:
-                params.append(f"const {t} {n}[]")
-                args.append(n)
+                params.append(_array_decl(p, t))
+                args.append(_array_arg(p, "int" if k.cls == "logical" else t))
             elif p.dir == "in":
                 params.append(f"{t} {n}")
                 args.append(n)
@@ -191,15 +268,18 @@ def member(fn: Function, e: dict) -> Member:
             args.append(f"const_cast<void*>({n})" if p.dir == "in" else n)
         elif k.cls == "string":
             params.append(f"{'const ' if p.dir == 'in' else ''}char* {n}")
-            args.append(n)
+            args.append(f"const_cast<char*>({n})" if p.dir == "in" else n)
         elif k.cls == "buffer":
             if p.dir == "out" and returned:
                 pre.append(f"void* {n}_c = 0;")
                 args.append(f"&{n}_c")
                 ret_type, ret_expr = "void*", f"{n}_c"
-            else:
+            elif p.dir == "in":
                 params.append(f"const void* {n}")
                 args.append(f"const_cast<void*>({n})")
+            else:
+                params.append(f"void* {n}")
+                args.append(n)
         elif k.cls == "argc":
             params.append(f"int& {n}")
             args.append(f"&{n}")
@@ -209,9 +289,14 @@ def member(fn: Function, e: dict) -> Member:
         else:
             raise SpecError(f"{fn.origin}: no C++ binding for kind {k.name}")
     body = list(pre)
-    body.append(f"mpiattr_detail::check({fn.name}({', '.join(args)}));")
+    call = f"{fn.name}({', '.join(args)})"
+    if post:  # copy results back before a failure may throw
+        body += [f"const int mpiattr_rc = {call};", *post, "mpiattr_detail::check(mpiattr_rc);"]
+    else:
+        body.append(f"mpiattr_detail::check({call});")
     for p in fn.params:
-        if p.kind.cls == "logical" and p.dir == "out" and p is not ret_p and p.name not in omit:
+        if p.kind.cls == "logical" and p.dir == "out" and p is not ret_p and p.name not in omit \
+                and p.length is None:
             body.append(f"{p.name} = {p.name}_c != 0;")
     if e.get("raise_pending"):
         body.append("mpiattr_detail::raise_pending();")
@@ -224,9 +309,19 @@ def member(fn: Function, e: dict) -> Member:
                   static=bool(e.get("static")), origin=fn.origin)
 
 
+def overloads(fn: Function, e: dict) -> list[dict]:
+    """MPI-2.2 gives every routine with an OUT status two C++ forms: with a Status& (or an array
+    of them) and without (MPI_STATUS_IGNORE): Recv, Wait, Test, Probe, Waitall, ..."""
+    statuses = [p.name for p in fn.params if p.kind.cls == "status" and p.dir == "out"
+                and p.name not in e.get("omit", ()) and p.name != e.get("self")]
+    if not statuses:
+        return [e]
+    return [e, {**e, "omit": [*e.get("omit", ()), *statuses]}]
+
+
 def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
-    """Create_keyval (four overloads: C++ or C callbacks, MPI-2.2 node151), Free_keyval and
-    Set_attr go through the glue, which keeps the keyval's C++ callback state."""
+    """Create_keyval: four overloads (C++ or C callbacks, MPI-2.2 node151), through the glue,
+    which makes C++ callbacks a C keyval's trampolines (docs/cxx.md C1, C2)."""
     cls, obj = e["class"], _OBJ_ENUM[fn.object]
     if fn.core == "create_keyval":
         cbs = {cb.role: cb for cb in spec.callbacks
@@ -245,16 +340,7 @@ def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
                               [f"return mpiattr_detail::create_keyval_{obj}({', '.join(ca)}, {extra});"],
                               static=True, origin=fn.origin))
         return out
-    if fn.core == "free_keyval":
-        n = fn.params[0].name
-        return [Member(cls, "Free_keyval", "void", [f"int& {n}"],
-                       [f"mpiattr_detail::free_keyval(mpiattr_detail::{obj}_kind, {n});"],
-                       static=True, origin=fn.origin)]
-    # set_attr
-    h, key, val = (p.name for p in fn.params)
-    return [Member(cls, "Set_attr", "void", [f"int {key}", f"const void* {val}"],
-                   [f"mpiattr_detail::set_attr_{obj}(mpiattr_handle_, {key}, {val});"],
-                   const=bool(e.get("const")), origin=fn.origin)]
+    raise SpecError(f"{fn.origin}: no glue member for core {fn.core}")
 
 
 def members(spec: Spec) -> dict[str, list[Member]]:
@@ -265,7 +351,7 @@ def members(spec: Spec) -> dict[str, list[Member]]:
             if fn.object and fn.core in _GLUE_CORES:
                 out[e["class"]].extend(_caching_member(fn, e, spec))
             else:
-                out[e["class"]].append(member(fn, e))
+                out[e["class"]].extend(member(fn, v) for v in overloads(fn, e))
     return out
 
 

@@ -1,0 +1,214 @@
+"""The MPI:: bindings from the spec (docs/cxx.md, issue 14 item 6): every routine that MPI-2.2 gives
+a C++ binding has its `cxx` key, and a routine added to the spec later gets its C++ member from
+that key alone, without a change to the generator: shown with routines the runtime does not have
+yet (point-to-point, Waitall, Gatherv, Type_create_struct, Info_get, ...), whose generated members
+must have MPI-2.2's exact signatures."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import spec_check as sc
+
+# Routines of the spec that have no MPI-2.2 C++ binding, and why. Any other routine must have a
+# `cxx` key: when one is added to the spec, so is its C++ binding.
+NO_CXX = {
+    **{n: "deprecated in MPI-2.0: MPI-2's C++ bindings give only the new names (MPI-2.0 §10.1.1)"
+       for n in ("MPI_Keyval_create", "MPI_Keyval_free", "MPI_Attr_put", "MPI_Attr_get",
+                 "MPI_Attr_delete")},
+    **{n: "C/Fortran handle conversion; C++ converts through the C handle (MPI-2.2 §16.3.4)"
+       for n in ("MPI_Comm_c2f", "MPI_Comm_f2c", "MPI_Type_c2f", "MPI_Type_f2c", "MPI_Win_c2f",
+                 "MPI_Win_f2c")},
+    **{n: "MPI-3.0 or later: the C++ bindings were removed in MPI-3.0 (R9.3)"
+       for n in ("MPI_Comm_dup_with_info", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
+                 "MPI_Comm_split_type", "MPI_Comm_create_group", "MPI_Win_allocate",
+                 "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string",
+                 "MPI_Reduce_scatter_block")},
+}
+
+
+def test_mpi22_every_routine_has_its_cxx_binding():
+    spec = sc.load_spec(sc.SPEC_DIR)
+    missing = [f.name for f in spec.functions if f.cxx is None and f.name not in NO_CXX]
+    assert not missing, (f"{missing}: add the MPI-2.2 C++ binding as the entry's `cxx` key "
+                         f"(docs/cxx.md 'How it is built'), or list the routine in NO_CXX with why")
+    wrong = [f.name for f in spec.functions if f.cxx is not None and f.name in NO_CXX]
+    assert not wrong, f"{wrong} have no MPI-2.2 C++ binding (NO_CXX) but a `cxx` key"
+
+
+# Routines as another engineer would add them to spec/runtime.toml, with their `cxx` keys.
+LATER = '''
+[[function]]
+name = "MPI_Send"
+ref = "MPI-4.1 §3.2.1"
+core = "send"
+cxx = { class = "Comm", method = "Send", const = true, self = "comm" }
+params = [
+  { name = "buf", kind = "BUFFER", dir = "in", const = true },
+  { name = "count", kind = "POLYXFER_NUM_ELEM_NNI", dir = "in" },
+  { name = "datatype", kind = "DATATYPE", dir = "in" },
+  { name = "dest", kind = "RANK", dir = "in" },
+  { name = "tag", kind = "TAG", dir = "in" },
+  { name = "comm", kind = "COMMUNICATOR", dir = "in" },
+]
+
+[[function]]
+name = "MPI_Recv"
+ref = "MPI-4.1 §3.2.4"
+core = "recv"
+cxx = { class = "Comm", method = "Recv", const = true, self = "comm" }
+params = [
+  { name = "buf", kind = "BUFFER", dir = "out" },
+  { name = "count", kind = "POLYXFER_NUM_ELEM_NNI", dir = "in" },
+  { name = "datatype", kind = "DATATYPE", dir = "in" },
+  { name = "source", kind = "RANK", dir = "in" },
+  { name = "tag", kind = "TAG", dir = "in" },
+  { name = "comm", kind = "COMMUNICATOR", dir = "in" },
+  { name = "status", kind = "STATUS", dir = "out" },
+]
+
+[[function]]
+name = "MPI_Isend"
+ref = "MPI-4.1 §3.7.2"
+core = "isend"
+cxx = { class = "Comm", method = "Isend", const = true, self = "comm", returns = "request" }
+params = [
+  { name = "buf", kind = "BUFFER", dir = "in", const = true },
+  { name = "count", kind = "POLYXFER_NUM_ELEM_NNI", dir = "in" },
+  { name = "datatype", kind = "DATATYPE", dir = "in" },
+  { name = "dest", kind = "RANK", dir = "in" },
+  { name = "tag", kind = "TAG", dir = "in" },
+  { name = "comm", kind = "COMMUNICATOR", dir = "in" },
+  { name = "request", kind = "REQUEST", dir = "out" },
+]
+
+[[function]]
+name = "MPI_Get_count"
+ref = "MPI-4.1 §3.2.5"
+core = "get_count"
+cxx = { class = "Status", method = "Get_count", const = true, self = "status", returns = "count" }
+params = [
+  { name = "status", kind = "STATUS", dir = "in", c = "const MPI_Status *status" },
+  { name = "datatype", kind = "DATATYPE", dir = "in" },
+  { name = "count", kind = "POLYDTYPE_NUM_ELEM", dir = "out" },
+]
+
+[[function]]
+name = "MPI_Waitall"
+ref = "MPI-4.1 §3.7.5"
+core = "waitall"
+cxx = { class = "Request", method = "Waitall", static = true }
+params = [
+  { name = "count", kind = "ARRAY_LENGTH", dir = "in" },
+  { name = "array_of_requests", kind = "REQUEST", dir = "inout", length = "count" },
+  { name = "array_of_statuses", kind = "STATUS", dir = "out", length = "count" },
+]
+
+[[function]]
+name = "MPI_Gatherv"
+ref = "MPI-4.1 §6.5.1"
+core = "gatherv"
+cxx = { class = "Comm", method = "Gatherv", const = true, self = "comm" }
+params = [
+  { name = "sendbuf", kind = "BUFFER", dir = "in", const = true },
+  { name = "sendcount", kind = "POLYXFER_NUM_ELEM_NNI", dir = "in" },
+  { name = "sendtype", kind = "DATATYPE", dir = "in" },
+  { name = "recvbuf", kind = "BUFFER", dir = "out" },
+  { name = "recvcounts", kind = "POLYXFER_NUM_ELEM_NNI", dir = "in", const = true, length = "size" },
+  { name = "displs", kind = "POLYDTYPE_NUM_ELEM", dir = "in", const = true, length = "size" },
+  { name = "recvtype", kind = "DATATYPE", dir = "in" },
+  { name = "root", kind = "RANK", dir = "in" },
+  { name = "comm", kind = "COMMUNICATOR", dir = "in" },
+]
+
+[[function]]
+name = "MPI_Type_create_struct"
+ref = "MPI-4.1 §5.1.2"
+core = "type_create_struct"
+cxx = { class = "Datatype", method = "Create_struct", static = true, returns = "newtype" }
+params = [
+  { name = "count", kind = "ARRAY_LENGTH", dir = "in" },
+  { name = "array_of_blocklengths", kind = "POLYDTYPE_NUM_ELEM_NNI", dir = "in", const = true, length = "count" },
+  { name = "array_of_displacements", kind = "POLYDISPLACEMENT_AINT_COUNT", dir = "in", const = true, length = "count" },
+  { name = "array_of_types", kind = "DATATYPE", dir = "in", const = true, length = "count" },
+  { name = "newtype", kind = "DATATYPE", dir = "out" },
+]
+
+[[function]]
+name = "MPI_Info_get"
+ref = "MPI-4.1 §10.4"
+core = "info_get"
+cxx = { class = "Info", method = "Get", const = true, returns = "flag" }
+params = [
+  { name = "info", kind = "INFO", dir = "in" },
+  { name = "key", kind = "STRING", dir = "in", const = true },
+  { name = "valuelen", kind = "STRING_LENGTH", dir = "in" },
+  { name = "value", kind = "STRING", dir = "out", length = "valuelen" },
+  { name = "flag", kind = "LOGICAL", dir = "out" },
+]
+
+[[function]]
+name = "MPI_Get_processor_name"
+ref = "MPI-4.1 §9.1.1"
+core = "get_processor_name"
+cxx = { class = "", method = "Get_processor_name" }
+params = [
+  { name = "name", kind = "STRING", dir = "out", length = "MPI_MAX_PROCESSOR_NAME" },
+  { name = "resultlen", kind = "STRING_LENGTH", dir = "out" },
+]
+
+[[function]]
+name = "MPI_Add_error_class"
+ref = "MPI-4.1 §9.5"
+core = "add_error_class"
+cxx = { class = "", method = "Add_error_class", returns = "errorclass" }
+params = [
+  { name = "errorclass", kind = "ERROR_CLASS", dir = "out" },
+]
+'''
+
+# Each generated member, as a pointer of MPI-2.2's exact type: compiles only if the signature is it.
+SIGNATURES = r'''
+#include <mpi.h>
+void (MPI::Comm::*send)(const void*, int, const MPI::Datatype&, int, int) const = &MPI::Comm::Send;
+void (MPI::Comm::*recv)(void*, int, const MPI::Datatype&, int, int, MPI::Status&) const = &MPI::Comm::Recv;
+void (MPI::Comm::*recv_ignore)(void*, int, const MPI::Datatype&, int, int) const = &MPI::Comm::Recv;
+MPI::Request (MPI::Comm::*isend)(const void*, int, const MPI::Datatype&, int, int) const = &MPI::Comm::Isend;
+int (MPI::Status::*get_count)(const MPI::Datatype&) const = &MPI::Status::Get_count;
+void (*waitall)(int, MPI::Request[], MPI::Status[]) = &MPI::Request::Waitall;
+void (*waitall_ignore)(int, MPI::Request[]) = &MPI::Request::Waitall;
+void (MPI::Comm::*gatherv)(const void*, int, const MPI::Datatype&, void*, const int[], const int[],
+                           const MPI::Datatype&, int) const = &MPI::Comm::Gatherv;
+MPI::Datatype (*create_struct)(int, const int[], const MPI::Aint[], const MPI::Datatype[]) =
+    &MPI::Datatype::Create_struct;
+bool (MPI::Info::*info_get)(const char*, int, char*) const = &MPI::Info::Get;
+void (*processor_name)(char*, int&) = &MPI::Get_processor_name;
+int (*add_error_class)() = &MPI::Add_error_class;
+'''
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+def test_cxx_binding_of_a_routine_added_later_is_spec_only(tmp_path):
+    spec = tmp_path / "spec"
+    shutil.copytree(sc.SPEC_DIR, spec)
+    have = {f.name for f in sc.load_spec(spec).functions}
+    text = LATER
+    for block in LATER.split("[[function]]")[1:]:
+        name = block.split('name = "')[1].split('"')[0]
+        if name in have:  # added since: its own entry must then be the one that works
+            text = text.replace("[[function]]" + block, "")
+    with open(spec / "runtime.toml", "a") as f:
+        f.write(text)
+    out = tmp_path / "out"
+    for lang in ("c", "cxx"):
+        r = subprocess.run([sys.executable, "-m", "mpiattr_codegen", "--spec", str(spec), "--lang",
+                            lang, "--out", str(out)], cwd=sc.CODEGEN_DIR, capture_output=True,
+                           text=True)
+        assert r.returncode == 0, r.stderr
+    src = tmp_path / "signatures.cc"
+    src.write_text(SIGNATURES)
+    for std in ("-std=c++98", "-std=c++17"):
+        r = subprocess.run(["g++", std, "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                            "-I", str(out / "include"), str(src)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
