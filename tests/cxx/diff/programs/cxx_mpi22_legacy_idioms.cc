@@ -5,7 +5,7 @@
 // in comparisons and initializations with all types of communicators"; issue 14 item 6), and the
 // MPI-2.2 C++ bindings of the routines the runtime implements: Status, Request, Op and the
 // predefined operations, Bcast, Reduce, Allreduce, Range_incl, Create_vector, Disconnect,
-// Create_errhandler. One fact per line.
+// Create_errhandler, Info and Get_address. One fact per line.
 #include <mpi.h>
 
 #include <iostream>
@@ -155,6 +155,30 @@ int main(int argc, char* argv[]) {
   comm.Bcast(&value, 1, MPI::INT, 0);
   cout << "bcast: " << value << endl;
   comm.Free();
+
+  // ---- info objects and addresses (MPI-2.2 §16.2: MPI::Info, MPI::Get_address) ----
+  MPI::Info hints = MPI::Info::Create();
+  cout << "info not null: " << (hints != MPI::INFO_NULL) << endl;
+  hints.Set("b_key", "one");
+  hints.Set("a_key", "two");
+  hints.Set("b_key", "three");
+  char key[MPI::MAX_INFO_KEY + 1], val[MPI::MAX_INFO_VAL + 1];
+  hints.Get_nthkey(0, key);
+  cout << "info keys: " << hints.Get_nkeys() << " first " << key << endl;
+  bool found = hints.Get("b_key", MPI::MAX_INFO_VAL, val);
+  cout << "info get: " << found << " " << val << endl;
+  int vlen = 0;
+  cout << "info valuelen: " << hints.Get_valuelen("b_key", vlen) << " " << vlen << endl;
+  MPI::Info hints_copy = hints.Dup();
+  hints.Delete("b_key");
+  cout << "info after delete: " << hints.Get_nkeys() << " dup keeps " << hints_copy.Get_nkeys() << endl;
+  cout << "info get missing: " << hints.Get("b_key", MPI::MAX_INFO_VAL, val) << endl;
+  hints_copy.Free();
+  hints.Free();
+  cout << "info freed: " << (hints == MPI::INFO_NULL) << endl;
+  struct { int a; double b; } s = {0, 0.0};
+  MPI::Aint pa = MPI::Get_address(&s.a), pb = MPI::Get_address(&s.b);
+  cout << "get_address offset: " << (pb - pa) << " " << (pa == reinterpret_cast<MPI::Aint>(&s.a)) << endl;
 
   MPI::Finalize();
   cout << "finalized: " << MPI::Is_finalized() << endl;
