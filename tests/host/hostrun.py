@@ -2,6 +2,7 @@
 """Host-mode runner: build one tests/host program against a host MPI, run it on N ranks, judge it.
 
     hostrun.py --host mpich|openmpi --mode alone|linked|preload|wrapper --src prog.{c,f90,F90,cc}
+    hostrun.py --host mpiattr --mode standalone --bindir build/bin --src ... (one process)
                --workdir DIR [--extra-src FILE ...] [--lib /path/libmpiattr_<host>.so]
                [--wrapper mpiattr-<host>-cc] [--np 4] [--divergences divergences.toml]
                [--facts-from DIR] [--timeout 120]
@@ -31,6 +32,13 @@ Modes:
   preload  built plainly, run with LD_PRELOAD=<lib> given to the ranks through the launcher
            (`mpiexec.mpich -genv LD_PRELOAD <lib>`, `mpiexec.openmpi -x LD_PRELOAD=<lib>`), so the
            launcher itself does not load it. Every check must be ok.
+
+  standalone
+           no host at all: --host mpiattr, built with standalone mpiattr's own wrappers
+           (--bindir: mpiattr-cc, -fort, -cxx) and run by its launcher, mpiattr-run, on one
+           process. The programs are standard MPI written for MPICH and Open MPI, so this shows
+           they build unchanged against mpiattr; every check must be ok but the [[limitation]]
+           entries for host "mpiattr", and the caching routines must come from libmpiattr.
 
 Proof that the library was (or was not) in front of the host: the runner passes
 HOSTCHECK_PROVIDER=<library name> (linked, preload) or HOSTCHECK_NOT_PROVIDER=libmpiattr (alone)
@@ -93,6 +101,9 @@ class Host:
 
     def wrapper_for(self, lang: str) -> str:
         """The host's compiler wrapper for a language ("c", "fortran", "cxx")."""
+        if self.name == "mpiattr":  # standalone mpiattr: mpiattr-cc, -fort, -cxx beside the launcher
+            d = Path(self.launcher).parent
+            return str(d / {"c": "mpiattr-cc", "fortran": "mpiattr-fort", "cxx": "mpiattr-cxx"}[lang])
         return {"c": self.compiler, "fortran": f"mpifort.{self.name}",
                 "cxx": f"mpicxx.{self.name}"}[lang]
 
@@ -153,7 +164,8 @@ class Divergence:
 
 def load_divergences(path: Path | None, table: str = "divergence") -> list[Divergence]:
     """The [[divergence]] entries (the host alone) or the [[limitation]] entries (mpiattr over the
-    host, linked or preloaded: what it cannot do better than the host it sits on)."""
+    host, linked or preloaded: what it cannot do better than the host it sits on; host "mpiattr":
+    standalone mpiattr, what one process cannot show)."""
     if path is None:
         return []
     with open(path, "rb") as f:
@@ -168,7 +180,7 @@ def load_divergences(path: Path | None, table: str = "divergence") -> list[Diver
         extra, missing = set(entry) - allowed, allowed - set(entry)
         if extra or missing:
             raise SystemExit(f"{where}: unknown keys {sorted(extra)}, missing keys {sorted(missing)}")
-        if entry["host"] not in HOSTS:
+        if entry["host"] not in HOSTS and not (table == "limitation" and entry["host"] == "mpiattr"):
             raise SystemExit(f"{where}: unknown host {entry['host']!r}")
         d = Divergence(**{k: str(entry[k]) for k in allowed})
         key = (d.host, d.program, d.check)
@@ -397,8 +409,10 @@ def compare_facts(facts_dir: Path, program: str, host: str, mine: dict[str, str]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--host", required=True, choices=sorted(HOSTS))
-    ap.add_argument("--mode", required=True, choices=("alone", "linked", "preload", "wrapper"))
+    ap.add_argument("--host", required=True, choices=sorted(HOSTS) + ["mpiattr"])
+    ap.add_argument("--mode", required=True,
+                    choices=("alone", "linked", "preload", "wrapper", "standalone"))
+    ap.add_argument("--bindir", type=Path, help="standalone mpiattr's build/bin (--host mpiattr)")
     ap.add_argument("--wrapper", type=Path, help="mpiattr-<host>-cc, -fort or -cxx for --src's "
                                                  "language (wrapper mode: it links the library)")
     ap.add_argument("--src", required=True, type=Path, help="the program: .c, .f90, .F90 or .cc")
@@ -418,7 +432,19 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print the program's whole output")
     args = ap.parse_args()
 
-    host = HOSTS[args.host]
+    if (args.host == "mpiattr") != (args.mode == "standalone"):
+        print("FAIL: --mode standalone goes with --host mpiattr, and only with it")
+        return 1
+    if args.host == "mpiattr":
+        if args.bindir is None:
+            print("FAIL: --host mpiattr needs --bindir")
+            return 1
+        bindir = args.bindir.resolve()
+        host = Host("mpiattr", str(bindir / "mpiattr-cc"), str(bindir / "mpiattr-run"), (), {})
+        args.lib = bindir.parent / "lib" / "libmpiattr.so"  # the provider of the caching routines
+        args.np = 1
+    else:
+        host = HOSTS[args.host]
     src = args.src.resolve()
     extra = tuple(x.resolve() for x in args.extra_src)
     program = args.program or src.name
@@ -495,7 +521,8 @@ def main() -> int:
             failures.append(f"CHECK {name}: FAIL on ranks {ranks(name)}{hint}")
     for name, d in expected.items():
         if name in ok:
-            who = f"{host.name} alone" if args.mode == "alone" else f"mpiattr over {host.name}"
+            who = (f"{host.name} alone" if args.mode == "alone" else "standalone mpiattr"
+                   if args.mode == "standalone" else f"mpiattr over {host.name}")
             failures.append(f"CHECK {name}: ok, but divergences.toml says {who} fails it "
                             f"({d.standard}; {d.reason}) -- it now passes: remove the entry")
         elif name not in res.checks:
