@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace mpiattr {
 namespace {
@@ -22,12 +23,37 @@ struct message_ring {
   std::mutex mu;
   std::array<std::string, kSlots> text;
   std::array<int, kSlots> code{};  // the code whose text the slot holds
+  std::array<int, kSlots> wide_class{};  // the class of a code made with kWideClass bits
   unsigned next = 0;
 };
 message_ring& ring() {
   static message_ring* r = new message_ring;  // never destroyed: codes outlive static teardown
   return *r;
 }
+
+// User-defined classes and codes: value MPI_ERR_LASTCODE + 1 + i is entry i.
+struct user_entry {
+  int error_class;  // itself for a class
+  std::string text;  // MPI_Add_error_string's; empty until then
+};
+struct user_registry {
+  std::mutex mu;
+  std::vector<user_entry> entries;
+  std::atomic<int> last{MPI_ERR_LASTCODE};
+};
+user_registry& users() {
+  static user_registry* u = new user_registry;  // never destroyed, as the ring
+  return *u;
+}
+// The entry of a user-defined class or code, or nullptr; call with users().mu held.
+user_entry* user_of(int code) {
+  auto& u = users();
+  if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(u.entries.size())) return nullptr;
+  return &u.entries[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
+}
+// A made code's class bits for a class that does not fit them (a user-defined one): the class is
+// then kept in the ring beside the message.
+constexpr int kWideClass = (1 << kClassBits) - 1;
 
 }  // namespace
 
@@ -73,14 +99,17 @@ const char* class_string(int error_class) {
 
 int make_code(int error_class, const char* routine) {
   auto& r = ring();
-  std::string text = std::string(class_name(error_class) ? class_name(error_class) : "MPI_ERR_?") +
-                     ": " + (class_string(error_class) ? class_string(error_class) : "") + ": " +
-                     routine + ": " + detail::last_detail();
+  const bool wide = error_class >= kWideClass;  // a user-defined class
+  std::string name = class_name(error_class) ? class_name(error_class)
+                     : wide ? "error class " + std::to_string(error_class) : "MPI_ERR_?";
+  std::string text = name + ": " + (class_string(error_class) ? class_string(error_class) : "") +
+                     (class_string(error_class) ? ": " : "") + routine + ": " + detail::last_detail();
   std::lock_guard lock(r.mu);
   unsigned slot = r.next++ % kSlots;
-  int code = kCodeBase + static_cast<int>(slot << kClassBits) + error_class;
+  int code = kCodeBase + static_cast<int>(slot << kClassBits) + (wide ? kWideClass : error_class);
   r.text[slot] = std::move(text);
   r.code[slot] = code;
+  r.wide_class[slot] = wide ? error_class : 0;
   return code;
 }
 
@@ -89,8 +118,25 @@ bool class_of(int code, int* error_class) {
     *error_class = code;
     return true;
   }
+  if (code > MPI_ERR_LASTCODE && code < kCodeBase) {
+    auto& u = users();
+    std::lock_guard lock(u.mu);
+    if (const user_entry* e = user_of(code)) {
+      *error_class = e->error_class;
+      return true;
+    }
+    return false;
+  }
   if (code >= kCodeBase && code < kCodeBase + (kSlots << kClassBits)) {
     int cls = (code - kCodeBase) & ((1 << kClassBits) - 1);
+    if (cls == kWideClass) {
+      auto& r = ring();
+      std::lock_guard lock(r.mu);
+      unsigned slot = static_cast<unsigned>(code - kCodeBase) >> kClassBits;
+      if (r.code[slot] != code) return false;
+      *error_class = r.wide_class[slot];
+      return true;
+    }
     if (class_name(cls)) {
       *error_class = cls;
       return true;
@@ -98,6 +144,47 @@ bool class_of(int code, int* error_class) {
   }
   return false;
 }
+
+status add_class(int& error_class) {
+  auto& u = users();
+  std::lock_guard lock(u.mu);
+  if (MPI_ERR_LASTCODE + 1 + static_cast<long>(u.entries.size()) >= kCodeBase)
+    return fail(MPI_ERR_INTERN, "no error class or code is left to add");
+  error_class = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
+  u.entries.push_back({error_class, {}});
+  u.last.store(error_class, std::memory_order_release);
+  return status::ok();
+}
+
+status add_code(int error_class, int& code) {
+  int cls = 0;
+  if (!class_of(error_class, &cls) || cls != error_class)
+    return fail(MPI_ERR_ARG, "%d is not an error class", error_class);
+  auto& u = users();
+  std::lock_guard lock(u.mu);
+  if (MPI_ERR_LASTCODE + 1 + static_cast<long>(u.entries.size()) >= kCodeBase)
+    return fail(MPI_ERR_INTERN, "no error class or code is left to add");
+  code = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
+  u.entries.push_back({error_class, {}});
+  u.last.store(code, std::memory_order_release);
+  return status::ok();
+}
+
+status add_string(int code, const char* text) {
+  if (std::strlen(text) >= MPI_MAX_ERROR_STRING)
+    return fail(MPI_ERR_ARG, "the string has %zu characters; at most MPI_MAX_ERROR_STRING - 1 = %d fit",
+                std::strlen(text), MPI_MAX_ERROR_STRING - 1);
+  auto& u = users();
+  std::lock_guard lock(u.mu);
+  user_entry* e = user_of(code);
+  if (e == nullptr)
+    return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 9.5: only "
+                "those take a string)", code);
+  e->text = text;
+  return status::ok();
+}
+
+int last_used_code() { return users().last.load(std::memory_order_acquire); }
 
 bool made_code(int code) {
   if (code < kCodeBase || code >= kCodeBase + (kSlots << kClassBits)) return false;
@@ -110,13 +197,23 @@ bool string_of(int code, char* buf, std::size_t cap, int* len) {
   int cls = 0;
   if (!class_of(code, &cls)) return false;
   std::string text;
+  if (code > MPI_ERR_LASTCODE && code < kCodeBase) {  // user-defined: its string, maybe empty
+    auto& u = users();
+    std::lock_guard lock(u.mu);
+    text = user_of(code)->text;
+    std::size_t n = text.size() < cap - 1 ? text.size() : cap - 1;
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+    *len = static_cast<int>(n);
+    return true;
+  }
   if (code >= kCodeBase) {
     auto& r = ring();
     std::lock_guard lock(r.mu);
     unsigned slot = static_cast<unsigned>(code - kCodeBase) >> kClassBits;
     if (r.code[slot] == code) text = r.text[slot];
   }
-  if (text.empty()) text = std::string(class_name(cls)) + ": " + class_string(cls);
+  if (text.empty() && class_name(cls)) text = std::string(class_name(cls)) + ": " + class_string(cls);
   std::size_t n = text.size() < cap - 1 ? text.size() : cap - 1;
   std::memcpy(buf, text.data(), n);
   buf[n] = '\0';

@@ -1023,6 +1023,28 @@ status error_class(int errorcode, int& errorclass) {
   return status::ok();
 }
 
+// User-defined classes and codes (MPI-4.1 §9.5): MPI_LASTUSEDCODE follows them (R8.2).
+status add_error_class(int& errorclass) {
+  if (status st = errors::add_class(errorclass); !st.is_ok()) return st;
+  set_int(g_environment, MPI_LASTUSEDCODE, errors::last_used_code());
+  return status::ok();
+}
+
+status add_error_code(int errorclass, int& errorcode) {
+  if (status st = errors::add_code(errorclass, errorcode); !st.is_ok()) return st;
+  set_int(g_environment, MPI_LASTUSEDCODE, errors::last_used_code());
+  return status::ok();
+}
+
+status add_error_string(int errorcode, const char* string) { return errors::add_string(errorcode, string); }
+
+status get_library_version(char* version, int& resultlen) {
+  resultlen = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                            "mpiattr %s (standalone runtime: one process; MPI %d.%d)",
+                            MPIATTR_VERSION_STRING, gen::mpi_version, gen::mpi_subversion);
+  return status::ok();
+}
+
 status error_string(int errorcode, char* string, int& resultlen) {
   if (!errors::string_of(errorcode, string, MPI_MAX_ERROR_STRING, &resultlen))
     return fail(MPI_ERR_ARG, "%d is not an MPI error code", errorcode);

@@ -51,7 +51,8 @@ _PASS_AS_HANDLE = {"info", "op"}  # the core looks these up itself
 # Longest string an OUT CHARACTER argument can receive from the core.
 _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
-               "info_get_nthkey": "MPI_MAX_INFO_KEY"}
+               "info_get_nthkey": "MPI_MAX_INFO_KEY",
+               "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING"}
 
 
 # ---- which routines, which names ----

@@ -81,6 +81,10 @@ status info_dup(handle_t info, handle_t& newinfo);
 status info_free(handle_t& info);
 
 // ---- error handling ----
+status add_error_class(int& errorclass);
+status add_error_code(int errorclass, int& errorcode);
+status add_error_string(int errorcode, const char* string);
+status get_library_version(char* version, int& resultlen);
 status comm_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
 status win_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
 status comm_set_errhandler(comm_object& comm, errhandler_object& errhandler);
