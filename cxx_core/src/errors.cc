@@ -145,29 +145,27 @@ bool class_of(int code, int* error_class) {
   return false;
 }
 
-status add_class(int& error_class) {
+namespace {
+// The next user-defined value, of class `error_class` (-1: the value is a class, its own).
+status add_entry(int error_class, int& value) {
   auto& u = users();
   std::lock_guard lock(u.mu);
   if (MPI_ERR_LASTCODE + 1 + static_cast<long>(u.entries.size()) >= kCodeBase)
     return fail(MPI_ERR_INTERN, "no error class or code is left to add");
-  error_class = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
-  u.entries.push_back({error_class, {}});
-  u.last.store(error_class, std::memory_order_release);
+  value = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
+  u.entries.push_back({error_class < 0 ? value : error_class, {}});
+  u.last.store(value, std::memory_order_release);
   return status::ok();
 }
+}  // namespace
+
+status add_class(int& error_class) { return add_entry(-1, error_class); }
 
 status add_code(int error_class, int& code) {
   int cls = 0;
   if (!class_of(error_class, &cls) || cls != error_class)
     return fail(MPI_ERR_ARG, "%d is not an error class", error_class);
-  auto& u = users();
-  std::lock_guard lock(u.mu);
-  if (MPI_ERR_LASTCODE + 1 + static_cast<long>(u.entries.size()) >= kCodeBase)
-    return fail(MPI_ERR_INTERN, "no error class or code is left to add");
-  code = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
-  u.entries.push_back({error_class, {}});
-  u.last.store(code, std::memory_order_release);
-  return status::ok();
+  return add_entry(error_class, code);
 }
 
 status add_string(int code, const char* text) {

@@ -77,4 +77,14 @@ module mixed_c
       integer(c_int), value :: win
     end function
   end interface
+contains
+  ! The least significant 32 bits as a (two's complement) INTEGER: what R7.1 says MPI_ATTR_GET
+  ! gives (c_intptr_t is MPI_ADDRESS_KIND).
+  integer function lowpart(v)
+    integer(c_intptr_t), intent(in) :: v
+    integer(c_intptr_t) :: w
+    w = iand(v, 4294967295_c_intptr_t)
+    if (w >= 2147483648_c_intptr_t) w = w - 4294967296_c_intptr_t
+    lowpart = int(w)
+  end function lowpart
 end module mixed_c

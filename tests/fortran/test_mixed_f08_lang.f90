@@ -237,13 +237,4 @@ program test_mixed_f08_lang
   call MPI_Comm_free(comm)
   call MPI_Finalize()
   call ftest_finish()
-contains
-  ! The least significant 32 bits as a (two's complement) INTEGER: what R7.1 says MPI_ATTR_GET gives.
-  integer function lowpart(v)
-    integer(kind=ak), intent(in) :: v
-    integer(kind=ak) :: w
-    w = iand(v, 4294967295_ak)
-    if (w >= 2147483648_ak) w = w - 4294967296_ak
-    lowpart = int(w)
-  end function lowpart
 end program test_mixed_f08_lang

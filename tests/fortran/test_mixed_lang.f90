@@ -194,15 +194,6 @@ program test_mixed_lang
   call MPI_COMM_FREE(comm, ierr)
   call MPI_FINALIZE(ierr)
   call ftest_finish()
-contains
-  ! The least significant 32 bits as a (two's complement) INTEGER: what R7.1 says MPI_ATTR_GET gives.
-  integer function lowpart(v)
-    integer(kind=ak), intent(in) :: v
-    integer(kind=ak) :: w
-    w = iand(v, 4294967295_ak)
-    if (w >= 2147483648_ak) w = w - 4294967296_ak
-    lowpart = int(w)
-  end function lowpart
 end program test_mixed_lang
 
 ! A copy callback whose FLAG holds 2, not the compiler's .TRUE. (declared INTEGER here to store
