@@ -232,7 +232,7 @@ TEST(R1R2_Regression, R1_2_new_keyvals_stay_usable_after_freeing_objects_with_pr
     EXPECT_EQ(comm_get(c, k, nullptr), 0) << "new keyval " << k << " already has a value";
     EXPECT_OK(MPI_Comm_set_attr(c, k, &x));
   }
-  void* v;
+  void* v = nullptr;
   ASSERT_EQ(comm_get(MPI_COMM_WORLD, MPI_TAG_UB, &v), 1);
   EXPECT_EQ(*static_cast<int*>(v), 2147483647);
   MPI_Comm_free(&c);

@@ -38,7 +38,7 @@ program test_f08_bad_input
   type(MPI_Datatype) :: t
   type(MPI_Win) :: win
   type(MPI_Errhandler) :: eh, weh
-  integer :: ierr, kc, kt, kw, kfreed, kcopy, cls, slen
+  integer :: ierr, kc, kt, kw, kfreed, kcopy, slen
   integer(kind=ak) :: val
   logical :: flag
   character(len=MPI_MAX_ERROR_STRING) :: text

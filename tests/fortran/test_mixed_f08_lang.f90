@@ -158,7 +158,8 @@ program test_mixed_f08_lang
 
   ! ---- predefined attributes (R7.5) and handles ----
   call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, val, flag)
-  call expect_l('R7_5 MPI_TAG_UB, mpi_f08 value = C *(int*)', flag .and. val == int(c_tag_ub(), ak), .true.)
+  p = int(c_tag_ub(), ak)
+  call expect_l('R7_5 MPI_TAG_UB, mpi_f08 value = C *(int*)', flag .and. val == p, .true.)
   call MPI_Win_create(buf, 32_ak, 4, MPI_INFO_NULL, MPI_COMM_SELF, win)
   call MPI_Win_get_attr(win, MPI_WIN_SIZE, val, flag)
   call expect_a('R7_5 MPI_WIN_SIZE from mpi_f08', val, 32_ak)
