@@ -16,6 +16,12 @@
 
 MPI_Fint mpiattr_f08_status_ignore[8];
 MPI_Fint mpiattr_f08_statuses_ignore[8];
+MPI_Fint mpiattr_f08_bottom;
+MPI_Fint mpiattr_f08_in_place;
+MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE)[8];
+MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE)[8];
+MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM);
+MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE);
 
 namespace mpiattr::fbind {
 

@@ -29,16 +29,34 @@ void to_fortran(const char* src, char* dst, std::size_t len);
 
 }  // namespace mpiattr::fbind
 
-// mpi_f08's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (BIND(C) variables of the module, defined
-// here): a routine given one of them writes no status.
+// The special addresses of the Fortran bindings (MPI-4.1 §2.5.4), defined here: mpi_f08's
+// BIND(C) variables, and the COMMON blocks of mpif.h and the mpi module (/MPIATTR_BOTTOM/, ...).
+// A routine given MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE writes no status; MPI_BOTTOM and
+// MPI_IN_PLACE become C's.
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_status_ignore[8];
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_statuses_ignore[8];
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_bottom;
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_in_place;
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE)[8];
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE)[8];
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM);
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE);
 
 namespace mpiattr::fbind {
 
+// A choice buffer as C sees it: MPI_BOTTOM and MPI_IN_PLACE of any binding become C's.
+inline void* buffer(void* p) {
+  if (p == &mpiattr_f08_bottom || p == &MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM)) return MPI_BOTTOM;
+  if (p == &mpiattr_f08_in_place || p == &MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE)) return MPI_IN_PLACE;
+  return p;
+}
+
 // MPI_WAIT / MPI_TEST on one process: an empty status (MPI_SOURCE, MPI_TAG, MPI_ERROR).
 inline void empty_status(MPI_Fint* s) {
-  if (s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore) return;
+  if (s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore ||
+      s == MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE) ||
+      s == MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE))
+    return;
   s[0] = MPI_ANY_SOURCE;
   s[1] = MPI_ANY_TAG;
   s[2] = MPI_SUCCESS;
@@ -77,7 +95,13 @@ inline void empty_status(MPI_Fint* s) {
 #define MPIATTR_F_ALIAS_4 MPIATTR_F_ALIAS
 #endif
 #define MPIATTR_F_VARIANTS(l, U) \
-  MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U) MPIATTR_F_ALIAS_4(U, l, U)
+  MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U) MPIATTR_F_ALIAS_4(U, l, U) \
+  MPIATTR_F_PMPI(l, U)
+// The profiling names (MPI-4.1 §15.2): PMPI_X under every mangling, aliases of the MPI_X entry.
+#define MPIATTR_F_PMPI(l, U) \
+  MPIATTR_F_ALIAS(p##l##_, l, U) MPIATTR_F_ALIAS(p##l##__, l, U) MPIATTR_F_ALIAS(p##l, l, U) MPIATTR_F_ALIAS(P##U, l, U)
+// mpi_f08's profiling names: PMPI_Comm_set_attr_f08 under this compiler's mangling.
+#define MPIATTR_F08_PMPI(l, U) MPIATTR_F_ALIAS(MPIATTR_FC_GLOBAL_(p##l, P##U), l, U)
 // The predefined callbacks have no upper-case variant: MPI_COMM_DUP_FN is the C function (R6.6).
 #if MPIATTR_FC_SCHEME == 4
 #error "this Fortran compiler's link names (MPI_X) would be those of the C predefined callbacks (MPI-4.1 section 8.7.2; see docs/rules.md R6.6)"

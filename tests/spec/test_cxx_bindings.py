@@ -19,7 +19,9 @@ NO_CXX = {
                  "MPI_Attr_delete")},
     **{n: "C/Fortran handle conversion; C++ converts through the C handle (MPI-2.2 §16.3.4)"
        for n in ("MPI_Comm_c2f", "MPI_Comm_f2c", "MPI_Type_c2f", "MPI_Type_f2c", "MPI_Win_c2f",
-                 "MPI_Win_f2c")},
+                 "MPI_Win_f2c", "MPI_Group_c2f", "MPI_Group_f2c", "MPI_Request_c2f",
+                 "MPI_Request_f2c", "MPI_Info_c2f", "MPI_Info_f2c", "MPI_Errhandler_c2f",
+                 "MPI_Errhandler_f2c", "MPI_Op_c2f", "MPI_Op_f2c")},
     **{n: "MPI-3.0 or later: the C++ bindings were removed in MPI-3.0 (R9.3)"
        for n in ("MPI_Comm_dup_with_info", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
                  "MPI_Comm_split_type", "MPI_Comm_create_group", "MPI_Win_allocate",

@@ -41,6 +41,11 @@ KIND_PARAMETERS = ("MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND", "MPI
 # Status layout: MPI_Status of mpi.h is 8 ints; MPI_SOURCE, MPI_TAG, MPI_ERROR index it (1-based).
 STATUS_SIZE = 8
 STATUS_INDICES = (("MPI_SOURCE", 1), ("MPI_TAG", 2), ("MPI_ERROR", 3))
+# The special addresses of mpif.h and the mpi module (MPI-4.1 §2.5.4): variables in COMMON blocks
+# of their own (/MPIATTR_BOTTOM/, ...) that libmpiattr defines (f_glue.cc) and the entry points
+# recognise by address (fbind::buffer, fbind::empty_status). (name, dimensions)
+SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)"),
+             ("MPI_STATUSES_IGNORE", "(MPI_STATUS_SIZE,1)"))
 
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
@@ -235,7 +240,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"{n}_buf"
             L.post.append(f"mpiattr::fbind::to_fortran({n}_buf, {n}, {n}_len);")
     elif k.cls == "buffer":
-        L.arg = n
+        # MPI_BOTTOM and MPI_IN_PLACE arrive as the address of their Fortran variable.
+        L.arg = f"mpiattr::fbind::buffer({n})" if k.name == "BUFFER" else n
     elif k.cls == "status":
         L.post.append(f"mpiattr::fbind::empty_status({n});")
     else:
@@ -462,6 +468,7 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
+            "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
             "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
             "f08_handle_types": F08_HANDLE_TYPES, "status_size": STATUS_SIZE,
