@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <iostream>
 #include <mutex>
 #include <new>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -112,6 +114,8 @@ class standalone final : public lifecycle {
     fresh.lb = old.lb;
     fresh.extent = old.extent;
     fresh.committed = old.committed;
+    fresh.map = old.map;
+    fresh.align = old.align;
     return status::ok();
   }
   void type_release(type_object&) override {}
@@ -177,18 +181,6 @@ handle_t completed_request() {
     return h::request_null;
   }
   return r->handle;
-}
-
-status new_type(aint size, aint extent, handle_t& out) {
-  auto* t = new type_object;
-  t->size = size;
-  t->extent = extent;
-  if (rt().types.insert(t) == 0) {
-    delete t;
-    return fail(MPI_ERR_INTERN, "too many datatypes");
-  }
-  out = t->handle;
-  return status::ok();
 }
 
 status new_group(int size, handle_t& out) {
@@ -311,10 +303,94 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
   return status::ok();
 }
 
+// ---- type maps (MPI-4.1 §5.1) ----
+
+// Whether count elements of t are one run of bytes (a basic type, or built of them without gaps).
+bool contiguous(const type_object& t) {
+  return t.lb == 0 && t.extent == t.size && (t.map.empty() || (t.map.size() == 1 && t.map[0].disp == 0));
+}
+
+// Packs count elements of t at `in` into `out` (t.size * count bytes), in type-map order.
+void pack_elements(const void* in, int count, const type_object& t, char* out) {
+  const char* base = static_cast<const char*>(in);
+  if (contiguous(t)) {
+    std::memcpy(out, base, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
+    return;
+  }
+  for (int i = 0; i < count; ++i, base += t.extent)
+    for (const type_block& b : t.map) {
+      std::memcpy(out, base + b.disp, static_cast<std::size_t>(b.len));
+      out += b.len;
+    }
+}
+
+// The reverse: count elements of t at `out` from packed bytes; the gaps of `out` are untouched.
+void unpack_elements(const char* in, void* out, int count, const type_object& t) {
+  char* base = static_cast<char*>(out);
+  if (contiguous(t)) {
+    std::memcpy(base, in, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
+    return;
+  }
+  for (int i = 0; i < count; ++i, base += t.extent)
+    for (const type_block& b : t.map) {
+      std::memcpy(base + b.disp, in, static_cast<std::size_t>(b.len));
+      in += b.len;
+    }
+}
+
+// A one-process transfer of count elements of t from send to recv: the bytes of the type map
+// only, so recv's gaps keep their contents (a copy of extent bytes would overwrite them).
 void copy_bytes(const void* send, void* recv, int count, const type_object& t) {
   if (send == gen::in_place || count <= 0 || send == recv) return;
-  std::memmove(recv, send, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.extent));
+  if (contiguous(t)) {
+    std::memmove(recv, send, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
+    return;
+  }
+  std::vector<char> tmp(static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
+  pack_elements(send, count, t, tmp.data());
+  unpack_elements(tmp.data(), recv, count, t);
 }
+
+// Builds a type map from pieces: `count` elements of `old` starting at byte displacement `disp`.
+struct type_builder {
+  std::vector<type_block> map;
+  aint size = 0, lb = 0, ub = 0, align = 1;
+  bool any = false;
+  void add(const type_object& old, aint disp, aint count) {
+    if (count <= 0) return;
+    for (aint j = 0; j < count; ++j)
+      for (const type_block& b : old.map) {
+        aint d = disp + j * old.extent + b.disp;
+        if (!map.empty() && map.back().disp + map.back().len == d)
+          map.back().len += b.len;
+        else
+          map.push_back({d, b.len});
+      }
+    size += count * old.size;
+    aint lo = disp + old.lb + std::min<aint>(0, (count - 1) * old.extent);
+    aint hi = disp + old.lb + old.extent + std::max<aint>(0, (count - 1) * old.extent);
+    lb = any ? std::min(lb, lo) : lo;
+    ub = any ? std::max(ub, hi) : hi;
+    align = std::max(align, old.align);
+    any = true;
+  }
+  status publish(handle_t& out, bool pad_to_alignment = false) {
+    auto* t = new type_object;
+    t->size = size;
+    t->lb = any ? lb : 0;
+    aint extent = any ? ub - lb : 0;
+    if (pad_to_alignment && align > 1 && extent % align != 0) extent += align - extent % align;
+    t->extent = extent;
+    t->map = std::move(map);
+    t->align = align;
+    if (rt().types.insert(t) == 0) {
+      delete t;
+      return fail(MPI_ERR_INTERN, "too many datatypes");
+    }
+    out = t->handle;
+    return status::ok();
+  }
+};
 
 status check_count(int count) {
   return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
@@ -464,6 +540,11 @@ status init_thread(int*, char***, int required, int& provided) {
     t->extent = d.extent;
     t->committed = true;
     t->name = d.name;
+    if (d.size > 0) t->map.push_back({0, d.size});
+    // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4.
+    aint a = d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
+    while (a > 1 && (a & (a - 1)) != 0) a &= a - 1;  // a power of two
+    t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
     r.types.install_predefined(d.value, t);
   }
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
@@ -699,14 +780,128 @@ status group_free(handle_t& group) {
 
 status type_contiguous(int count, type_object& old, handle_t& newtype) {
   if (status st = check_count(count); !st.is_ok()) return st;
-  return new_type(count * old.size, count * old.extent, newtype);
+  type_builder b;
+  b.add(old, 0, count);
+  return b.publish(newtype);
+}
+
+namespace {
+status check_lengths(int count, const int* blocklengths) {
+  if (count < 0) return fail(MPI_ERR_COUNT, "count %d is negative", count);
+  if (count > 0 && blocklengths == nullptr) return fail(MPI_ERR_ARG, "array_of_blocklengths is a NULL pointer");
+  for (int i = 0; i < count; ++i)
+    if (blocklengths[i] < 0) return fail(MPI_ERR_ARG, "array_of_blocklengths[%d] = %d is negative", i, blocklengths[i]);
+  return status::ok();
+}
+}  // namespace
+
+status type_create_hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
+  type_builder b;
+  for (int i = 0; i < count; ++i) b.add(old, i * stride, blocklength);
+  return b.publish(newtype);
 }
 
 status type_vector(int count, int blocklength, int stride, type_object& old, handle_t& newtype) {
-  if (status st = check_count(count); !st.is_ok()) return st;
-  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
-  aint extent = count == 0 ? 0 : ((count - 1) * static_cast<aint>(stride) + blocklength) * old.extent;
-  return new_type(static_cast<aint>(count) * blocklength * old.size, extent, newtype);
+  return type_create_hvector(count, blocklength, static_cast<aint>(stride) * old.extent, old, newtype);
+}
+
+status type_indexed(int count, const int* blocklengths, const int* displacements, type_object& old,
+                    handle_t& newtype) {
+  if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
+  type_builder b;
+  for (int i = 0; i < count; ++i) b.add(old, static_cast<aint>(displacements[i]) * old.extent, blocklengths[i]);
+  return b.publish(newtype);
+}
+
+status type_create_hindexed(int count, const int* blocklengths, const aint* displacements,
+                            type_object& old, handle_t& newtype) {
+  if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
+  type_builder b;
+  for (int i = 0; i < count; ++i) b.add(old, displacements[i], blocklengths[i]);
+  return b.publish(newtype);
+}
+
+status type_create_struct(int count, const int* blocklengths, const aint* displacements,
+                          type_object* const* types, handle_t& newtype) {
+  if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
+  type_builder b;
+  for (int i = 0; i < count; ++i) b.add(*types[i], displacements[i], blocklengths[i]);
+  return b.publish(newtype, /*pad_to_alignment=*/true);  // MPI-4.1 §5.1.6: the epsilon
+}
+
+status type_create_resized(type_object& old, aint lb, aint extent, handle_t& newtype) {
+  type_builder b;
+  b.add(old, 0, 1);
+  b.lb = lb;
+  b.ub = lb + extent;
+  b.any = true;
+  return b.publish(newtype);
+}
+
+status type_get_true_extent(type_object& t, aint& true_lb, aint& true_extent) {
+  if (t.map.empty()) {
+    true_lb = 0;
+    true_extent = 0;
+    return status::ok();
+  }
+  aint lo = t.map[0].disp, hi = t.map[0].disp + t.map[0].len;
+  for (const type_block& b : t.map) {
+    lo = std::min(lo, b.disp);
+    hi = std::max(hi, b.disp + b.len);
+  }
+  true_lb = lo;
+  true_extent = hi - lo;
+  return status::ok();
+}
+
+// ---- packing (MPI-4.1 §5.2) ----
+
+namespace {
+status check_committed(const type_object& t) {
+  if (!t.committed) return fail(MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
+  return status::ok();
+}
+}  // namespace
+
+status pack(const void* inbuf, int incount, type_object& t, void* outbuf, int outsize, int& position,
+            comm_object&) {
+  if (status st = check_count(incount); !st.is_ok()) return st;
+  if (status st = check_committed(t); !st.is_ok()) return st;
+  aint need = static_cast<aint>(incount) * t.size;
+  if (position < 0 || position + need > outsize)
+    return fail(MPI_ERR_TRUNCATE, "packing %ld bytes at position %d does not fit in outsize %d",
+                static_cast<long>(need), position, outsize);
+  pack_elements(inbuf, incount, t, static_cast<char*>(outbuf) + position);
+  position += static_cast<int>(need);
+  return status::ok();
+}
+
+status unpack(const void* inbuf, int insize, int& position, void* outbuf, int outcount,
+              type_object& t, comm_object&) {
+  if (status st = check_count(outcount); !st.is_ok()) return st;
+  if (status st = check_committed(t); !st.is_ok()) return st;
+  aint need = static_cast<aint>(outcount) * t.size;
+  if (position < 0 || position + need > insize)
+    return fail(MPI_ERR_TRUNCATE, "unpacking %ld bytes at position %d reads past insize %d",
+                static_cast<long>(need), position, insize);
+  unpack_elements(static_cast<const char*>(inbuf) + position, outbuf, outcount, t);
+  position += static_cast<int>(need);
+  return status::ok();
+}
+
+status pack_size(int incount, type_object& t, comm_object&, int& size) {
+  if (status st = check_count(incount); !st.is_ok()) return st;
+  size = static_cast<int>(static_cast<aint>(incount) * t.size);
+  return status::ok();
+}
+
+status get_processor_name(char* name, int& resultlen) {
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "localhost");
+  resultlen = std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+  return status::ok();
 }
 
 status type_dup(type_object& old, handle_t& newtype) {
@@ -1090,15 +1285,21 @@ status bcast(void*, int count, type_object&, int root, comm_object&) {
   return check_root(root);
 }
 
-static status check_op(handle_t op) {
+// A predefined operation on a datatype: MPI-4.1 §6.9.2 defines them for predefined datatypes only.
+static status check_op(handle_t op, const type_object& t) {
   for (const auto& o : gen::ops)
-    if (o.value == op) return status::ok();
+    if (o.value == op) {
+      if (!t.predefined)
+        return fail(MPI_ERR_OP, "a predefined operation applies to predefined datatypes only, not "
+                    "to a derived one (MPI-4.1 section 6.9.2)");
+      return status::ok();
+    }
   return fail(MPI_ERR_OP, "operation handle 0x%x is not valid", op);
 }
 
 status reduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, int root, comm_object&) {
   if (status st = check_count(count); !st.is_ok()) return st;
-  if (status st = check_op(op); !st.is_ok()) return st;
+  if (status st = check_op(op, t); !st.is_ok()) return st;
   if (status st = check_root(root); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
@@ -1106,7 +1307,7 @@ status reduce(const void* sendbuf, void* recvbuf, int count, type_object& t, han
 
 status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object&) {
   if (status st = check_count(count); !st.is_ok()) return st;
-  if (status st = check_op(op); !st.is_ok()) return st;
+  if (status st = check_op(op, t); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }

@@ -25,6 +25,9 @@ _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP"}
 # Handles the core looks up itself (it accepts their null and predefined values).
 _PASS_AS_HANDLE = {"info", "op"}
+# The core's object type for each looked-up handle kind.
+_OBJECT_STRUCT = {"comm": "comm_object", "type": "type_object", "win": "win_object",
+                  "group": "group_object", "errhandler": "errhandler_object"}
 
 
 def c_type(p: Param) -> str:
@@ -69,7 +72,15 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
     if k.cls == "handle":
         obj = k.object
-        if p.dir == "in" and obj not in _PASS_AS_HANDLE:
+        if p.length is not None and p.dir == "in":  # an array of handles: each looked up
+            L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
+            L.pre.append(f"std::vector<mpiattr::{_OBJECT_STRUCT[obj]}*> {n}_o;")
+            L.pre.append(f"for (int i = 0; i < {p.length}; ++i) {{")
+            L.pre.append(f"  {n}_o.push_back(c.lookup_{obj}({n}[i], \"{n}\"));")
+            L.pre.append(f"  if ({n}_o.back() == nullptr) return c.fail();")
+            L.pre.append("}")
+            L.arg = f"{n}_o.data()"
+        elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
             L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
             if first_target and obj in ("comm", "win"):

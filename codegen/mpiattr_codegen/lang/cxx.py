@@ -16,6 +16,8 @@ in C++ and what it looks like (docs/cxx.md):
                MPI_STATUS(ES)_IGNORE). An OUT status needs no entry of its own: every routine with
                one gets both MPI-2.2 forms, with `Status&` (or `Status[]`) and without.
   param_types  { name = "C++ declaration type" } for a parameter the kind table cannot type
+  order        the C++ parameters' names in the order MPI-2.2 gives them, where it is not C's
+               (Datatype::Unpack takes position after outcount)
   raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
                MPI::ERRORS_THROW_EXCEPTIONS
 On callbacks: { class, name } of the typedef, and const_in for a const attribute_val_in.
@@ -29,6 +31,8 @@ Each C++ member becomes a `Member`: its declaration and body lines. Templates on
 classes and loop over members; all knowledge of kinds lives here and in spec/kinds.toml."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from ..model import Callback, Function, Param, Spec, SpecError
@@ -39,7 +43,7 @@ OUTPUTS = [
 ]
 
 _CXX_KEYS = {"class", "method", "const", "static", "self", "returns", "return_type", "clone",
-             "omit", "param_types", "raise_pending"}
+             "omit", "param_types", "raise_pending", "order"}
 _CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info",
             "Request", "Status", "Op")
 # The C++ class that wraps each object table's handles, and its null constant in C.
@@ -288,6 +292,12 @@ def member(fn: Function, e: dict) -> Member:
             args.append(f"&{n}")
         else:
             raise SpecError(f"{fn.origin}: no C++ binding for kind {k.name}")
+    if e.get("order"):  # MPI-2.2's parameter order, where it is not C's
+        by_name = {re.search(r"(\w+)(\[\])?$", d).group(1): d for d in params}
+        if sorted(by_name) != sorted(e["order"]):
+            raise SpecError(f"{fn.origin}: cxx order {e['order']} names not exactly the C++ "
+                            f"parameters {sorted(by_name)}")
+        params = [by_name[n] for n in e["order"]]
     body = list(pre)
     call = f"{fn.name}({', '.join(args)})"
     if post:  # copy results back before a failure may throw

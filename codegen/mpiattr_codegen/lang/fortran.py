@@ -57,7 +57,8 @@ _PASS_AS_HANDLE = {"info", "op"}  # the core looks these up itself
 _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
                "info_get_nthkey": "MPI_MAX_INFO_KEY",
-               "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING"}
+               "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING",
+               "get_processor_name": "MPI_MAX_PROCESSOR_NAME"}
 
 
 # ---- which routines, which names ----
@@ -189,7 +190,15 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         return L
     if k.cls == "handle":
         obj = k.object
-        if p.dir == "in" and obj not in _PASS_AS_HANDLE:
+        if p.length is not None and p.dir == "in":  # an array of handles: each looked up
+            L.pre.append(f"std::vector<mpiattr::{clang_object_struct(obj)}*> {n}_o;")
+            L.pre.append(f"for (int i = 0; i < {fortran_length(p)}; ++i) {{")
+            L.pre.append(f"  {n}_o.push_back(c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
+                         f"({n}[i]), \"{upper(n)}\"));")
+            L.pre.append(f"  if ({n}_o.back() == nullptr) return c.fail();")
+            L.pre.append("}")
+            L.arg = f"{n}_o.data()"
+        elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
             L.pre.append(f"auto* {n}_o = c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
                          f"(*{n}), \"{upper(n)}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
@@ -247,6 +256,16 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     else:
         raise ValueError(f"{fn.origin}: no Fortran lowering for kind {k.name}")
     return L
+
+
+def clang_object_struct(obj: str) -> str:
+    from .c import _OBJECT_STRUCT
+    return _OBJECT_STRUCT[obj]
+
+
+def fortran_length(p: Param) -> str:
+    """An array argument's length as C++ sees it: a length parameter is an MPI_Fint* here."""
+    return f"*{p.length}" if isinstance(p.length, str) and not p.length.isdigit() else str(p.length)
 
 
 def lowerings(fn: Function) -> list[Lowering]:

@@ -52,12 +52,22 @@ struct comm_object : attr_object {
   std::uint64_t context = 0;  // distinguishes congruent communicators (MPI_Comm_compare)
 };
 
+// One contiguous run of bytes of a datatype's element, at `disp` from the element's start.
+struct type_block {
+  aint disp;
+  aint len;
+};
+
 struct type_object : attr_object {
   type_object() : attr_object(object_kind::type) {}
   aint size = 0;
   aint lb = 0;
   aint extent = 0;
   bool committed = false;
+  // The standalone runtime's type map (MPI-4.1 §5.1): the element's bytes in type-map order,
+  // adjacent runs merged, and the alignment the struct constructor pads to. Unused over a host.
+  std::vector<type_block> map;
+  aint align = 1;
 };
 
 struct win_object : attr_object {

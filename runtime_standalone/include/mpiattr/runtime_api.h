@@ -58,6 +58,22 @@ status type_get_extent(type_object& datatype, aint& lb, aint& extent);
 
 status get_address(const void* location, aint& address);
 
+status type_create_hvector(int count, int blocklength, aint stride, type_object& oldtype, handle_t& newtype);
+status type_indexed(int count, const int* blocklengths, const int* displacements, type_object& oldtype,
+                    handle_t& newtype);
+status type_create_hindexed(int count, const int* blocklengths, const aint* displacements,
+                            type_object& oldtype, handle_t& newtype);
+status type_create_struct(int count, const int* blocklengths, const aint* displacements,
+                          type_object* const* types, handle_t& newtype);
+status type_create_resized(type_object& oldtype, aint lb, aint extent, handle_t& newtype);
+status type_get_true_extent(type_object& datatype, aint& true_lb, aint& true_extent);
+status pack(const void* inbuf, int incount, type_object& datatype, void* outbuf, int outsize,
+            int& position, comm_object& comm);
+status unpack(const void* inbuf, int insize, int& position, void* outbuf, int outcount,
+              type_object& datatype, comm_object& comm);
+status pack_size(int incount, type_object& datatype, comm_object& comm, int& size);
+status get_processor_name(char* name, int& resultlen);
+
 // ---- windows and memory ----
 status win_create(void* base, aint size, int disp_unit, handle_t info, comm_object& comm,
                   handle_t& win);

@@ -22,7 +22,8 @@ static inline void fact(const char *label, long value)
 }
 
 /* Name of the error class of an MPI return code. Only the classes that the
- * caching chapter can produce are listed (R3.1, R3.2); anything else prints
+ * caching chapter and the runtime routines the programs use can produce are
+ * listed (R3.1, R3.2); anything else prints
  * a fixed placeholder, never a number. */
 static inline const char *errclass_name(int rc)
 {
@@ -57,6 +58,9 @@ static inline const char *errclass_name(int rc)
 #ifdef MPI_ERR_REQUEST
     DIFF_CLASS(MPI_ERR_REQUEST);
 #endif
+    DIFF_CLASS(MPI_ERR_TRUNCATE);
+    DIFF_CLASS(MPI_ERR_OP);
+    DIFF_CLASS(MPI_ERR_INFO_NOKEY);
 #undef DIFF_CLASS
     return "(unlisted error class)";
 }
