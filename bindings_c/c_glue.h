@@ -26,11 +26,25 @@ inline H to_c(std::uintptr_t h) {
   return reinterpret_cast<H>(h);
 }
 
-inline void empty_status(MPI_Status* s) {
+// A completed operation's status into the caller's MPI_Status (not MPI_STATUS_IGNORE): source,
+// tag, and the byte count in the hidden fields; MPI_ERROR only for the routines that complete
+// several requests (MPI-4.1 §3.2.5: the single ones leave it alone).
+inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field) {
   if (s == MPI_STATUS_IGNORE) return;
-  s->MPI_SOURCE = MPI_ANY_SOURCE;
-  s->MPI_TAG = MPI_ANY_TAG;
-  s->MPI_ERROR = MPI_SUCCESS;
+  s->MPI_SOURCE = m.source;
+  s->MPI_TAG = m.tag;
+  if (error_field) s->MPI_ERROR = m.error;
+  s->mpiattr_internal[0] = static_cast<int>(static_cast<unsigned long long>(m.bytes) & 0xffffffffu);
+  s->mpiattr_internal[1] = static_cast<int>(static_cast<unsigned long long>(m.bytes) >> 32);
+}
+inline api::msg_status read_status(const MPI_Status* s) {
+  api::msg_status m;
+  m.source = s->MPI_SOURCE;
+  m.tag = s->MPI_TAG;
+  m.error = s->MPI_ERROR;
+  m.bytes = static_cast<long long>(static_cast<unsigned long long>(static_cast<unsigned>(s->mpiattr_internal[0])) |
+                                   (static_cast<unsigned long long>(static_cast<unsigned>(s->mpiattr_internal[1])) << 32));
+  return m;
 }
 
 // The fast paths of MPI_XXX_GET_ATTR and MPI_XXX_SET_ATTR (mpiattr/fast.h): true when the call

@@ -51,15 +51,29 @@ inline void* buffer(void* p) {
   return p;
 }
 
-// MPI_WAIT / MPI_TEST on one process: an empty status (MPI_SOURCE, MPI_TAG, MPI_ERROR).
-inline void empty_status(MPI_Fint* s) {
-  if (s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore ||
-      s == MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE) ||
-      s == MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE))
-    return;
-  s[0] = MPI_ANY_SOURCE;
-  s[1] = MPI_ANY_TAG;
-  s[2] = MPI_SUCCESS;
+// A status array (or TYPE(MPI_Status)) as written by a routine: MPI_SOURCE, MPI_TAG, MPI_ERROR
+// (multiple completion only), then the byte count, as C's MPI_Status; nothing for an IGNORE.
+inline bool ignored(const MPI_Fint* s) {
+  return s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore ||
+         s == MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE) ||
+         s == MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE);
+}
+inline void set_status(MPI_Fint* s, const api::msg_status& m, bool error_field) {
+  if (ignored(s)) return;
+  s[0] = m.source;
+  s[1] = m.tag;
+  if (error_field) s[2] = m.error;
+  s[3] = static_cast<MPI_Fint>(static_cast<unsigned long long>(m.bytes) & 0xffffffffu);
+  s[4] = static_cast<MPI_Fint>(static_cast<unsigned long long>(m.bytes) >> 32);
+}
+inline api::msg_status read_status(const MPI_Fint* s) {
+  api::msg_status m;
+  m.source = s[0];
+  m.tag = s[1];
+  m.error = s[2];
+  m.bytes = static_cast<long long>(static_cast<unsigned long long>(static_cast<unsigned>(s[3])) |
+                                   (static_cast<unsigned long long>(static_cast<unsigned>(s[4])) << 32));
+  return m;
 }
 
 }  // namespace mpiattr::fbind

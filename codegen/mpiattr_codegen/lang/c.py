@@ -68,11 +68,24 @@ def _null_check(p: Param) -> str:
     return f'if ({p.name} == nullptr) return c.null_pointer("{p.name}");'
 
 
+def array_length(fn: Function, p: Param) -> str:
+    """An array parameter's length: its `length`, or for apis.json's "*" (array_of_statuses) the
+    routine's `count` parameter."""
+    return "count" if p.length == "*" else str(p.length)
+
+
 def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
     if k.cls == "handle":
         obj = k.object
-        if p.length is not None and p.dir == "in":  # an array of handles: each looked up
+        if p.length is not None and p.dir == "inout":  # array_of_requests: handles in and out
+            count = array_length(fn, p)
+            L.pre.append(f"if ({count} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
+            L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0);")
+            L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = mpiattr::cbind::to_handle({n}[i]);")
+            L.always.append(f"for (int i = 0; i < {count}; ++i) {n}[i] = mpiattr::cbind::to_c<{k.c}>({n}_h[i]);")
+            L.arg = f"{n}_h.data()"
+        elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
             L.pre.append(f"std::vector<mpiattr::{_OBJECT_STRUCT[obj]}*> {n}_o;")
             L.pre.append(f"for (int i = 0; i < {p.length}; ++i) {{")
@@ -140,7 +153,20 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(_null_check(p))
         L.arg = n
     elif k.cls == "status":
-        L.post.append(f"mpiattr::cbind::empty_status({n});")
+        if p.dir == "in":  # MPI_Get_count: a status a completed operation wrote
+            L.pre.append(_null_check(p))
+            L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
+        elif p.length is not None:  # array_of_statuses, or MPI_STATUSES_IGNORE
+            count = array_length(fn, p)
+            L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")
+            L.post.append(f"if ({n} != MPI_STATUSES_IGNORE) for (int i = 0; i < {count}; ++i) "
+                          f"mpiattr::cbind::set_status(&{n}[i], {n}_s[i], true);")
+            L.arg = f"{n}_s.data()"
+            return L
+        else:
+            L.pre.append(f"mpiattr::api::msg_status {n}_s;")
+            L.post.append(f"mpiattr::cbind::set_status({n}, {n}_s, false);")
+        L.arg = f"{n}_s"
     elif k.cls in ("argc", "argv"):
         L.arg = n
     else:

@@ -110,7 +110,8 @@ def f_decl(p: Param) -> str:
     if k.cls == "string":
         return f"character(len=*), intent({intent}) :: {p.name}"
     if k.cls == "status":
-        return f"integer, intent({intent}) :: {p.name}(MPI_STATUS_SIZE)"
+        dims = "MPI_STATUS_SIZE, *" if p.length is not None else "MPI_STATUS_SIZE"
+        return f"integer, intent({intent}) :: {p.name}({dims})"
     t = k.f90.lower().replace("kind=mpi_address_kind", "kind=MPI_ADDRESS_KIND")
     t = {"double precision": "double precision"}.get(t, t)
     if p.length is not None:
@@ -142,6 +143,24 @@ def f_arglist(entry) -> str:
     return ", ".join(names)
 
 
+def free_form(line: str, indent: int = 4, width: int = 100) -> str:
+    """A free-form statement broken after commas into continuation lines of at most `width`
+    columns (Fortran allows 132; long argument lists exceed it)."""
+    if len(line) + indent <= width:
+        return line
+    pad = " " * (indent + 4)
+    out, cur = [], ""
+    for part in line.split(", "):
+        piece = part if not cur else cur + ", " + part
+        if cur and len(piece) + indent + 2 > width:
+            out.append(cur + ", &")
+            cur = pad + part
+        else:
+            cur = piece
+    out.append(cur)
+    return "\n".join(out)
+
+
 def f_return_type(fn: Function) -> str:
     return fn.returns.f90.lower()
 
@@ -158,7 +177,7 @@ def c_type(p: Param) -> str:
     if k.cls == "string":
         return f"{'const ' if p.dir == 'in' else ''}char* {n}"
     if k.cls == "status":
-        return f"MPI_Fint* {n}"
+        return f"{'const ' if p.dir == 'in' else ''}MPI_Fint* {n}"
     if k.cls == "attr" or k.cls == "extra":
         base = "MPI_Aint" if "ADDRESS_KIND" in k.f90 else "MPI_Fint"
         return f"{'const ' if p.dir == 'in' else ''}{base}* {n}"
@@ -190,7 +209,13 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         return L
     if k.cls == "handle":
         obj = k.object
-        if p.length is not None and p.dir == "in":  # an array of handles: each looked up
+        if p.length is not None and p.dir == "inout":  # ARRAY_OF_REQUESTS: handles in and out
+            count = fortran_length(p)
+            L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0);")
+            L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = static_cast<mpiattr::handle_t>({n}[i]);")
+            L.always.append(f"for (int i = 0; i < {count}; ++i) {n}[i] = static_cast<MPI_Fint>({n}_h[i]);")
+            L.arg = f"{n}_h.data()"
+        elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"std::vector<mpiattr::{clang_object_struct(obj)}*> {n}_o;")
             L.pre.append(f"for (int i = 0; i < {fortran_length(p)}; ++i) {{")
             L.pre.append(f"  {n}_o.push_back(c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
@@ -236,6 +261,10 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"{n}_b"
         L.post.append(f"*{n} = {n}_b ? MPIATTR_F_TRUE : MPIATTR_F_FALSE;")
     elif k.cls in ("scalar", "error"):
+        if k.name == "INDEX" and p.dir == "out":  # MPI_WAITANY: Fortran indices start at 1
+            L.arg = f"*{n}"
+            L.post.append(f"if (*{n} != MPI_UNDEFINED) *{n} += 1;")
+            return L
         if p.length is not None:
             L.arg = (f"reinterpret_cast<int (*)[3]>(const_cast<MPI_Fint*>({n}))" if isinstance(p.length, list) else n)
         else:
@@ -252,7 +281,19 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         # MPI_BOTTOM and MPI_IN_PLACE arrive as the address of their Fortran variable.
         L.arg = f"mpiattr::fbind::buffer({n})" if k.name == "BUFFER" else n
     elif k.cls == "status":
-        L.post.append(f"mpiattr::fbind::empty_status({n});")
+        if p.dir == "in":  # MPI_GET_COUNT
+            L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
+        elif p.length is not None:  # ARRAY_OF_STATUSES(MPI_STATUS_SIZE, *), or MPI_STATUSES_IGNORE
+            count = fortran_length(p)
+            L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")
+            L.post.append(f"if (!mpiattr::fbind::ignored({n})) for (int i = 0; i < {count}; ++i) "
+                          f"mpiattr::fbind::set_status({n} + {STATUS_SIZE} * i, {n}_s[i], true);")
+            L.arg = f"{n}_s.data()"
+            return L
+        else:
+            L.pre.append(f"mpiattr::api::msg_status {n}_s;")
+            L.post.append(f"mpiattr::fbind::set_status({n}, {n}_s, false);")
+        L.arg = f"{n}_s"
     else:
         raise ValueError(f"{fn.origin}: no Fortran lowering for kind {k.name}")
     return L
@@ -264,7 +305,10 @@ def clang_object_struct(obj: str) -> str:
 
 
 def fortran_length(p: Param) -> str:
-    """An array argument's length as C++ sees it: a length parameter is an MPI_Fint* here."""
+    """An array argument's length as C++ sees it: a length parameter is an MPI_Fint* here (for
+    apis.json's "*", array_of_statuses, the routine's count)."""
+    if p.length == "*":
+        return "*count"
     return f"*{p.length}" if isinstance(p.length, str) and not p.length.isdigit() else str(p.length)
 
 
@@ -476,7 +520,7 @@ def constants(spec: Spec) -> list[tuple[str, int]]:
 def filters(spec: Spec) -> dict:
     return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
             "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
-            "f_no_arg_check": f_no_arg_check, "c_params": c_params, "c_return": c_return,
+            "f_no_arg_check": f_no_arg_check, "free_form": free_form, "c_params": c_params, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
             "unused_params": unused_params, "callback_c_params": callback_c_params,
             "callback_c_types": callback_c_types, "c_ident": c_ident,

@@ -9,6 +9,15 @@
 
 namespace mpiattr::api {
 
+// What a completed receive (or probe) tells: MPI_Status's fields and the bytes received. The
+// bindings copy it into the caller's MPI_Status (C) or status array (Fortran), unless ignored.
+struct msg_status {
+  int source = MPI_ANY_SOURCE;
+  int tag = MPI_ANY_TAG;
+  int error = 0;
+  long long bytes = 0;
+};
+
 // ---- environment ----
 status init(int* argc, char*** argv);
 status init_thread(int* argc, char*** argv, int required, int& provided);
@@ -114,8 +123,26 @@ status error_class(int errorcode, int& errorclass);
 status error_string(int errorcode, char* string, int& resultlen);
 
 // ---- requests and collectives on one process ----
-status wait(handle_t& request);
-status test(handle_t& request, bool& flag);
+status wait(handle_t& request, msg_status& status);
+status test(handle_t& request, bool& flag, msg_status& status);
+status waitall(int count, handle_t* requests, msg_status* statuses);
+status waitany(int count, handle_t* requests, int& index, msg_status& status);
+status testall(int count, handle_t* requests, bool& flag, msg_status* statuses);
+
+// ---- point-to-point on one process: messages to self (MPI-4.1 §3) ----
+status send(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
+status recv(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
+            msg_status& status);
+status isend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+             handle_t& request);
+status irecv(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
+             handle_t& request);
+status sendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
+                void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+                comm_object& comm, msg_status& status);
+status probe(int source, int tag, comm_object& comm, msg_status& status);
+status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& status);
+status get_count(const msg_status& status, type_object& datatype, int& count);
 status request_free(handle_t& request);
 status barrier(comm_object& comm);
 status bcast(void* buffer, int count, type_object& datatype, int root, comm_object& comm);

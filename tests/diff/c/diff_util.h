@@ -59,6 +59,8 @@ static inline const char *errclass_name(int rc)
     DIFF_CLASS(MPI_ERR_REQUEST);
 #endif
     DIFF_CLASS(MPI_ERR_TRUNCATE);
+    DIFF_CLASS(MPI_ERR_RANK);
+    DIFF_CLASS(MPI_ERR_TAG);
     DIFF_CLASS(MPI_ERR_OP);
     DIFF_CLASS(MPI_ERR_INFO_NOKEY);
 #undef DIFF_CLASS

@@ -1,0 +1,153 @@
+/* Point-to-point on one process (MPI-4.1 §3): messages a process sends to itself, as programs
+ * written for MPICH and Open MPI use them in a one-process run. Order of matching (§3.5: messages
+ * from one sender with the same communicator match in the order sent), tags and MPI_ANY_TAG,
+ * communicators that do not match each other's messages, receives posted before the send,
+ * MPI_Probe / MPI_Iprobe / MPI_Get_count, MPI_Sendrecv, MPI_PROC_NULL, a strided datatype sent
+ * and received contiguous, truncation, and the completion routines Waitall / Waitany / Testall.
+ * (A receive no send will ever match is not here: the peers wait forever; mpiattr's answer is in
+ * tests/c_api/test_d31_messages_to_self.cc.)
+ */
+#include "diff_util.h"
+
+/* A send whose receive comes later: MPI_Isend, completed at the end. MPI_Send there would rely on
+ * buffering the standard does not promise (MPICH waits for the receive; mpiattr buffers, D31). */
+static MPI_Request pending[16];
+static int npending;
+static void send_ahead(const void *buf, int count, MPI_Datatype t, int tag, MPI_Comm c)
+{
+    MPI_Isend(buf, count, t, 0, tag, c, &pending[npending++]);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Status st;
+    int count;
+
+    int a[4] = {1, 2, 3, 4}, b[4] = {0, 0, 0, 0};
+    send_ahead(a, 4, MPI_INT, 7, w);
+    int rc = MPI_Recv(b, 4, MPI_INT, 0, 7, w, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    fact("send recv, rc is success", rc == MPI_SUCCESS);
+    fact("send recv, data", b[0] == 1 && b[3] == 4);
+    fact("send recv, status source", st.MPI_SOURCE);
+    fact("send recv, status tag", st.MPI_TAG);
+    fact("send recv, count", count);
+
+    /* Order: two messages, MPI_ANY_TAG takes the first sent. */
+    int one = 11, two = 22, got = 0;
+    send_ahead(&one, 1, MPI_INT, 1, w);
+    send_ahead(&two, 1, MPI_INT, 2, w);
+    MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, w, &st);
+    fact("any tag takes the first sent, value", got);
+    fact("any tag takes the first sent, tag", st.MPI_TAG);
+    MPI_Recv(&got, 1, MPI_INT, 0, 2, w, &st);
+    fact("then tag 2, value", got);
+
+    /* A message sent on a duplicate is not seen on MPI_COMM_WORLD. */
+    MPI_Comm dup;
+    MPI_Comm_dup(w, &dup);
+    send_ahead(&one, 1, MPI_INT, 5, dup);
+    int flag = -1;
+    MPI_Iprobe(0, 5, w, &flag, &st);
+    fact("iprobe on another communicator sees nothing", flag);
+    MPI_Probe(0, 5, dup, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    fact("probe on the duplicate, tag", st.MPI_TAG);
+    fact("probe on the duplicate, count", count);
+    MPI_Recv(&got, 1, MPI_INT, 0, 5, dup, MPI_STATUS_IGNORE);
+    fact("recv on the duplicate, value", got);
+
+    /* A receive posted before its send. */
+    MPI_Request r;
+    got = 0;
+    MPI_Irecv(&got, 1, MPI_INT, 0, 9, w, &r);
+    flag = -1;
+    MPI_Test(&r, &flag, &st);
+    fact("posted receive before the send, test", flag);
+    MPI_Send(&two, 1, MPI_INT, 0, 9, w);
+    MPI_Wait(&r, &st);
+    fact("posted receive, completed by the send, value", got);
+    fact("posted receive, status tag", st.MPI_TAG);
+    fact("posted receive, request is null", r == MPI_REQUEST_NULL);
+
+    /* Isend + Irecv pairs completed by Waitall, Waitany, Testall. */
+    int s3[3] = {5, 6, 7}, r3[3] = {0, 0, 0};
+    MPI_Request reqs[4];
+    MPI_Status sts[4];
+    MPI_Irecv(&r3[0], 1, MPI_INT, 0, 30, w, &reqs[0]);
+    MPI_Irecv(&r3[1], 2, MPI_INT, 0, 31, w, &reqs[1]);
+    MPI_Isend(&s3[0], 1, MPI_INT, 0, 30, w, &reqs[2]);
+    MPI_Isend(&s3[1], 2, MPI_INT, 0, 31, w, &reqs[3]);
+    rc = MPI_Waitall(4, reqs, sts);
+    fact("waitall, rc is success", rc == MPI_SUCCESS);
+    fact("waitall, data", r3[0] == 5 && r3[1] == 6 && r3[2] == 7);
+    MPI_Get_count(&sts[1], MPI_INT, &count);
+    fact("waitall, second receive count", count);
+    fact("waitall, second receive tag", sts[1].MPI_TAG);
+    fact("waitall, requests null", reqs[0] == MPI_REQUEST_NULL && reqs[3] == MPI_REQUEST_NULL);
+    int index = -1;
+    reqs[0] = MPI_REQUEST_NULL;
+    MPI_Irecv(&got, 1, MPI_INT, 0, 40, w, &reqs[1]);
+    send_ahead(&one, 1, MPI_INT, 40, w);
+    MPI_Waitany(2, reqs, &index, &st);
+    fact("waitany, index", index);
+    fact("waitany, value", got);
+    MPI_Waitany(2, reqs, &index, &st);
+    fact("waitany with no active request, index is MPI_UNDEFINED", index == MPI_UNDEFINED);
+    MPI_Irecv(&got, 1, MPI_INT, 0, 41, w, &reqs[0]);
+    MPI_Testall(1, reqs, &flag, MPI_STATUSES_IGNORE);
+    fact("testall before the send", flag);
+    MPI_Send(&two, 1, MPI_INT, 0, 41, w);
+    MPI_Testall(1, reqs, &flag, MPI_STATUSES_IGNORE);
+    fact("testall after the send", flag);
+    fact("testall, value", got);
+
+    /* Sendrecv with itself, and MPI_PROC_NULL. */
+    int x = 3, y = 0;
+    MPI_Sendrecv(&x, 1, MPI_INT, 0, 50, &y, 1, MPI_INT, 0, 50, w, &st);
+    fact("sendrecv, value", y);
+    rc = MPI_Send(&x, 1, MPI_INT, MPI_PROC_NULL, 51, w);
+    fact("send to MPI_PROC_NULL, rc is success", rc == MPI_SUCCESS);
+    y = 99;
+    rc = MPI_Recv(&y, 1, MPI_INT, MPI_PROC_NULL, 51, w, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    fact("recv from MPI_PROC_NULL, rc is success", rc == MPI_SUCCESS);
+    fact("recv from MPI_PROC_NULL, buffer untouched", y);
+    fact("recv from MPI_PROC_NULL, source is MPI_PROC_NULL", st.MPI_SOURCE == MPI_PROC_NULL);
+    fact("recv from MPI_PROC_NULL, tag is MPI_ANY_TAG", st.MPI_TAG == MPI_ANY_TAG);
+    fact("recv from MPI_PROC_NULL, count", count);
+
+    /* A strided type sent, received contiguous. */
+    MPI_Datatype vec;
+    MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    int strided[5] = {1, -1, 2, -1, 3}, packed[3] = {0, 0, 0};
+    send_ahead(strided, 1, vec, 60, w);
+    MPI_Recv(packed, 3, MPI_INT, 0, 60, w, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    fact("vector sent, contiguous received", packed[0] == 1 && packed[1] == 2 && packed[2] == 3);
+    fact("vector sent, count in ints", count);
+    MPI_Get_count(&st, vec, &count);
+    fact("vector sent, count in vectors", count);
+    MPI_Type_free(&vec);
+
+    /* Truncation: more sent than the receive holds. */
+    send_ahead(a, 4, MPI_INT, 70, w);
+    rc = MPI_Recv(b, 2, MPI_INT, 0, 70, w, &st);
+    printf("recv of a longer message, class: %s\n", errclass_name(rc));
+
+    /* Bad arguments. */
+    rc = MPI_Send(&x, 1, MPI_INT, 1, 0, w);
+    printf("send to rank 1 of 1, class: %s\n", errclass_name(rc));
+    rc = MPI_Send(&x, 1, MPI_INT, 0, -5, w);
+    printf("send with tag -5, class: %s\n", errclass_name(rc));
+
+    rc = MPI_Waitall(npending, pending, MPI_STATUSES_IGNORE);
+    fact("the sends made ahead complete", rc == MPI_SUCCESS);
+    MPI_Comm_free(&dup);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,44 @@
+! test_messages_to_self.f90 through `use mpi_f08`: TYPE(MPI_Status) and its arrays, TYPE(MPI_Request).
+program test_messages_to_self_f08
+  use mpi_f08
+  use ftest
+  implicit none
+  type(MPI_Status) :: st, sts(2)
+  type(MPI_Request) :: reqs(2), sreq
+  integer :: ierr, idx, n
+  integer :: a(3), b(3), x, y
+
+  call MPI_INIT(ierr)
+  a = [1, 2, 3]
+  b = 0
+  call MPI_ISEND(a, 3, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, sreq, ierr)
+  call MPI_RECV(b, 3, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, st, ierr)
+  call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+  call expect_l('recv, data', all(b == a), .true.)
+  call expect_i('recv, status tag', st%MPI_TAG, 7)
+  call expect_i('recv, status source', st%MPI_SOURCE, 0)
+  call expect_i('recv, count', n, 3)
+  call MPI_WAIT(sreq, MPI_STATUS_IGNORE, ierr)
+  call expect_l('isend completed, request null', sreq == MPI_REQUEST_NULL, .true.)
+
+  x = 0
+  reqs(1) = MPI_REQUEST_NULL
+  call MPI_IRECV(x, 1, MPI_INTEGER, 0, 8, MPI_COMM_WORLD, reqs(2), ierr)
+  y = 42
+  call MPI_SEND(y, 1, MPI_INTEGER, 0, 8, MPI_COMM_WORLD, ierr)
+  call MPI_WAITANY(2, reqs, idx, st, ierr)
+  call expect_i('waitany, index counts from 1', idx, 2)
+  call expect_i('waitany, value', x, 42)
+
+  call MPI_IRECV(x, 1, MPI_INTEGER, 0, 9, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_IRECV(b, 2, MPI_INTEGER, 0, 10, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_SEND(y, 1, MPI_INTEGER, 0, 9, MPI_COMM_WORLD, ierr)
+  call MPI_SEND(a, 2, MPI_INTEGER, 0, 10, MPI_COMM_WORLD, ierr)
+  call MPI_WAITALL(2, reqs, sts, ierr)
+  call MPI_GET_COUNT(sts(2), MPI_INTEGER, n, ierr)
+  call expect_i('waitall, ierror', ierr, MPI_SUCCESS)
+  call expect_i('waitall, second status tag', sts(2)%MPI_TAG, 10)
+  call expect_i('waitall, second count', n, 2)
+  call MPI_FINALIZE(ierr)
+  call ftest_finish()
+end program test_messages_to_self_f08
