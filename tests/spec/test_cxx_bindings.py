@@ -27,6 +27,9 @@ NO_CXX = {
                  "MPI_Comm_split_type", "MPI_Comm_create_group", "MPI_Win_allocate",
                  "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string",
                  "MPI_Reduce_scatter_block")},
+    # Has one (MPI::Op::Init), not generated yet: a C++ MPI::User_function needs glue of its own
+    # (CXX_FUNCTIONS in lang/cxx.py), as the error handler functions have.
+    "MPI_Op_create": "MPI::Op::Init takes a C++ user function; its glue is not written yet",
 }
 
 

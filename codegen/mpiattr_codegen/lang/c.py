@@ -68,6 +68,16 @@ def _null_check(p: Param) -> str:
     return f'if ({p.name} == nullptr) return c.null_pointer("{p.name}");'
 
 
+def in_place_buffer(fn: Function, p: Param) -> str | None:
+    """For a collective's `sendtype` (or `recvtype`), the buffer whose MPI_IN_PLACE makes it
+    ignored (MPI-4.1 §6.2.1), when the routine has one; else None."""
+    if p.kind.name != "DATATYPE" or not p.name.endswith("type") or not fn.name.startswith(
+            ("MPI_Gather", "MPI_Scatter", "MPI_Allgather", "MPI_Alltoall")):
+        return None
+    buf = p.name[:-len("type")] + "buf"
+    return buf if any(q.name == buf for q in fn.params) else None
+
+
 def array_length(fn: Function, p: Param) -> str:
     """An array parameter's length: its `length`, or for apis.json's "*" (array_of_statuses) the
     routine's `count` parameter."""
@@ -94,7 +104,11 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
-            L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")
+            buf = in_place_buffer(fn, p)
+            if buf:  # ignored with MPI_IN_PLACE (MPI-4.1 §6.2.1): programs pass MPI_DATATYPE_NULL
+                L.pre.append(f"auto* {n}_o = c.lookup_{obj}({buf} == MPI_IN_PLACE ? MPI_BYTE : {n}, \"{n}\");")
+            else:
+                L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target({n}_o);")
@@ -132,6 +146,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"reinterpret_cast<mpiattr::aint>({n})"
     elif k.cls == "function":
         L.arg = f"reinterpret_cast<mpiattr::fnptr>({n})"
+    elif k.cls == "logical" and p.dir == "in":  # MPI_Op_create's commute
+        L.arg = f"{n} != 0"
     elif k.cls == "logical":
         L.pre.append(_null_check(p))
         L.pre.append(f"bool {n}_b = false;")

@@ -224,8 +224,12 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
-            L.pre.append(f"auto* {n}_o = c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
-                         f"(*{n}), \"{upper(n)}\");")
+            from .c import in_place_buffer
+            buf = in_place_buffer(fn, p)
+            handle = f"mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>(*{n})"
+            if buf:  # ignored with MPI_IN_PLACE
+                handle = f"(mpiattr::fbind::buffer({buf}) == MPI_IN_PLACE ? MPI_BYTE : {handle})"
+            L.pre.append(f"auto* {n}_o = c.lookup_{obj}({handle}, \"{upper(n)}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target({n}_o);")
@@ -256,6 +260,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"static_cast<mpiattr::aint>(*{n})"  # an INTEGER extra_state is sign-extended
     elif k.cls == "function":
         L.arg = n
+    elif k.cls == "logical" and p.dir == "in":  # MPI_OP_CREATE's COMMUTE: any non-zero is true
+        L.arg = f"*{n} != 0"
     elif k.cls == "logical":
         L.pre.append(f"bool {n}_b = false;")
         L.arg = f"{n}_b"

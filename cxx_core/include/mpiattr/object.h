@@ -86,6 +86,15 @@ struct request_object {
   bool complete = true;
 };
 
+// A user-defined reduction operation (MPI_Op_create). On one process a reduction has one
+// contribution, so the function is never called; the object is what MPI_Op_free frees.
+struct op_object {
+  handle_t handle = 0;
+  fnptr fn = nullptr;
+  bool commute = true;
+  bool predefined = false;
+};
+
 // An info object (MPI-4.1 §11): (key, value) strings in the order keys were first set, which is
 // the order MPI_Info_get_nthkey gives. Its mutex makes concurrent calls on one info safe.
 struct info_object {

@@ -28,6 +28,7 @@ struct runtime {
   object_table<request_object> requests{object_kind::request};
   object_table<errhandler_object> errhandlers{object_kind::errhandler};
   object_table<info_object> infos{object_kind::info};
+  object_table<op_object> ops{object_kind::op};
   lifecycle* life = nullptr;
 
   void set_phase(phase p) {

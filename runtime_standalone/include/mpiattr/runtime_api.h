@@ -143,6 +143,33 @@ status sendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int d
 status probe(int source, int tag, comm_object& comm, msg_status& status);
 status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& status);
 status get_count(const msg_status& status, type_object& datatype, int& count);
+
+// ---- the other collectives and user operations on one process (MPI-4.1 §6) ----
+status op_create(fnptr user_fn, bool commute, handle_t& op);
+status op_free(handle_t& op);
+status gather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+              type_object& recvtype, int root, comm_object& comm);
+status gatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+               const int* recvcounts, const int* displs, type_object& recvtype, int root, comm_object& comm);
+status scatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+               type_object& recvtype, int root, comm_object& comm);
+status scatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+                void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm);
+status allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                 type_object& recvtype, comm_object& comm);
+status allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                  const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm);
+status alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                type_object& recvtype, comm_object& comm);
+status alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
+                 void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+                 comm_object& comm);
+status scan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, comm_object& comm);
+status exscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, comm_object& comm);
+status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+                      handle_t op, comm_object& comm);
+status reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& datatype,
+                            handle_t op, comm_object& comm);
 status request_free(handle_t& request);
 status barrier(comm_object& comm);
 status bcast(void* buffer, int count, type_object& datatype, int root, comm_object& comm);

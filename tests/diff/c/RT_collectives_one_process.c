@@ -1,0 +1,99 @@
+/* The collectives of MPI-4.1 §6 on one process, as programs written for MPICH and Open MPI call
+ * them in a one-process run: each moves the process's own block (gathers and scatters at the
+ * displacement given, with datatype conversion between the two sides' types), MPI_IN_PLACE leaves
+ * the buffer alone, the scans and reduce-scatters copy, and a user-defined operation is created,
+ * used and freed (its function combines nothing when there is one contribution).
+ */
+#include "diff_util.h"
+
+static int user_calls;
+static void my_sum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    user_calls++;
+    for (int i = 0; i < *len; ++i) ((int *)inout)[i] += ((int *)in)[i];
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm w = MPI_COMM_WORLD;
+    int s[4] = {1, 2, 3, 4}, r[8];
+    int rc;
+#define CLEAR() for (int i = 0; i < 8; ++i) r[i] = -1
+
+    CLEAR();
+    rc = MPI_Gather(s, 2, MPI_INT, r, 2, MPI_INT, 0, w);
+    fact("gather, rc is success", rc == MPI_SUCCESS);
+    fact("gather, block", r[0] == 1 && r[1] == 2 && r[2] == -1);
+    CLEAR();
+    int counts[1] = {3}, displs[1] = {2};
+    MPI_Gatherv(s, 3, MPI_INT, r, counts, displs, MPI_INT, 0, w);
+    fact("gatherv, at displs[0]", r[1] == -1 && r[2] == 1 && r[4] == 3 && r[5] == -1);
+    CLEAR();
+    MPI_Scatter(s, 2, MPI_INT, r, 2, MPI_INT, 0, w);
+    fact("scatter, block", r[0] == 1 && r[1] == 2 && r[2] == -1);
+    CLEAR();
+    int sdispl[1] = {1};
+    MPI_Scatterv(s, counts, sdispl, MPI_INT, r, 3, MPI_INT, 0, w);
+    fact("scatterv, from displs[0]", r[0] == 2 && r[2] == 4 && r[3] == -1);
+    CLEAR();
+    MPI_Allgather(s, 1, MPI_INT, r, 1, MPI_INT, w);
+    fact("allgather, block", r[0] == 1 && r[1] == -1);
+    CLEAR();
+    MPI_Allgatherv(s, 3, MPI_INT, r, counts, displs, MPI_INT, w);
+    fact("allgatherv, at displs[0]", r[2] == 1 && r[4] == 3);
+    CLEAR();
+    MPI_Alltoall(s, 4, MPI_INT, r, 4, MPI_INT, w);
+    fact("alltoall, block", r[0] == 1 && r[3] == 4 && r[4] == -1);
+    CLEAR();
+    int rdispl[1] = {4};
+    MPI_Alltoallv(s, counts, sdispl, MPI_INT, r, counts, rdispl, MPI_INT, w);
+    fact("alltoallv, displacements on both sides", r[3] == -1 && r[4] == 2 && r[6] == 4);
+
+    /* Datatypes may differ on the two sides when the signatures agree. */
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    CLEAR();
+    MPI_Gather(s, 4, MPI_INT, r, 2, pair, 0, w);
+    fact("gather 4 ints as 2 pairs", r[0] == 1 && r[3] == 4);
+    MPI_Type_free(&pair);
+
+    /* MPI_IN_PLACE */
+    int inplace[2] = {7, 8};
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, inplace, 2, MPI_INT, w);
+    fact("allgather in place keeps the buffer", inplace[0] == 7 && inplace[1] == 8);
+    MPI_Gather(MPI_IN_PLACE, 2, MPI_INT, inplace, 2, MPI_INT, 0, w);
+    fact("gather in place keeps the buffer", inplace[0] == 7 && inplace[1] == 8);
+
+    /* Scans and reduce-scatters. */
+    CLEAR();
+    MPI_Scan(s, r, 4, MPI_INT, MPI_SUM, w);
+    fact("scan copies", r[0] == 1 && r[3] == 4 && r[4] == -1);
+    rc = MPI_Exscan(s, r, 4, MPI_INT, MPI_SUM, w);
+    fact("exscan, rc is success", rc == MPI_SUCCESS);
+    CLEAR();
+    int rcounts[1] = {3};
+    MPI_Reduce_scatter(s, r, rcounts, MPI_INT, MPI_SUM, w);
+    fact("reduce_scatter, the process's share", r[0] == 1 && r[2] == 3 && r[3] == -1);
+    CLEAR();
+    MPI_Reduce_scatter_block(s, r, 2, MPI_INT, MPI_MAX, w);
+    fact("reduce_scatter_block, the process's share", r[0] == 1 && r[1] == 2 && r[2] == -1);
+
+    /* A user-defined operation. */
+    MPI_Op op;
+    rc = MPI_Op_create(my_sum, 1, &op);
+    fact("op_create, rc is success", rc == MPI_SUCCESS);
+    CLEAR();
+    rc = MPI_Allreduce(s, r, 4, MPI_INT, op, w);
+    fact("allreduce with a user op, rc is success", rc == MPI_SUCCESS);
+    fact("allreduce with a user op on one process, the values", r[0] == 1 && r[3] == 4);
+    fact("the user function combined nothing", user_calls);
+    rc = MPI_Op_free(&op);
+    fact("op_free, rc is success", rc == MPI_SUCCESS);
+    fact("op_free sets MPI_OP_NULL", op == MPI_OP_NULL);
+    MPI_Finalize();
+    return 0;
+}
