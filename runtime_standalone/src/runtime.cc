@@ -1287,6 +1287,7 @@ struct message {
   std::uint64_t context;
   int tag;
   std::vector<char> data;
+  handle_t sync_request = 0;  // MPI_Issend's request, complete once a receive takes the message
 };
 
 // A receive's destination: the buffer and a copy of the datatype's layout (the datatype may be
@@ -1371,12 +1372,27 @@ status fail_truncated(const msg_status& st) {
 
 }  // namespace
 
+namespace {
+enum class send_mode { buffered, synchronous, synchronous_nonblocking };
+// Delivers to the oldest matching posted receive, or queues the message. A synchronous send with
+// no receive posted cannot complete on one process (blocking: D31's error; nonblocking: its
+// request stays incomplete until a receive takes the message).
+status post_send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                 send_mode mode, handle_t request);
+}  // namespace
+
 status send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+  return post_send(buf, count, t, dest, tag, comm, send_mode::buffered, 0);
+}
+
+namespace {
+status post_send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                 send_mode mode, handle_t request) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(dest, false); !st.is_ok()) return st;
   if (status st = check_tag(tag, false); !st.is_ok()) return st;
   if (dest == MPI_PROC_NULL) return status::ok();
-  message m{comm.context, tag, std::vector<char>(static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size))};
+  message m{comm.context, tag, std::vector<char>(static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size)), 0};
   pack_elements(buf, count, t, m.data.data());
   auto& p = p2p();
   std::lock_guard lock(p.mu);
@@ -1390,11 +1406,58 @@ status send(const void* buf, int count, type_object& t, int dest, int tag, comm_
       p.posted.erase(it);
       return status::ok();
     }
+  if (mode == send_mode::synchronous)
+    return fail(MPI_ERR_OTHER, "a synchronous send with tag %d: no receive is posted, and on one "
+                "process none can come while it waits: it would wait forever (docs/decisions.md D31)", tag);
+  if (mode == send_mode::synchronous_nonblocking) {
+    m.sync_request = request;
+    if (request_object* r = rt().requests.lookup(request)) r->complete = false;
+  }
   p.queue.push_back(std::move(m));
   return status::ok();
 }
+}  // namespace
+
+status ssend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+  return post_send(buf, count, t, dest, tag, comm, send_mode::synchronous, 0);
+}
+
+// A ready send needs its receive posted first (MPI-4.1 §3.4); one that finds none is erroneous,
+// and is then buffered as a standard send, as MPICH and Open MPI do.
+status rsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+  return send(buf, count, t, dest, tag, comm);
+}
+
+status issend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+              handle_t& request) {
+  request = completed_request();
+  if (request == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  status st = post_send(buf, count, t, dest, tag, comm, send_mode::synchronous_nonblocking, request);
+  if (!st.is_ok()) {  // no request is left behind by a failed call
+    handle_t r = request;
+    (void)request_free(r);
+    request = h::request_null;
+  }
+  return st;
+}
+
+status irsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+              handle_t& request) {
+  return isend(buf, count, t, dest, tag, comm, request);
+}
+
+status sendrecv_replace(void* buf, int count, type_object& t, int dest, int sendtag, int source,
+                        int recvtag, comm_object& comm, msg_status& out) {
+  if (status st = send(buf, count, t, dest, sendtag, comm); !st.is_ok()) return st;  // packed now
+  return recv(buf, count, t, source, recvtag, comm, out);
+}
 
 namespace {
+// A synchronous send completes when a receive takes its message (MPI-4.1 §3.4).
+void release_sender(const message& m) {
+  if (m.sync_request == 0) return;
+  if (request_object* r = rt().requests.lookup(m.sync_request)) r->complete = true;
+}
 // The oldest queued message a receive or probe matches, or end().
 std::deque<message>::iterator match(p2p_state& p, std::uint64_t context, int tag) {
   for (auto it = p.queue.begin(); it != p.queue.end(); ++it)
@@ -1422,6 +1485,7 @@ status recv(void* buf, int count, type_object& t, int source, int tag, comm_obje
   recv_target r{buf, count, {}};
   copy_layout(t, r.layout);
   out = deliver(*it, r);
+  release_sender(*it);
   p.queue.erase(it);
   if (out.error != 0) return fail_truncated(out);
   return status::ok();
@@ -1452,6 +1516,7 @@ status irecv(void* buf, int count, type_object& t, int source, int tag, comm_obj
   auto it = match(p, comm.context, tag);
   if (it != p.queue.end()) {
     p.done[request] = deliver(*it, r);
+    release_sender(*it);
     p.queue.erase(it);
     return status::ok();
   }
@@ -1583,6 +1648,25 @@ status waitany(int count, handle_t* requests, int& index, msg_status& out) {
     return status::ok();
   }
   return would_wait_forever("MPI_Waitany on receives", -1);
+}
+
+status testany(int count, handle_t* requests, int& index, bool& flag, msg_status& out) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  bool any_active = false;
+  index = MPI_UNDEFINED;
+  out = msg_status{};
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == h::request_null) continue;
+    any_active = true;
+    status st;
+    if (complete(requests[i], out, st)) {
+      index = i;
+      flag = true;
+      return st;
+    }
+  }
+  flag = !any_active;  // no active request: flag true, index MPI_UNDEFINED (MPI-4.1 §3.7.5)
+  return status::ok();
 }
 
 status testall(int count, handle_t* requests, bool& flag, msg_status* statuses) {

@@ -49,6 +49,24 @@ TEST_F(D31, D31_a_receive_nothing_can_match_fails_instead_of_hanging) {
   EXPECT_EQ(x, 8);
 }
 
+TEST_F(D31, D31_a_synchronous_send_with_no_receive_posted_fails_instead_of_hanging) {
+  int x = 1;
+  int rc = MPI_Ssend(&x, 1, MPI_INT, 0, 4242, MPI_COMM_WORLD);
+  EXPECT_CLASS(rc, MPI_ERR_OTHER);
+  EXPECT_NE(error_string(rc).find("D31"), std::string::npos) << error_string(rc);
+  int flag = -1;
+  ASSERT_OK(MPI_Iprobe(0, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+  EXPECT_EQ(flag, 0);  // nothing was queued
+  // Its nonblocking form waits for the receive instead: MPI_Wait before it is D31's error too.
+  MPI_Request r;
+  ASSERT_OK(MPI_Issend(&x, 1, MPI_INT, 0, 4243, MPI_COMM_WORLD, &r));
+  EXPECT_CLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_ERR_OTHER);
+  int y = 0;
+  ASSERT_OK(MPI_Recv(&y, 1, MPI_INT, 0, 4243, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  ASSERT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  EXPECT_EQ(y, 1);
+}
+
 TEST_F(D31, D31_bad_arguments_get_their_class) {
   int x = 1;
   EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD), MPI_ERR_RANK);

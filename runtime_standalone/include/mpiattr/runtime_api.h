@@ -143,6 +143,15 @@ status sendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int d
 status probe(int source, int tag, comm_object& comm, msg_status& status);
 status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& status);
 status get_count(const msg_status& status, type_object& datatype, int& count);
+status ssend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
+status rsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
+status issend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+              handle_t& request);
+status irsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+              handle_t& request);
+status sendrecv_replace(void* buf, int count, type_object& datatype, int dest, int sendtag, int source,
+                        int recvtag, comm_object& comm, msg_status& status);
+status testany(int count, handle_t* requests, int& index, bool& flag, msg_status& status);
 
 // ---- the other collectives and user operations on one process (MPI-4.1 §6) ----
 status op_create(fnptr user_fn, bool commute, handle_t& op);

@@ -139,6 +139,46 @@ int main(int argc, char **argv)
     rc = MPI_Recv(b, 2, MPI_INT, 0, 70, w, &st);
     printf("recv of a longer message, class: %s\n", errclass_name(rc));
 
+    /* Send modes: synchronous sends complete once a receive takes the message; a ready send
+     * has its receive posted. */
+    MPI_Request sr;
+    x = 31;
+    MPI_Issend(&x, 1, MPI_INT, 0, 80, w, &sr);
+    flag = -1;
+    MPI_Test(&sr, &flag, MPI_STATUS_IGNORE);
+    fact("issend before its receive, test", flag);
+    MPI_Recv(&y, 1, MPI_INT, 0, 80, w, MPI_STATUS_IGNORE);
+    MPI_Wait(&sr, MPI_STATUS_IGNORE);
+    fact("issend, received value", y);
+    fact("issend, request completed", sr == MPI_REQUEST_NULL);
+    MPI_Irecv(&y, 1, MPI_INT, 0, 81, w, &r);
+    rc = MPI_Ssend(&one, 1, MPI_INT, 0, 81, w);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    fact("ssend into a posted receive, rc is success", rc == MPI_SUCCESS);
+    fact("ssend into a posted receive, value", y);
+    MPI_Irecv(&y, 1, MPI_INT, 0, 82, w, &r);
+    MPI_Rsend(&two, 1, MPI_INT, 0, 82, w);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    fact("rsend into a posted receive, value", y);
+    int rep[2] = {5, 6};
+    MPI_Sendrecv_replace(rep, 2, MPI_INT, 0, 83, 0, 83, w, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    fact("sendrecv_replace, values", rep[0] == 5 && rep[1] == 6);
+    fact("sendrecv_replace, count", count);
+    reqs[0] = MPI_REQUEST_NULL;
+    MPI_Irecv(&y, 1, MPI_INT, 0, 84, w, &reqs[1]);
+    index = -2;
+    flag = -1;
+    MPI_Testany(2, reqs, &index, &flag, &st);
+    fact("testany before the send, flag", flag);
+    fact("testany before the send, index is MPI_UNDEFINED", index == MPI_UNDEFINED);
+    send_ahead(&one, 1, MPI_INT, 84, w);
+    MPI_Testany(2, reqs, &index, &flag, &st);
+    fact("testany after the send, flag", flag);
+    fact("testany after the send, index", index);
+    MPI_Testany(2, reqs, &index, &flag, &st);
+    fact("testany with nothing active, flag", flag);
+
     /* Bad arguments. */
     rc = MPI_Send(&x, 1, MPI_INT, 1, 0, w);
     printf("send to rank 1 of 1, class: %s\n", errclass_name(rc));
