@@ -25,7 +25,7 @@ stage() {
   local rc
   # Not in an `if`: there, `set -e` would not stop the stage at its first failing command.
   set +e
-  (set -e; "$@") >"$log" 2>&1
+  (set -ex; "$@") >"$log" 2>&1  # -x: a failing check shows in the log
   rc=$?
   set -e
   if [ $rc = 0 ]; then
