@@ -45,6 +45,15 @@ run_all() {
   done
 }
 
+# two_ok COMMAND...: a two-process job whose processes both say ok (its output in the log).
+two_ok() {
+  local out
+  out=$("$@" 2>&1) || { printf '%s\n' "$out"; return 1; }
+  printf '%s\n' "$out"
+  # Counted, not as lines: the processes' lines may reach mpiexec's output interleaved.
+  [ "$(grep -o ': ok' <<<"$out" | wc -l)" = 2 ]
+}
+
 # Copies of the programs, outside the source tree.
 fresh_project() {
   rm -rf "$1"
@@ -117,7 +126,7 @@ wrappers() {  # PREFIX DIR: the wrappers, their -show family, their compiler ove
   # Host mode, through the installed host wrappers, under the host's mpiexec.
   for h in $(sed -n 's/^set(mpiattr_HOSTS "\(.*\)")$/\1/p' "$p/lib/cmake/mpiattr/mpiattrConfig.cmake" | tr ';' ' '); do
     "$p/bin/mpiattr-$h-cc" hello.c -o "host_$h"
-    "mpiexec.$h" -n 2 "./host_$h" | grep -c ': ok$' | grep -qx 2
+    two_ok "mpiexec.$h" -n 2 "./host_$h"
   done
 }
 
@@ -144,6 +153,17 @@ version_check() {  # PREFIX DIR: a version the package is not compatible with is
   grep -q "mpiattrConfig.cmake, version: " <<<"$out"
 }
 
+host_cmake() {  # PREFIX DIR: mpiattr::<host> linked before the host MPI, run under its mpiexec
+  local p=$1 d=$2 h
+  for h in $(sed -n 's/^set(mpiattr_HOSTS "\(.*\)")$/\1/p' "$p/lib/cmake/mpiattr/mpiattrConfig.cmake" | tr ';' ' '); do
+    fresh_project "$d-$h"
+    cmake -S "$d-$h" -B "$d-$h/build" -DMODE=host -DHOST="$h" -DCMAKE_PREFIX_PATH="$p"
+    cmake --build "$d-$h/build"
+    readelf -d "$d-$h/build/hello_host" | grep -q "NEEDED.*libmpiattr_$h\.so"
+    two_ok "mpiexec.$h" -n 2 "$d-$h/build/hello_host"
+  done
+}
+
 all_routes() {  # PREFIX TAG
   local p=$1 t=$2
   stage "$t: installed files" check_install "$p"
@@ -151,6 +171,7 @@ all_routes() {  # PREFIX TAG
   stage "$t: version check" version_check "$p" "$tmp/v-$t"
   stage "$t: wrappers" wrappers "$p" "$tmp/w-$t"
   stage "$t: pkg-config" pkgconfig "$p" "$tmp/pc-$t"
+  stage "$t: find_package(mpiattr) in host mode" host_cmake "$p" "$tmp/h-$t"
   stage "$t: find_package(MPI) with the wrappers" cmake_project "$tmp/fm-$t" "$p" FindMPI \
     -DMPI_C_COMPILER="$p/bin/mpiattr-cc" -DMPI_CXX_COMPILER="$p/bin/mpiattr-cxx" \
     -DMPI_Fortran_COMPILER="$p/bin/mpiattr-fort" -DMPIEXEC_EXECUTABLE="$p/bin/mpiexec"
