@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the spec checker, the C API tests, the C programs, the differential tests
-# against MPICH and Open MPI, host mode over both under mpiexec, the benchmark's quick mode as a smoke test (no timing is judged),
+# against MPICH and Open MPI, host mode over both under mpiexec, the consumer test (an installed
+# mpiattr used as its users would: tests/consumer/run.sh), the benchmark's quick mode as a smoke test (no timing is judged),
 # the multithreaded stress tests under ThreadSanitizer, then the suite again (without the peers)
 # under ASan + UBSan.
 set -euo pipefail
@@ -13,6 +14,9 @@ echo "== build and test =="
 cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== consumer test: install, find_package, pkg-config, wrappers, a moved prefix, add_subdirectory, .deb =="
+JOBS=$jobs tests/consumer/run.sh build
 
 echo "== benchmark smoke test (bench/run.py --quick) =="
 /usr/bin/python3 bench/run.py --quick
