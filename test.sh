@@ -5,7 +5,7 @@
 # under ASan + UBSan.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev
+scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base
 jobs=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
