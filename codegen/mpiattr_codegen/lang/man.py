@@ -56,8 +56,8 @@ ERR_KEYVAL = ("MPI_ERR_KEYVAL",
               "{n} is MPI_KEYVAL_INVALID, not a keyval, freed, created for another kind of object, "
               "or a predefined key that cannot be changed.")
 ERR_CALLBACK = ("the callback's code",
-                "a copy or delete callback the routine runs failed: its error code is returned, "
-                "and the routine changes nothing it has not done yet.")
+                "a copy or delete callback that the routine ran returned this code instead of "
+                "MPI_SUCCESS; the routine returns it (DESCRIPTION says what stays done).")
 ERR_HANDLE = c_lang._ERR
 # Routines that run attribute callbacks (copy on duplication, delete on deletion, replacement or
 # freeing), by core operation.
@@ -68,7 +68,7 @@ RUNS_CALLBACKS = {"set_attr", "delete_attr", "comm_dup", "comm_dup_with_info", "
 
 def _param_errors(p: Param) -> list[tuple[str, str]]:
     k, n = p.kind, p.name
-    null = (ERR_NULL, f"{n} is a NULL pointer.")
+    null = (ERR_NULL, f"{n} is a NULL pointer (in C).")
     if k.cls == "handle":
         err = ERR_HANDLE[k.object]
         what = "{n} is the null handle or not a valid handle (freed, never created, or another kind's)."
@@ -171,6 +171,15 @@ def fortran_synopsis(e) -> list[str] | None:
         head = f"subroutine {e.name.lower()}({', '.join(names)})"
         ierr = f"integer, intent(out) :: {e.ierror}"
     return [*wrap(head, cont=" &"), *_indent(decls), "    " + ierr]
+
+
+def f08_none(e) -> str:
+    """Why an entry has no mpi_f08 binding."""
+    if isinstance(e, Function) and not f_lang.has_binding(e):
+        return "None: there is no Fortran binding."
+    if e.deprecated:
+        return "None: the deprecated MPI\\-1 attribute interface has no mpi_f08 binding."
+    return "None."
 
 
 def f08_synopsis(e) -> list[str] | None:
@@ -281,6 +290,7 @@ def page(spec: Spec, e) -> dict:
         "c": wrap(c),
         "fortran": fortran_synopsis(e),
         "f08": f08_synopsis(e),
+        "f08_none": f08_none(e),
         "cxx": cxx_synopsis(spec, e),
         "desc": description(spec, e),
         "params": [(p.name, p.dir.upper(), param_word(p)) for p in e.params],
