@@ -72,6 +72,9 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
     if k.cls == "handle":
         err = ERR_HANDLE[k.object]
         what = "{n} is the null handle or not a valid handle (freed, never created, or another kind's)."
+        if p.length is not None and p.dir == "in":  # an array of handles, each looked up
+            return [(ERR_NULL, f"{n} is a NULL pointer and {p.length} > 0 (in C)."),
+                    (err, what.format(n=f"an element of {n}"))]
         if p.dir == "in":
             return [(err, what.format(n=n))]
         if p.dir == "out":
