@@ -1,35 +1,93 @@
 #!/usr/bin/env bash
-# Runs every test: the spec checker, the C API tests, the C programs, the differential tests
-# against MPICH and Open MPI, host mode over both under mpiexec, the consumer test (an installed
-# mpiattr used as its users would: tests/consumer/run.sh), the benchmark's quick mode as a smoke test (no timing is judged),
-# the multithreaded stress tests under ThreadSanitizer, then the suite again (without the peers)
-# under ASan + UBSan.
-set -euo pipefail
+# Runs every test: the spec checker, the C API tests, the C programs, the examples, the manual
+# pages, the differential tests against MPICH and Open MPI, host mode over both under mpiexec, the
+# consumer test (an installed mpiattr used as its users would: tests/consumer/run.sh), the
+# benchmark's quick mode as a smoke test (no timing is measured), the multithreaded stress tests
+# under ThreadSanitizer, then the suite again (without the peers) under ASan + UBSan.
+#
+# It prints one line per stage and a summary; each stage's full output is in build/test-logs/
+# (NN-stage.log). A failing stage stops the run and prints the end of its log. The last lines are
+# ctest's own closing lines of the ASan + UBSan run, which CI reads.
+set -uo pipefail
 cd "$(dirname "$0")"
-scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev
 jobs=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+logs=$PWD/build/test-logs
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+n=0
+results=()
+started=$SECONDS
 
-echo "== build and test =="
-cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$jobs"
-(cd build && ctest --output-on-failure -j"$jobs")
+# stage NAME COMMAND...: runs COMMAND with its output in build/test-logs/NN-NAME.log.
+stage() {
+  local name=$1; shift
+  n=$((n + 1))
+  log=$(printf '%s/%02d-%s.log' "$logs" "$n" "$name")
+  printf '[%2d] %-44s ' "$n" "$name"
+  local t0=$SECONDS rc=0
+  "$@" >"$log" 2>&1 || rc=$?
+  local took=$((SECONDS - t0))
+  if [ $rc -ne 0 ]; then
+    echo "FAILED (exit $rc, ${took} s)"
+    echo "---- the last 60 lines of $log ----"
+    tail -n 60 "$log"
+    echo "---- full log: $log"
+    results+=("$(printf '%-44s FAILED' "$name")")
+    summary
+    exit 1
+  fi
+  local note=""
+  if grep -q "tests passed" "$log"; then  # a ctest run: its one-line verdict
+    note=" - $(grep -E '^[0-9]+% tests passed' "$log" | tail -n 1)"
+  fi
+  echo "ok (${took} s)$note"
+  results+=("$(printf '%-44s ok%s' "$name" "$note")")
+}
 
-echo "== consumer test: install, find_package, pkg-config, wrappers, a moved prefix, add_subdirectory, .deb =="
-JOBS=$jobs tests/consumer/run.sh build
+# no_warnings LOG...: fails, listing them, if the compiler printed a warning in a build log.
+no_warnings() {
+  if grep -i -n -H "warning" "$@"; then
+    echo "the build printed compiler warnings (above); fix their causes"
+    return 1
+  fi
+  echo "no compiler warning in: $*"
+}
 
-echo "== benchmark smoke test (bench/run.py --quick) =="
-/usr/bin/python3 bench/run.py --quick
+summary() {
+  echo "== summary ($((SECONDS - started)) s; logs in ${logs#"$PWD"/}) =="
+  printf '  %s\n' "${results[@]}"
+}
 
-echo "== ThreadSanitizer: the multithreaded stress tests =="
-cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=Debug \
-      -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS= >/dev/null
-cmake --build build-tsan -j"$jobs" --target test_r11_threads
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^R11_')
+stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base
 
-echo "== ASan + UBSan build and test (last: CI reads ctest's closing lines) =="
-cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=Debug \
-      -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS= >/dev/null
-cmake --build build-asan -j"$jobs"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-   ctest --output-on-failure -j"$jobs" -E '_(mpich|openmpi)_|^spec_pytest$')
+stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo
+stage build cmake --build build -j"$jobs"
+stage build-has-no-warnings no_warnings "$log"
+stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
+
+# An installed mpiattr used as its users would: find_package, pkg-config, the wrappers, a moved
+# prefix, add_subdirectory, the .deb.
+stage consumer env JOBS="$jobs" tests/consumer/run.sh build
+
+# The benchmark's quick mode builds and runs each implementation once: a smoke test, no timing.
+stage bench-smoke /usr/bin/python3 bench/run.py --quick
+
+stage tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
+      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
+stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads
+stage tsan-build-has-no-warnings no_warnings "$log"
+stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^R11_'"
+
+# Last: CI reads ctest's closing lines.
+stage asan-configure cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
+      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS=
+stage asan-build cmake --build build-asan -j"$jobs"
+stage asan-build-has-no-warnings no_warnings "$log"
+stage asan-ctest bash -c "cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --output-on-failure -j$jobs -E '_(mpich|openmpi)_|^spec_pytest\$'"
+asan_log=$log
+
+summary
+echo "== ctest's closing lines of the ASan + UBSan run =="
+sed -n '/^[0-9]*% tests passed/,$p' "$asan_log"

@@ -34,7 +34,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     lang_mod = importlib.import_module(f".lang.{a.lang}", __package__)
     out = Path(a.out).resolve()
-    if a.list_outputs:
+    per_entry = hasattr(lang_mod, "outputs")  # a family whose outputs depend on the spec (man)
+    if a.list_outputs and not per_entry:
         print("\n".join(str(out / path) for _, path in lang_mod.OUTPUTS))
         return 0
     try:
@@ -42,11 +43,17 @@ def main(argv=None) -> int:
     except SpecError as e:
         print(f"mpiattr_codegen: {e}", file=sys.stderr)
         return 1
+    # (template, path, context of that output only)
+    outputs = (lang_mod.outputs(spec) if per_entry
+               else [(t, p, {}) for t, p in lang_mod.OUTPUTS])
+    if a.list_outputs:
+        print("\n".join(str(out / path) for _, path, _ in outputs))
+        return 0
     env = environment(spec, lang_mod)
     ctx = {"spec": spec, "sources": ", ".join(Path(f).name for f in spec.files)}
     ctx.update(lang_mod.context(spec))
-    for template, path in lang_mod.OUTPUTS:
-        text = env.get_template(template).render(**ctx)
+    for template, path, extra in outputs:
+        text = env.get_template(template).render(**ctx, **extra)
         dest = out / path
         dest.parent.mkdir(parents=True, exist_ok=True)
         if not dest.exists() or dest.read_text() != text:  # untouched files do not rebuild

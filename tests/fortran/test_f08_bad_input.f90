@@ -8,7 +8,7 @@ module handler08
   use mpi_f08
   implicit none
   private
-  public :: calls, last_code, last_handle, on_comm_error, on_win_error
+  public :: calls, last_code, last_handle, on_comm_error, on_win_error, class_of
   integer :: calls = 0, last_code = MPI_SUCCESS, last_handle = -1
 contains
   subroutine on_comm_error(comm, error_code)
@@ -26,6 +26,16 @@ contains
     last_code = error_code
     last_handle = win%MPI_VAL
   end subroutine on_win_error
+
+  ! A module procedure, not an internal one: gfortran builds a trampoline for an internal function
+  ! (at -O0 with the sanitizers), and with it an executable stack, which the linker warns about.
+  integer function class_of(code)
+    integer, intent(in) :: code
+    integer :: rc
+    class_of = -1
+    call MPI_Error_class(code, class_of, rc)
+    if (rc /= MPI_SUCCESS) class_of = -2
+  end function class_of
 end module handler08
 
 program test_f08_bad_input
@@ -130,12 +140,4 @@ program test_f08_bad_input
   call MPI_Comm_free(comm)
   call MPI_Finalize()
   call ftest_finish()
-contains
-  integer function class_of(code)
-    integer, intent(in) :: code
-    integer :: rc
-    class_of = -1
-    call MPI_Error_class(code, class_of, rc)
-    if (rc /= MPI_SUCCESS) class_of = -2
-  end function class_of
 end program test_f08_bad_input

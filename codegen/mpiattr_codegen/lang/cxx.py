@@ -127,6 +127,13 @@ class Member:
                 f"{', '.join(self.params)})"
                 f"{' const' if self.const else ''}")
 
+    @property
+    def synopsis(self) -> str:
+        """The declaration as a user reads it (the manual pages): qualified, without `inline`."""
+        scope = f"MPI::{self.cls}::" if self.cls else "MPI::"
+        return (f"{'static ' if self.static else ''}{self.ret} {scope}{self.name}("
+                f"{', '.join(self.params)}){' const' if self.const else ''}")
+
 
 def _self_param(fn: Function, e: dict):
     if not e.get("class") or e.get("static"):
@@ -357,11 +364,19 @@ def members(spec: Spec) -> dict[str, list[Member]]:
     """Every generated C++ member and namespace function, by class ("" = namespace MPI)."""
     out: dict[str, list[Member]] = {c: [] for c in _CLASSES}
     for fn in spec.functions:
-        for e in cxx_entries(fn):
-            if fn.object and fn.core in _GLUE_CORES:
-                out[e["class"]].extend(_caching_member(fn, e, spec))
-            else:
-                out[e["class"]].extend(member(fn, v) for v in overloads(fn, e))
+        for m in routine_members(fn, spec):
+            out[m.cls].append(m)
+    return out
+
+
+def routine_members(fn: Function, spec: Spec) -> list[Member]:
+    """The C++ members and namespace functions one routine is bound to (none without `cxx`)."""
+    out = []
+    for e in cxx_entries(fn):
+        if fn.object and fn.core in _GLUE_CORES:
+            out.extend(_caching_member(fn, e, spec))
+        else:
+            out.extend(member(fn, v) for v in overloads(fn, e))
     return out
 
 

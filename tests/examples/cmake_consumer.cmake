@@ -1,0 +1,18 @@
+# cmake -D SOURCE=... -D BUILD=... -D MPIATTR_SOURCE_DIR=... -D PYTHON=... -P cmake_consumer.cmake:
+# configures examples/cmake_consumer in a fresh BUILD directory, builds it and runs `consumer`.
+# Each step's output goes to BUILD.log; a failing step prints it and fails the test.
+file(REMOVE_RECURSE ${BUILD})
+set(_log ${BUILD}.log)
+file(WRITE ${_log} "")
+function(step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  file(APPEND ${_log} "== ${what}\n${out}\n")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cmake_consumer: ${what} failed (${rc}):\n${out}")
+  endif()
+  message(STATUS "cmake_consumer: ${what}: ok")
+endfunction()
+step("configure" ${CMAKE_COMMAND} -S ${SOURCE} -B ${BUILD} -DMPIATTR_SOURCE_DIR=${MPIATTR_SOURCE_DIR}
+     -DPython3_EXECUTABLE=${PYTHON} -DMPIATTR_HOSTS= -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+step("build" ${CMAKE_COMMAND} --build ${BUILD} -j2 --target consumer)
+step("run" ${BUILD}/consumer)
