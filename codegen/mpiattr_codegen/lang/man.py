@@ -72,6 +72,8 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
     if k.cls == "handle":
         err = ERR_HANDLE[k.object]
         what = "{n} is the null handle or not a valid handle (freed, never created, or another kind's)."
+        if p.length is not None and p.dir == "inout":  # array_of_requests: converted, not looked up
+            return [(ERR_NULL, f"{n} is a NULL pointer and {p.length} > 0 (in C).")]
         if p.length is not None and p.dir == "in":  # an array of handles, each looked up
             return [(ERR_NULL, f"{n} is a NULL pointer and {p.length} > 0 (in C)."),
                     (err, what.format(n=f"an element of {n}"))]
@@ -87,7 +89,11 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
         return [kv] if p.dir == "in" else [null, kv]
     if k.cls == "attr" and p.dir != "in":
         return [null]
+    if k.cls == "logical" and p.dir == "in":  # a value (MPI_Op_create's commute)
+        return []
     if k.cls in ("logical", "string"):
+        return [null]
+    if k.cls == "status" and p.dir == "in":  # MPI_Get_count reads it
         return [null]
     if k.cls in ("scalar", "error") and p.length is None and p.dir != "in":
         return [null]
