@@ -310,13 +310,20 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
 // A datatype's layout, apart from the object (a receive keeps one: its datatype may be freed).
 struct type_layout {
   aint size = 0, lb = 0, extent = 0;
-  std::vector<type_block> map;
+  std::shared_ptr<const std::vector<type_block>> map;
 };
+
+// A type map's runs (none for an empty type).
+const std::vector<type_block>& blocks(const std::shared_ptr<const std::vector<type_block>>& map) {
+  static const std::vector<type_block> none;
+  return map ? *map : none;
+}
 
 // Whether count elements of t are one run of bytes (a basic type, or built of them without gaps).
 template <typename T>
 bool contiguous(const T& t) {
-  return t.lb == 0 && t.extent == t.size && (t.map.empty() || (t.map.size() == 1 && t.map[0].disp == 0));
+  const auto& m = blocks(t.map);
+  return t.lb == 0 && t.extent == t.size && (m.empty() || (m.size() == 1 && m[0].disp == 0));
 }
 
 // Packs count elements of t at `in` into `out` (t.size * count bytes), in type-map order.
@@ -328,7 +335,7 @@ void pack_elements(const void* in, int count, const T& t, char* out) {
     return;
   }
   for (int i = 0; i < count; ++i, base += t.extent)
-    for (const type_block& b : t.map) {
+    for (const type_block& b : blocks(t.map)) {
       std::memcpy(out, base + b.disp, static_cast<std::size_t>(b.len));
       out += b.len;
     }
@@ -343,7 +350,7 @@ void unpack_elements(const char* in, void* out, int count, const T& t) {
     return;
   }
   for (int i = 0; i < count; ++i, base += t.extent)
-    for (const type_block& b : t.map) {
+    for (const type_block& b : blocks(t.map)) {
       std::memcpy(base + b.disp, in, static_cast<std::size_t>(b.len));
       in += b.len;
     }
@@ -370,7 +377,7 @@ struct type_builder {
   void add(const type_object& old, aint disp, aint count) {
     if (count <= 0) return;
     for (aint j = 0; j < count; ++j)
-      for (const type_block& b : old.map) {
+      for (const type_block& b : blocks(old.map)) {
         aint d = disp + j * old.extent + b.disp;
         if (!map.empty() && map.back().disp + map.back().len == d)
           map.back().len += b.len;
@@ -392,7 +399,7 @@ struct type_builder {
     aint extent = any ? ub - lb : 0;
     if (pad_to_alignment && align > 1 && extent % align != 0) extent += align - extent % align;
     t->extent = extent;
-    t->map = std::move(map);
+    t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     t->align = align;
     if (rt().types.insert(t) == 0) {
       delete t;
@@ -551,7 +558,7 @@ status init_thread(int*, char***, int required, int& provided) {
     t->extent = d.extent;
     t->committed = true;
     t->name = d.name;
-    if (d.size > 0) t->map.push_back({0, d.size});
+    if (d.size > 0) t->map = std::make_shared<const std::vector<type_block>>(1, type_block{0, d.size});
     // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4.
     aint a = d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
     while (a > 1 && (a & (a - 1)) != 0) a &= a - 1;  // a power of two
@@ -852,13 +859,14 @@ status type_create_resized(type_object& old, aint lb, aint extent, handle_t& new
 }
 
 status type_get_true_extent(type_object& t, aint& true_lb, aint& true_extent) {
-  if (t.map.empty()) {
+  const auto& m = blocks(t.map);
+  if (m.empty()) {
     true_lb = 0;
     true_extent = 0;
     return status::ok();
   }
-  aint lo = t.map[0].disp, hi = t.map[0].disp + t.map[0].len;
-  for (const type_block& b : t.map) {
+  aint lo = m[0].disp, hi = m[0].disp + m[0].len;
+  for (const type_block& b : m) {
     lo = std::min(lo, b.disp);
     hi = std::max(hi, b.disp + b.len);
   }

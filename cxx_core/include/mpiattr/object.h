@@ -2,6 +2,7 @@
 // datatypes carry attributes (attr_object); groups, requests, error handlers and infos do not.
 #pragma once
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -65,8 +66,9 @@ struct type_object : attr_object {
   aint extent = 0;
   bool committed = false;
   // The standalone runtime's type map (MPI-4.1 §5.1): the element's bytes in type-map order,
-  // adjacent runs merged, and the alignment the struct constructor pads to. Unused over a host.
-  std::vector<type_block> map;
+  // adjacent runs merged (shared, so a dup copies a pointer), and the alignment the struct
+  // constructor pads to. Unused over a host.
+  std::shared_ptr<const std::vector<type_block>> map;
   aint align = 1;
 };
 
