@@ -28,6 +28,17 @@ namespace {
 
 namespace h = gen::handle;
 
+// Publishes a new object in its table (its handle in `out`), or deletes it when the table is full.
+template <typename T>
+status insert_new(object_table<T>& table, T* obj, handle_t& out, const char* what) {
+  if (table.insert(obj) == 0) {
+    delete obj;
+    return fail(MPI_ERR_INTERN, "too many %s", what);
+  }
+  out = obj->handle;
+  return status::ok();
+}
+
 std::atomic<errhandler_invoker> g_eh_invokers[kLanguages];
 std::atomic<std::uint64_t> g_next_context{16};
 const auto g_clock_start = std::chrono::steady_clock::now();
@@ -192,12 +203,7 @@ status new_group(int size, handle_t& out) {
   }
   auto* g = new group_object;
   g->size = size;
-  if (rt().groups.insert(g) == 0) {
-    delete g;
-    return fail(MPI_ERR_INTERN, "too many groups");
-  }
-  out = g->handle;
-  return status::ok();
+  return insert_new(rt().groups, g, out, "groups");
 }
 
 status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, comm_object& comm,
@@ -401,12 +407,7 @@ struct type_builder {
     t->extent = extent;
     t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     t->align = align;
-    if (rt().types.insert(t) == 0) {
-      delete t;
-      return fail(MPI_ERR_INTERN, "too many datatypes");
-    }
-    out = t->handle;
-    return status::ok();
+    return insert_new(rt().types, t, out, "datatypes");
   }
 };
 
@@ -1024,12 +1025,7 @@ const std::string* find_value(const info_object& o, const char* key) {
 status new_info(std::vector<std::pair<std::string, std::string>> pairs, handle_t& out) {
   auto* o = new info_object;
   o->pairs = std::move(pairs);
-  if (rt().infos.insert(o) == 0) {
-    delete o;
-    return fail(MPI_ERR_INTERN, "too many info objects");
-  }
-  out = o->handle;
-  return status::ok();
+  return insert_new(rt().infos, o, out, "info objects");
 }
 
 }  // namespace
@@ -1176,12 +1172,7 @@ static status create_errhandler(object_kind kind, language lang, fnptr fn, handl
   e->for_kind = kind;
   e->lang = lang;
   e->fn = fn;
-  if (rt().errhandlers.insert(e) == 0) {
-    delete e;
-    return fail(MPI_ERR_INTERN, "too many error handlers");
-  }
-  out = e->handle;
-  return status::ok();
+  return insert_new(rt().errhandlers, e, out, "error handlers");
 }
 
 status comm_create_errhandler(language lang, fnptr fn, handle_t& eh) {
@@ -1732,12 +1723,7 @@ status op_create(fnptr user_fn, bool commute, handle_t& op) {
   auto* o = new op_object;
   o->fn = user_fn;
   o->commute = commute;
-  if (rt().ops.insert(o) == 0) {
-    delete o;
-    return fail(MPI_ERR_INTERN, "too many operations");
-  }
-  op = o->handle;
-  return status::ok();
+  return insert_new(rt().ops, o, op, "operations");
 }
 
 status op_free(handle_t& op) {
