@@ -8,7 +8,8 @@ from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handl
                     PredefinedCallback, PredefinedKey, Spec, SpecError)
 
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
-_PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous"}
+_PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
+               "ignored_with"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
@@ -59,7 +60,8 @@ def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
         out.append(Param(name=_need(p, "name", o), kind=kinds[kind], dir=d, lis=lis,
                          func_type=p.get("func_type"), const=bool(p.get("const", False)),
                          length=p.get("length"), c_decl=p.get("c"),
-                         asynchronous=bool(p.get("asynchronous", False))))
+                         asynchronous=bool(p.get("asynchronous", False)),
+                         ignored_with=p.get("ignored_with")))
     return tuple(out)
 
 

@@ -19,6 +19,13 @@ class Lowering:
     always: list[str] = field(default_factory=list)   # after the call, whatever it returned
 
 
+def array_length(p: Param) -> str:
+    """An array parameter's length: its `length`, or for apis.json's "*" (the statuses of
+    MPI_Waitall and the counts of MPI_Gatherv) the routine's `count`, the one length those
+    routines have."""
+    return "count" if p.length == "*" else str(p.length)
+
+
 def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering]) -> list[Lowering]:
     """Lowers every parameter; the first communicator or window argument also picks the error
     handler (docs/decisions.md D4), which `lower` is told through its third argument."""

@@ -34,6 +34,7 @@ class Param:
     length: object = None
     c_decl: Optional[str] = None  # explicit C declaration where the kind table cannot say it
     asynchronous: bool = False  # ASYNCHRONOUS in the mpi_f08 binding (apis.json `asynchronous`)
+    ignored_with: Optional[str] = None  # the buffer whose MPI_IN_PLACE makes this datatype ignored
 
 
 @dataclass(frozen=True)

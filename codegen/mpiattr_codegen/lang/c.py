@@ -68,28 +68,12 @@ def _null_check(p: Param) -> str:
     return f'if ({p.name} == nullptr) return c.null_pointer("{p.name}");'
 
 
-def in_place_buffer(fn: Function, p: Param) -> str | None:
-    """For a collective's `sendtype` (or `recvtype`), the buffer whose MPI_IN_PLACE makes it
-    ignored (MPI-4.1 §6.2.1), when the routine has one; else None."""
-    if p.kind.name != "DATATYPE" or not p.name.endswith("type") or not fn.name.startswith(
-            ("MPI_Gather", "MPI_Scatter", "MPI_Allgather", "MPI_Alltoall")):
-        return None
-    buf = p.name[:-len("type")] + "buf"
-    return buf if any(q.name == buf for q in fn.params) else None
-
-
-def array_length(fn: Function, p: Param) -> str:
-    """An array parameter's length: its `length`, or for apis.json's "*" (array_of_statuses) the
-    routine's `count` parameter."""
-    return "count" if p.length == "*" else str(p.length)
-
-
 def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
     if k.cls == "handle":
         obj = k.object
         if p.length is not None and p.dir == "inout":  # array_of_requests: handles in and out
-            count = array_length(fn, p)
+            count = lowering.array_length(p)
             L.pre.append(f"if ({count} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
             L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0);")
             L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = mpiattr::cbind::to_handle({n}[i]);")
@@ -104,7 +88,7 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
-            buf = in_place_buffer(fn, p)
+            buf = p.ignored_with
             if buf:  # ignored with MPI_IN_PLACE (MPI-4.1 §6.2.1): programs pass MPI_DATATYPE_NULL
                 L.pre.append(f"auto* {n}_o = c.lookup_{obj}({buf} == MPI_IN_PLACE ? MPI_BYTE : {n}, \"{n}\");")
             else:
@@ -173,7 +157,7 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(_null_check(p))
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
         elif p.length is not None:  # array_of_statuses, or MPI_STATUSES_IGNORE
-            count = array_length(fn, p)
+            count = lowering.array_length(p)
             L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")
             L.post.append(f"if ({n} != MPI_STATUSES_IGNORE) for (int i = 0; i < {count}; ++i) "
                           f"mpiattr::cbind::set_status(&{n}[i], {n}_s[i], true);")

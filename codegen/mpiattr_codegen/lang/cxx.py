@@ -35,6 +35,7 @@ import re
 
 from dataclasses import dataclass, field
 
+from .. import lowering
 from ..model import Callback, Function, Param, Spec, SpecError
 
 OUTPUTS = [
@@ -150,7 +151,7 @@ def _length(fn: Function, p: Param) -> str:
     """The C++ expression of a 1-D array's length: its length parameter (or constant)."""
     if not isinstance(p.length, str):
         raise SpecError(f"{fn.origin}: array {p.name} of handles or statuses needs a 1-D length")
-    return "count" if p.length == "*" else p.length  # apis.json's "*": array_of_statuses
+    return lowering.array_length(p)
 
 
 def _array_decl(p: Param, t: str) -> str:

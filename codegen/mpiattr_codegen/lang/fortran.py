@@ -224,8 +224,7 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
-            from .c import in_place_buffer
-            buf = in_place_buffer(fn, p)
+            buf = p.ignored_with
             handle = f"mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>(*{n})"
             if buf:  # ignored with MPI_IN_PLACE
                 handle = f"(mpiattr::fbind::buffer({buf}) == MPI_IN_PLACE ? MPI_BYTE : {handle})"
@@ -311,11 +310,9 @@ def clang_object_struct(obj: str) -> str:
 
 
 def fortran_length(p: Param) -> str:
-    """An array argument's length as C++ sees it: a length parameter is an MPI_Fint* here (for
-    apis.json's "*", array_of_statuses, the routine's count)."""
-    if p.length == "*":
-        return "*count"
-    return f"*{p.length}" if isinstance(p.length, str) and not p.length.isdigit() else str(p.length)
+    """An array argument's length as C++ sees it: a length parameter is an MPI_Fint* here."""
+    n = lowering.array_length(p)
+    return n if n.isdigit() else f"*{n}"
 
 
 def lowerings(fn: Function) -> list[Lowering]:
