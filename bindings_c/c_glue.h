@@ -34,16 +34,15 @@ inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field
   s->MPI_SOURCE = m.source;
   s->MPI_TAG = m.tag;
   if (error_field) s->MPI_ERROR = m.error;
-  s->mpiattr_internal[0] = static_cast<int>(static_cast<unsigned long long>(m.bytes) & 0xffffffffu);
-  s->mpiattr_internal[1] = static_cast<int>(static_cast<unsigned long long>(m.bytes) >> 32);
+  s->mpiattr_internal[0] = m.bytes_low();
+  s->mpiattr_internal[1] = m.bytes_high();
 }
 inline api::msg_status read_status(const MPI_Status* s) {
   api::msg_status m;
   m.source = s->MPI_SOURCE;
   m.tag = s->MPI_TAG;
   m.error = s->MPI_ERROR;
-  m.bytes = static_cast<long long>(static_cast<unsigned long long>(static_cast<unsigned>(s->mpiattr_internal[0])) |
-                                   (static_cast<unsigned long long>(static_cast<unsigned>(s->mpiattr_internal[1])) << 32));
+  m.bytes = api::msg_status::bytes_of(s->mpiattr_internal[0], s->mpiattr_internal[1]);
   return m;
 }
 

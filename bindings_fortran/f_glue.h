@@ -63,16 +63,15 @@ inline void set_status(MPI_Fint* s, const api::msg_status& m, bool error_field) 
   s[0] = m.source;
   s[1] = m.tag;
   if (error_field) s[2] = m.error;
-  s[3] = static_cast<MPI_Fint>(static_cast<unsigned long long>(m.bytes) & 0xffffffffu);
-  s[4] = static_cast<MPI_Fint>(static_cast<unsigned long long>(m.bytes) >> 32);
+  s[3] = m.bytes_low();
+  s[4] = m.bytes_high();
 }
 inline api::msg_status read_status(const MPI_Fint* s) {
   api::msg_status m;
   m.source = s[0];
   m.tag = s[1];
   m.error = s[2];
-  m.bytes = static_cast<long long>(static_cast<unsigned long long>(static_cast<unsigned>(s[3])) |
-                                   (static_cast<unsigned long long>(static_cast<unsigned>(s[4])) << 32));
+  m.bytes = api::msg_status::bytes_of(s[3], s[4]);
   return m;
 }
 

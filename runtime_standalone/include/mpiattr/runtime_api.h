@@ -16,6 +16,13 @@ struct msg_status {
   int tag = MPI_ANY_TAG;
   int error = 0;
   long long bytes = 0;
+  // The byte count as the two hidden ints of a status (C's MPI_Status, Fortran's status array).
+  int bytes_low() const { return static_cast<int>(static_cast<unsigned long long>(bytes) & 0xffffffffu); }
+  int bytes_high() const { return static_cast<int>(static_cast<unsigned long long>(bytes) >> 32); }
+  static long long bytes_of(int low, int high) {
+    return static_cast<long long>(static_cast<unsigned long long>(static_cast<unsigned>(low)) |
+                                  (static_cast<unsigned long long>(static_cast<unsigned>(high)) << 32));
+  }
 };
 
 // ---- environment ----
