@@ -6,9 +6,13 @@
 // would rewrite, so after mpi.h this code names mpiattr's error classes only through the k*
 // constants captured below, and every MPI_* name it writes is the host's.
 #pragma once
+#include <dlfcn.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 
 #include "mpiattr/api.h"
@@ -32,6 +36,30 @@ inline constexpr int kErrArg = mpiattr::MPI_ERR_ARG, kErrComm = mpiattr::MPI_ERR
 #define MPIATTR_EXPORT __attribute__((visibility("default")))
 
 namespace mpiattr::host {
+
+// The host's own definition of a routine this library defines under both names (MPI_X and
+// PMPI_X: the dup, free, finalize and error routines, docs/host.md "Both names"): the next one
+// after this library in the search order, or, when the host comes first (a program linked with
+// -lmpi before -lmpiattr_<host>), the first one. Never this library's own, which would recurse.
+[[gnu::cold, gnu::noinline]] inline void* resolve_host(const char* name, void* self) {
+  void* f = dlsym(RTLD_NEXT, name);
+  if (f == nullptr || f == self) f = dlsym(RTLD_DEFAULT, name);
+  if (f == nullptr || f == self) {
+    std::fprintf(stderr, "mpiattr: the host MPI's %s is not found after libmpiattr in the search order\n", name);
+    std::abort();
+  }
+  return f;
+}
+template <typename Fn>
+inline Fn host_routine(const char* name, Fn self) {
+  return reinterpret_cast<Fn>(resolve_host(name, reinterpret_cast<void*>(self)));
+}
+// MPIATTR_HOST_PMPI(MPI_Comm_free): the host's PMPI_Comm_free, resolved once per call site.
+#define MPIATTR_HOST_PMPI(name)                                                                  \
+  ([] {                                                                                          \
+    static const auto host_fn = ::mpiattr::host::host_routine<decltype(&name)>("P" #name, &name); \
+    return host_fn;                                                                              \
+  }())
 
 // Whether mpiattr created `keyval`: its handles are 0x40000000 | generation << 20 | index with
 // index >= 16 (keyval.h). Neither host issues such a value (docs/host.md): MPICH's predefined
@@ -259,7 +287,7 @@ int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
   const int rc = after_dup(K, routine, native(old), native(*fresh), &undo);
   if (undo) {
     if (request != nullptr) {
-      PMPI_Wait(request, MPI_STATUS_IGNORE);
+      PMPI_Wait(request, MPI_STATUS_IGNORE);  // (not a routine this library defines)
       *request = MPI_REQUEST_NULL;
     }
     release(K, native(*fresh));  // through the host (lifecycle.h)

@@ -3,13 +3,11 @@
 // that carries an mpiattr attribute, keyed by the host's handle; the core does the caching on the
 // records exactly as in standalone mode. It implements lifecycle.h over the host.
 //
-// A record's host object also carries one attribute under a host keyval of mpiattr's own (the
-// guard): its delete callback runs whenever the host destroys the object, including through
-// entry points mpiattr does not replace (a Fortran MPI_COMM_FREE, PMPI_Comm_free from a tool, the
-// host's own MPI_Finalize). It runs mpiattr's delete callbacks if the object still has
-// attributes, and drops the record, so that a handle value the host reuses never inherits
-// attributes. The guard on MPI_COMM_SELF, set when mpiattr starts, is how mpiattr learns that the
-// host is finalizing when MPI_Finalize was not called through its C name.
+// A record is dropped when its object is freed: the free routines are this library's under both
+// their MPI_ and PMPI_ names, in C and in Fortran (docs/host.md), so a handle value the host
+// reuses never inherits attributes, and a record costs the host nothing. The one host attribute
+// mpiattr sets is on MPI_COMM_SELF, when it starts: its delete callback is how mpiattr learns that
+// the host is finalizing when MPI_Finalize was not called through one of mpiattr's names.
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -40,11 +38,12 @@ std::atomic<int> g_state{kNotStarted};
 std::mutex g_start_mu;
 sync::mutex g_admit_mu;  // one record per object when two threads set its first attribute
 
-// The guard keyvals (host keyvals), by kind.
-int g_guard_comm = MPI_KEYVAL_INVALID, g_guard_type = MPI_KEYVAL_INVALID,
-    g_guard_win = MPI_KEYVAL_INVALID;
+// Host keyvals of mpiattr's own, by kind, never set: a get with one is how mpiattr asks the host
+// whether a handle it has no record of is valid (the host raises its own error if not).
+int g_probe_comm = MPI_KEYVAL_INVALID, g_probe_type = MPI_KEYVAL_INVALID,
+    g_probe_win = MPI_KEYVAL_INVALID;
 // The host keyval of the attribute on MPI_COMM_SELF whose delete callback says the host is
-// finalizing (apart from the guards: setting a record's guard on MPI_COMM_SELF must not run it).
+// finalizing.
 int g_finalize_guard = MPI_KEYVAL_INVALID;
 // What a get or delete sees on a valid object that has no record: no attribute.
 comm_object g_no_comm_attrs;
@@ -60,7 +59,7 @@ class host_lifecycle final : public lifecycle {
  public:
   status comm_dup(const comm_object& old, comm_object& fresh) override {
     MPI_Comm n = MPI_COMM_NULL;
-    if (PMPI_Comm_dup(from_native<MPI_Comm>(old.native), &n) != MPI_SUCCESS)
+    if (MPIATTR_HOST_PMPI(MPI_Comm_dup)(from_native<MPI_Comm>(old.native), &n) != MPI_SUCCESS)
       return mpiattr::fail(kErrComm, "the host MPI could not duplicate the communicator");
     fresh.native = native(n);
     return status::ok();
@@ -70,25 +69,25 @@ class host_lifecycle final : public lifecycle {
   }
   void comm_release(comm_object& c) override {
     MPI_Comm h = from_native<MPI_Comm>(c.native);
-    PMPI_Comm_free(&h);
+    MPIATTR_HOST_PMPI(MPI_Comm_free)(&h);
   }
   status type_dup(const type_object& old, type_object& fresh) override {
     MPI_Datatype n = MPI_DATATYPE_NULL;
-    if (PMPI_Type_dup(from_native<MPI_Datatype>(old.native), &n) != MPI_SUCCESS)
+    if (MPIATTR_HOST_PMPI(MPI_Type_dup)(from_native<MPI_Datatype>(old.native), &n) != MPI_SUCCESS)
       return mpiattr::fail(kErrType, "the host MPI could not duplicate the datatype");
     fresh.native = native(n);
     return status::ok();
   }
   void type_release(type_object& t) override {
     MPI_Datatype h = from_native<MPI_Datatype>(t.native);
-    PMPI_Type_free(&h);
+    MPIATTR_HOST_PMPI(MPI_Type_free)(&h);
   }
   status win_create(const comm_object&, win_object&) override {
     return mpiattr::fail(kErrIntern, "host mode: windows are made by the host MPI");
   }
   void win_release(win_object& w) override {
     MPI_Win h = from_native<MPI_Win>(w.native);
-    PMPI_Win_free(&h);
+    MPIATTR_HOST_PMPI(MPI_Win_free)(&h);
   }
   world_attributes world() const override {
     // The host answers its predefined keys itself (they are its keyvals); this is for reports.
@@ -119,7 +118,7 @@ int host_class(int mpiattr_class) {
   return MPI_ERR_OTHER;
 }
 
-// The code a failed status gives back to the host, from inside a host callback (guard deletes).
+// The code a failed status gives back to the host, from inside a host callback (the finalize guard).
 int host_code_of(status st) {
   const int user = detail::last_user_code();
   detail::clear_last();
@@ -170,15 +169,6 @@ status finalize_attributes() {
   return status::ok();
 }
 
-// The guard's delete callback: the host is destroying an object.
-int guarded_destroyed(object_kind kind, std::uintptr_t key) {
-  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
-  status st = destroy_record(kind, key);
-  return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
-}
-int guard_comm(MPI_Comm c, int, void*, void*) { return guarded_destroyed(object_kind::comm, native(c)); }
-int guard_type(MPI_Datatype t, int, void*, void*) { return guarded_destroyed(object_kind::type, native(t)); }
-int guard_win(MPI_Win w, int, void*, void*) { return guarded_destroyed(object_kind::win, native(w)); }
 // The host is finalizing (its MPI_Finalize deletes MPI_COMM_SELF's attributes first).
 int finalize_guard(MPI_Comm, int, void*, void*) {
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
@@ -186,24 +176,15 @@ int finalize_guard(MPI_Comm, int, void*, void*) {
   return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
 }
 
-// Sets (record != nullptr) or checks the guard attribute: the host validates the handle and, if
-// it is not valid, raises its own error through its handler. Returns the host's code.
-int host_guard(object_kind kind, std::uintptr_t key, attr_object* record) {
+// Asks the host whether a handle is valid: a get under the probe keyval, for which the host
+// raises its own error, through its handler, if it is not. Returns the host's code.
+int host_probe(object_kind kind, std::uintptr_t key) {
   void* found = nullptr;
   int flag = 0;
   switch (kind) {
-    case object_kind::comm: {
-      MPI_Comm h = from_native<MPI_Comm>(key);
-      return record ? PMPI_Comm_set_attr(h, g_guard_comm, record) : PMPI_Comm_get_attr(h, g_guard_comm, &found, &flag);
-    }
-    case object_kind::type: {
-      MPI_Datatype h = from_native<MPI_Datatype>(key);
-      return record ? PMPI_Type_set_attr(h, g_guard_type, record) : PMPI_Type_get_attr(h, g_guard_type, &found, &flag);
-    }
-    case object_kind::win: {
-      MPI_Win h = from_native<MPI_Win>(key);
-      return record ? PMPI_Win_set_attr(h, g_guard_win, record) : PMPI_Win_get_attr(h, g_guard_win, &found, &flag);
-    }
+    case object_kind::comm: return PMPI_Comm_get_attr(from_native<MPI_Comm>(key), g_probe_comm, &found, &flag);
+    case object_kind::type: return PMPI_Type_get_attr(from_native<MPI_Datatype>(key), g_probe_type, &found, &flag);
+    case object_kind::win: return PMPI_Win_get_attr(from_native<MPI_Win>(key), g_probe_win, &found, &flag);
     default: return MPI_ERR_INTERN;
   }
 }
@@ -272,12 +253,12 @@ namespace {
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
   keyvals().set_attribute_counter(count_attributes);
-  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, guard_comm, &g_guard_comm, nullptr) != MPI_SUCCESS ||
-      PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, guard_type, &g_guard_type, nullptr) != MPI_SUCCESS ||
-      PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, guard_win, &g_guard_win, nullptr) != MPI_SUCCESS ||
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &g_probe_comm, nullptr) != MPI_SUCCESS ||
+      PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_probe_type, nullptr) != MPI_SUCCESS ||
+      PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &g_probe_win, nullptr) != MPI_SUCCESS ||
       PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_guard, &g_finalize_guard, nullptr) != MPI_SUCCESS ||
       PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr) != MPI_SUCCESS) {
-    std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's guard keyvals; caching is unavailable\n");
+    std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's own keyvals; caching is unavailable\n");
     return false;
   }
   g_fast.store(level != host_thread_multiple);
@@ -342,11 +323,11 @@ attr_object* find(object_kind kind, std::uintptr_t key) {
 }
 
 attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_code) {
+  if (int rc = host_probe(kind, key); rc != MPI_SUCCESS) {
+    *host_code = rc;
+    return nullptr;
+  }
   if (!create) {
-    if (int rc = host_guard(kind, key, nullptr); rc != MPI_SUCCESS) {
-      *host_code = rc;
-      return nullptr;
-    }
     switch (kind) {
       case object_kind::comm: return &g_no_comm_attrs;
       case object_kind::type: return &g_no_type_attrs;
@@ -356,11 +337,6 @@ attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_
   std::lock_guard lock(g_admit_mu);
   if (attr_object* o = find(kind, key)) return o;  // another thread admitted it meanwhile
   attr_object* o = new_record(kind, key);
-  if (int rc = host_guard(kind, key, o); rc != MPI_SUCCESS) {
-    delete o;
-    *host_code = rc;
-    return nullptr;
-  }
   insert(o);
   return o;
 }
@@ -400,11 +376,6 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
   }
   if (to->attrs.size() == 0) {  // nothing was copied: no record
     recycle(to);
-    return MPI_SUCCESS;
-  }
-  if (host_guard(kind, fresh, to) != MPI_SUCCESS) {
-    (void)delete_all(*to);  // the host refused the guard: no record, no leak
-    delete to;
     return MPI_SUCCESS;
   }
   insert(to);

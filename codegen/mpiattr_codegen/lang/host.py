@@ -11,6 +11,7 @@ Each routine of the spec gets a host role, derived from its `core` key:
   - free: mpiattr's delete callbacks run at the call, then the host frees (host::before_free).
   - finalize, error: MPI_Finalize deletes MPI_COMM_SELF's attributes first; MPI_Error_class and
     MPI_Error_string answer for mpiattr's error codes and pass the host's through.
+The dup, free, finalize and error routines are defined under their PMPI_ names too (both_names).
 Every other routine is the host's: it is not defined here.
 
 The Fortran entry points (mpif.h and `use mpi`; src/host/fortran.cc) exist because neither host's
@@ -134,8 +135,20 @@ def fast_path(fn: Function) -> str | None:
     return f"mpiattr::host::fast_{fn.core[:3]}<{object_enum(fn)}>({names})"
 
 
+def both_names(fn: Function) -> bool:
+    """Whether the library defines the routine as PMPI_ too: the routines that copy, destroy,
+    finalize or read an error code, so that a call through the profiling name (a tool placed in
+    front of mpiattr, the host's own Fortran and MPI-IO libraries, docs/host-entry-points.md §5)
+    cannot bypass mpiattr's copy and delete callbacks. The caching routines' PMPI_ names stay the
+    host's: a keyval created through them is the host's (D21)."""
+    return role(fn) not in (None, "caching")
+
+
 def pmpi_call(fn: Function) -> str:
-    return f"PMPI_{fn.name[4:]}({', '.join(p.name for p in fn.params)})"
+    args = ", ".join(p.name for p in fn.params)
+    if both_names(fn):  # the host's, not this library's own PMPI_ name
+        return f"MPIATTR_HOST_PMPI({fn.name})({args})"
+    return f"PMPI_{fn.name[4:]}({args})"
 
 
 def dup_args(fn: Function) -> str:
@@ -165,7 +178,7 @@ def predefined_entries(spec: Spec) -> list[tuple[str, str]]:
 def filters(spec: Spec) -> dict:
     return {"c_params": clang.c_params, "host_role": role, "host_guard": guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
-            "pmpi_call": pmpi_call, "fast_path": fast_path, "dup_args": dup_args, "free_param": free_param,
+            "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path, "dup_args": dup_args, "free_param": free_param,
             "object_enum": object_enum, **f_filters()}
 
 
