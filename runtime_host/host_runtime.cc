@@ -149,13 +149,16 @@ void recycle(attr_object* o) {
   list.push_back(o);
 }
 
-// Deletes the record's attributes (newest first) and drops it. Returns the failure, if any.
-status destroy_record(object_kind kind, std::uintptr_t key) {
-  attr_object* o = find(kind, key);
-  if (o == nullptr) return status::ok();
+// Deletes the attributes (newest first) of record o, the record of `key`, and drops it. Returns
+// the failure, if any.
+status destroy_record(attr_object* o, object_kind kind, std::uintptr_t key) {
   if (status st = delete_all(*o); !st.is_ok()) return st;
   with_map(kind, [&](auto& m) { recycle(m.erase(key)); });
   return status::ok();
+}
+status destroy_record(object_kind kind, std::uintptr_t key) {
+  attr_object* o = find(kind, key);
+  return o == nullptr ? status::ok() : destroy_record(o, kind, key);
 }
 
 // MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's (as standalone, docs/decisions.md D18), while
@@ -387,9 +390,11 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
   if (kind == object_kind::comm && (key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)))
     // Erroneous (MPI-4.1 §7.4.3): refused before any attribute is deleted, as standalone does.
     return raise(kind, key, true, mpiattr::fail(kErrComm, "a predefined communicator cannot be freed"), routine);
-  if (kind == object_kind::type && find(kind, key) != nullptr && predefined_type(key))
+  attr_object* o = find(kind, key);
+  if (o == nullptr) return MPI_SUCCESS;  // no mpiattr attribute: the host frees (or refuses)
+  if (kind == object_kind::type && predefined_type(key))
     return raise(kind, key, false, mpiattr::fail(kErrType, "a predefined datatype cannot be freed"), routine);
-  if (status st = destroy_record(kind, key); !st.is_ok())
+  if (status st = destroy_record(o, kind, key); !st.is_ok())
     return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)
   return MPI_SUCCESS;
 }

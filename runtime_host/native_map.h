@@ -5,8 +5,9 @@
 //
 // Open addressing with linear probing. Lookups take no lock and make no read-modify-write; writers
 // (insert, erase) hold a mutex, which is a real one only at MPI_THREAD_MULTIPLE (sync.h). A table
-// that grows is replaced, and the old array is kept (never freed), so that a lookup that started
-// on it still reads valid memory; the arrays together are less than twice the last one.
+// that grows, or is rebuilt to clear its tombstones, is replaced. Below MPI_THREAD_MULTIPLE no
+// lookup can be running then, and the old array is freed; at MPI_THREAD_MULTIPLE it is kept (never
+// freed), so that a lookup that started on it still reads valid memory.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -117,6 +118,10 @@ class native_map {
       }
     }
     cur_.store(t, std::memory_order_release);
+    if (old != nullptr && !sync::concurrent()) {  // no MPI call, so no lookup, overlaps this one
+      delete[] old->slots;
+      delete old;
+    }
     return t;
   }
 
