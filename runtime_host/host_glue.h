@@ -169,7 +169,9 @@ class call {
     kind_ = K;
     native_ = native(h);
     has_target_ = K != object_kind::type;
-    if (T* o = records<K>().find(native_)) [[likely]]
+    // (Below MPI_THREAD_MULTIPLE the record found goes to the cache the fast paths read.)
+    if (T* o = g_fast.load(std::memory_order_relaxed) ? records<K>().find_and_cache(native_)
+                                                       : records<K>().find(native_)) [[likely]]
       return o;
     return static_cast<T*>(admit(K, native_, create, &host_code_));
   }
@@ -204,18 +206,18 @@ class call {
 // The fast paths of get and set (as the standalone runtime's, mpiattr/fast.h): the whole call for
 // a recorded object and a live mpiattr keyval of its kind, with a slot that exists; otherwise
 // false, with nothing changed, and the entry point takes its checked path.
+// (g_fast is checked by the caller.)
 template <object_kind K, typename H>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
-  if (!g_fast.load(std::memory_order_relaxed)) return nullptr;
-  auto* o = records<K>().find(native(h));
-  if (o == nullptr || !keyvals().live_user(keyval, K, index)) return nullptr;
-  return o;
+  if (!keyvals().live_user(keyval, K, index)) return nullptr;
+  return records<K>().find_hot(native(h));
 }
 // At MPI_THREAD_MULTIPLE a get is a lock-free read, as the checked path's (attr_store.h: read),
-// without its error plumbing.
+// without its error plumbing. The checked path tries it first (templates/host/functions.cc.j2).
 template <object_kind K, typename H>
-[[gnu::noinline]] bool fast_get_concurrent(H h, int keyval, void* attribute_val, int* flag) {
-  if (!g_fast_concurrent.load(std::memory_order_relaxed)) return false;
+bool fast_get_concurrent(H h, int keyval, void* attribute_val, int* flag) {
+  if (!g_fast_concurrent.load(std::memory_order_relaxed) || attribute_val == nullptr || flag == nullptr)
+    return false;
   auto* o = records<K>().find(native(h));
   keyval_record* r = keyvals().find_live(keyval);
   if (o == nullptr || r == nullptr || r->kind != K) return false;
@@ -228,8 +230,7 @@ template <object_kind K, typename H>
 template <object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   std::uint32_t index;
-  if (attribute_val == nullptr || flag == nullptr) return false;
-  if (!g_fast.load(std::memory_order_relaxed)) return fast_get_concurrent<K>(h, keyval, attribute_val, flag);
+  if (attribute_val == nullptr || flag == nullptr || !g_fast.load(std::memory_order_relaxed)) return false;
   auto* o = fast_target<K>(h, keyval, &index);
   if (o == nullptr) return false;
   attr_read r;
@@ -239,9 +240,9 @@ MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   return true;
 }
 // At MPI_THREAD_MULTIPLE a set that needs no delete callback takes the store's lock, as the
-// checked path's, without its error plumbing.
+// checked path's, without its error plumbing. The checked path tries it first.
 template <object_kind K, typename H>
-[[gnu::noinline]] bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
+bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
   if (!g_fast_concurrent.load(std::memory_order_relaxed)) return false;
   auto* o = records<K>().find(native(h));
   return o != nullptr && api::try_set_attr(*o, keyval, attribute_value::from_c(attribute_val));
@@ -249,7 +250,7 @@ template <object_kind K, typename H>
 template <object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
   std::uint32_t index;
-  if (!g_fast.load(std::memory_order_relaxed)) return fast_set_concurrent<K>(h, keyval, attribute_val);
+  if (!g_fast.load(std::memory_order_relaxed)) return false;
   auto* o = fast_target<K>(h, keyval, &index);
   if (o == nullptr) return false;
   switch (o->attrs.put_fast(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {

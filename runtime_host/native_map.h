@@ -35,6 +35,20 @@ class native_map {
     }
   }
 
+  // A direct-mapped cache of recent lookups in front of the table, below MPI_THREAD_MULTIPLE only,
+  // where no two MPI calls overlap (it is plain memory). find_hot: the record of key if the cache
+  // holds it, else nullptr (the fast paths, which then leave the call to the checked path);
+  // find_and_cache: find, and keep a record found in the cache. erase clears its entry.
+  MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
+    const hot_entry& h = hot_[hot_index(key)];
+    return h.key == key ? h.obj : nullptr;
+  }
+  T* find_and_cache(std::uintptr_t key) {
+    T* o = find(key);
+    if (o != nullptr) hot_[hot_index(key)] = hot_entry{key, o};
+    return o;
+  }
+
   // Adds obj under key (which must not be in the table).
   void insert(std::uintptr_t key, T* obj) {
     std::lock_guard lock(mu_);
@@ -55,6 +69,7 @@ class native_map {
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
+    if (hot_entry& h = hot_[hot_index(key)]; h.key == key) h = hot_entry{};
     table* t = cur_.load(std::memory_order_relaxed);
     if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
@@ -95,6 +110,14 @@ class native_map {
     std::size_t mask;
     slot* slots;
   };
+  struct hot_entry {
+    std::uintptr_t key = kEmpty;
+    T* obj = nullptr;
+  };
+  static constexpr int kHotBits = 8;
+  static std::size_t hot_index(std::uintptr_t key) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
+  }
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
@@ -125,6 +148,7 @@ class native_map {
     return t;
   }
 
+  hot_entry hot_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::mutex mu_;
   std::size_t used_ = 0;  // live entries and tombstones in the current table

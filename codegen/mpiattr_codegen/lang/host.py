@@ -135,6 +135,16 @@ def fast_path(fn: Function) -> str | None:
     return f"mpiattr::host::fast_{fn.core[:3]}<{object_enum(fn)}>({names})"
 
 
+def fast_path_concurrent(fn: Function) -> str | None:
+    """The MPI_THREAD_MULTIPLE fast-path attempt of a get or set (host_glue.h:
+    fast_get_concurrent, fast_set_concurrent), made first thing in the checked path, so that the
+    entry point itself makes no call but tail calls."""
+    if fn.core not in ("get_attr", "set_attr"):
+        return None
+    names = ", ".join(p.name for p in fn.params)
+    return f"mpiattr::host::fast_{fn.core[:3]}_concurrent<{object_enum(fn)}>({names})"
+
+
 def both_names(fn: Function) -> bool:
     """Whether the library defines the routine as PMPI_ too: the routines that copy, destroy,
     finalize or read an error code, so that a call through the profiling name (a tool placed in
@@ -178,7 +188,8 @@ def predefined_entries(spec: Spec) -> list[tuple[str, str]]:
 def filters(spec: Spec) -> dict:
     return {"c_params": clang.c_params, "host_role": role, "host_guard": guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
-            "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path, "dup_args": dup_args, "free_param": free_param,
+            "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path,
+            "fast_path_concurrent": fast_path_concurrent, "dup_args": dup_args, "free_param": free_param,
             "object_enum": object_enum, **f_filters()}
 
 
