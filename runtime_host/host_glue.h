@@ -278,12 +278,19 @@ MPIATTR_HOT bool fast_free_keyval(int* keyval) {
   return true;
 }
 
+// Whether no object of kind K has a record: a dup or free then is the host's alone (the entry
+// point makes it a tail call). At MPI_THREAD_MULTIPLE a first attribute set by another thread
+// during the call is ordered after it, as two concurrent calls may be.
+template <object_kind K>
+MPIATTR_HOT bool no_records() {
+  return records<K>().size() == 0;
+}
+
 // After the host duplicated `old` into *fresh (and, for MPI_Comm_idup, started *request): copies
 // mpiattr's attributes through their copy callbacks. On a callback failure the new object is
 // freed through the host (after completing the request) and set to the null handle (R4.5).
 template <object_kind K, typename H>
 int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
-  if (records<K>().size() == 0) [[likely]] return MPI_SUCCESS;  // no object has an attribute
   bool undo = false;
   const int rc = after_dup(K, routine, native(old), native(*fresh), &undo);
   if (undo) {
@@ -301,8 +308,6 @@ int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
 // Before the host frees `h`: runs mpiattr's delete callbacks; on a failure the object stays.
 template <object_kind K, typename H>
 int before_free(const char* routine, H h) {
-  // No record at all: nothing to delete (and freeing MPI_COMM_WORLD is the host's to refuse).
-  if (records<K>().size() == 0) [[likely]] return MPI_SUCCESS;
   return before_free(K, routine, native(h));
 }
 

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
-#include <vector>
 
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
@@ -130,23 +129,22 @@ int host_code_of(status st) {
 constexpr std::size_t kPoolMax = 64;
 struct record_pool {
   sync::mutex mu;
-  std::vector<attr_object*> free[3];  // by kind: comm, type, win
+  attr_object* free[3][kPoolMax];  // by kind: comm, type, win
+  std::size_t count[3];
 };
-record_pool& pool() {
-  static record_pool* p = new record_pool;  // never destroyed: records outlive static teardown
-  return *p;
-}
+// Plain memory, constant-initialised: it stays usable during static teardown (host callbacks
+// that free objects may still run then).
+constinit record_pool g_pool{};
 void recycle(attr_object* o) {
-  record_pool& p = pool();
-  std::lock_guard lock(p.mu);
-  auto& list = p.free[static_cast<int>(o->kind)];
-  if (list.size() >= kPoolMax || !o->attrs.reusable()) {  // (a large store is not kept)
+  const int k = static_cast<int>(o->kind);
+  std::lock_guard lock(g_pool.mu);
+  if (g_pool.count[k] >= kPoolMax || !o->attrs.reusable()) {  // (a large store is not kept)
     delete o;
     return;
   }
   o->attrs.freeing = false;  // delete_all left it set; the store is empty
   o->native = 0;
-  list.push_back(o);
+  g_pool.free[k][g_pool.count[k]++] = o;
 }
 
 // Deletes the attributes (newest first) of record o, the record of `key`, and drops it. Returns
@@ -195,12 +193,10 @@ int host_probe(object_kind kind, std::uintptr_t key) {
 attr_object* new_record(object_kind kind, std::uintptr_t key) {
   attr_object* o = nullptr;
   {
-    record_pool& p = pool();
-    std::lock_guard lock(p.mu);
-    auto& list = p.free[static_cast<int>(kind)];
-    if (!list.empty()) {
-      o = list.back();
-      list.pop_back();
+    const int k = static_cast<int>(kind);
+    std::lock_guard lock(g_pool.mu);
+    if (g_pool.count[k] != 0) {
+      o = g_pool.free[k][--g_pool.count[k]];
       o->native = key;
       return o;
     }
