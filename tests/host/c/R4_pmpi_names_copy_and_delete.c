@@ -96,15 +96,22 @@ int main(int argc, char **argv)
     CHECK("R4_pmpi_comm_free_set_attribute_deleted", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)100);
 
     /* Handle values given again after a PMPI_ free carry nothing of the freed objects'. */
-    int inherited = 0;
+    int inherited = 0, wrong = 0;
     for (int i = 0; i < 8; i++) {
         MPI_Comm c = MPI_COMM_NULL;
         MPI_Comm_dup(MPI_COMM_WORLD, &c);
         inherited += has_attr(c, ckey) != 0;
-        MPI_Comm_set_attr(c, ckey, (void *)(intptr_t)(200 + i));
+        for (int j = 0; j < 3; j++) { /* set, replace, get: the same value every time */
+            MPI_Comm_set_attr(c, ckey, (void *)(intptr_t)(200 + 10 * i + j));
+            v = NULL;
+            flag = 0;
+            MPI_Comm_get_attr(c, ckey, &v, &flag);
+            wrong += flag != 1 || v != (void *)(intptr_t)(200 + 10 * i + j);
+        }
         PMPI_Comm_free(&c);
     }
     CHECK("R4_pmpi_comm_free_reused_handle_has_no_attribute", inherited == 0);
+    CHECK("R4_pmpi_comm_reused_handle_sets_and_gets_its_own", wrong == 0);
 
     /* A failing delete callback makes PMPI_Comm_free fail; the communicator and its attribute
      * stay (§8.7.3). */
