@@ -38,9 +38,9 @@ inline constexpr int kErrArg = mpiattr::MPI_ERR_ARG, kErrComm = mpiattr::MPI_ERR
 namespace mpiattr::host {
 
 // The host's own definition of a routine this library defines under both names (MPI_X and
-// PMPI_X: the dup, free, finalize and error routines, docs/host.md "Both names"): the next one
-// after this library in the search order, or, when the host comes first (a program linked with
-// -lmpi before -lmpiattr_<host>), the first one. Never this library's own, which would recurse.
+// PMPI_X: the dup, free, finalize and error routines, docs/host.md "Objects"): the next one after
+// this library in the search order, or, when the host comes first (a program linked with -lmpi
+// before -lmpiattr_<host>), the first one. Never this library's own, which would recurse.
 [[gnu::cold, gnu::noinline]] inline void* resolve_host(const char* name, void* self) {
   void* f = dlsym(RTLD_NEXT, name);
   if (f == nullptr || f == self) f = dlsym(RTLD_DEFAULT, name);
@@ -50,16 +50,22 @@ namespace mpiattr::host {
   }
   return f;
 }
-template <typename Fn>
-inline Fn host_routine(const char* name, Fn self) {
-  return reinterpret_cast<Fn>(resolve_host(name, reinterpret_cast<void*>(self)));
+// A routine's name as a template argument.
+template <std::size_t N>
+struct routine_name {
+  char text[N];
+  constexpr routine_name(const char (&s)[N]) {
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+};
+// The host's routine `Name`, resolved once for the whole library (one static per routine).
+template <routine_name Name, auto Self>
+inline decltype(Self) host_routine() {
+  static const auto fn = reinterpret_cast<decltype(Self)>(resolve_host(Name.text, reinterpret_cast<void*>(Self)));
+  return fn;
 }
-// MPIATTR_HOST_PMPI(MPI_Comm_free): the host's PMPI_Comm_free, resolved once per call site.
-#define MPIATTR_HOST_PMPI(name)                                                                  \
-  ([] {                                                                                          \
-    static const auto host_fn = ::mpiattr::host::host_routine<decltype(&name)>("P" #name, &name); \
-    return host_fn;                                                                              \
-  }())
+// MPIATTR_HOST_PMPI(MPI_Comm_free): the host's PMPI_Comm_free.
+#define MPIATTR_HOST_PMPI(name) (::mpiattr::host::host_routine<"P" #name, &name>())
 
 // Whether mpiattr created `keyval`: its handles are 0x40000000 | generation << 20 | index with
 // index >= 16 (keyval.h). Neither host issues such a value (docs/host.md): MPICH's predefined
