@@ -1016,6 +1016,12 @@ status check_key(const char* key) {
   return status::ok();
 }
 
+// The info object and a valid key, for the routines that take both.
+status find_info_key(handle_t info, const char* key, info_object*& out) {
+  if (status st = find_info(info, out); !st.is_ok()) return st;
+  return check_key(key);
+}
+
 const std::string* find_value(const info_object& o, const char* key) {
   for (const auto& kv : o.pairs)
     if (kv.first == key) return &kv.second;
@@ -1034,8 +1040,7 @@ status info_create(handle_t& info) { return new_info({}, info); }
 
 status info_set(handle_t info, const char* key, const char* value) {
   info_object* o = nullptr;
-  if (status st = find_info(info, o); !st.is_ok()) return st;
-  if (status st = check_key(key); !st.is_ok()) return st;
+  if (status st = find_info_key(info, key, o); !st.is_ok()) return st;
   std::size_t n = std::strlen(value);
   if (n > MPI_MAX_INFO_VAL)
     return fail(MPI_ERR_INFO_VALUE, "the value has %zu characters; MPI_MAX_INFO_VAL is %d", n, MPI_MAX_INFO_VAL);
@@ -1052,8 +1057,7 @@ status info_set(handle_t info, const char* key, const char* value) {
 
 status info_delete(handle_t info, const char* key) {
   info_object* o = nullptr;
-  if (status st = find_info(info, o); !st.is_ok()) return st;
-  if (status st = check_key(key); !st.is_ok()) return st;
+  if (status st = find_info_key(info, key, o); !st.is_ok()) return st;
   if (o->predefined) return fail(MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
   std::lock_guard lock(o->mu);
   for (auto it = o->pairs.begin(); it != o->pairs.end(); ++it)
@@ -1066,8 +1070,7 @@ status info_delete(handle_t info, const char* key) {
 
 status info_get(handle_t info, const char* key, int valuelen, char* value, bool& flag) {
   info_object* o = nullptr;
-  if (status st = find_info(info, o); !st.is_ok()) return st;
-  if (status st = check_key(key); !st.is_ok()) return st;
+  if (status st = find_info_key(info, key, o); !st.is_ok()) return st;
   if (valuelen < 0) return fail(MPI_ERR_ARG, "valuelen = %d is negative", valuelen);
   std::lock_guard lock(o->mu);
   const std::string* v = find_value(*o, key);
@@ -1082,8 +1085,7 @@ status info_get(handle_t info, const char* key, int valuelen, char* value, bool&
 
 status info_get_valuelen(handle_t info, const char* key, int& valuelen, bool& flag) {
   info_object* o = nullptr;
-  if (status st = find_info(info, o); !st.is_ok()) return st;
-  if (status st = check_key(key); !st.is_ok()) return st;
+  if (status st = find_info_key(info, key, o); !st.is_ok()) return st;
   std::lock_guard lock(o->mu);
   const std::string* v = find_value(*o, key);
   flag = v != nullptr;
@@ -1093,8 +1095,7 @@ status info_get_valuelen(handle_t info, const char* key, int& valuelen, bool& fl
 
 status info_get_string(handle_t info, const char* key, int& buflen, char* value, bool& flag) {
   info_object* o = nullptr;
-  if (status st = find_info(info, o); !st.is_ok()) return st;
-  if (status st = check_key(key); !st.is_ok()) return st;
+  if (status st = find_info_key(info, key, o); !st.is_ok()) return st;
   if (buflen < 0) return fail(MPI_ERR_ARG, "buflen = %d is negative", buflen);
   std::lock_guard lock(o->mu);
   const std::string* v = find_value(*o, key);
