@@ -49,11 +49,11 @@ int main(int argc, char **argv)
     rc = MPI_File_open(a, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh);
     int crc = rc == MPI_SUCCESS ? MPI_File_close(&fh) : rc;
     INFO("io_internal_copies_rank0", ncopy);
-    CHECK("R4_io_internal_copies_are_deleted", rc == MPI_SUCCESS && crc == MPI_SUCCESS && ncopy == ndel);
+    CHECK("R4_4_io_internal_copies_are_deleted", rc == MPI_SUCCESS && crc == MPI_SUCCESS && ncopy == ndel);
     v = NULL;
     flag = 0;
     MPI_Comm_get_attr(a, ckey, &v, &flag);
-    CHECK("R4_io_leaves_program_attribute", flag == 1 && v == (void *)(intptr_t)800);
+    CHECK("R4_4_io_leaves_program_attribute", flag == 1 && v == (void *)(intptr_t)800);
     MPI_Comm_free(&a);
 
     MPI_Comm_free_keyval(&ckey);

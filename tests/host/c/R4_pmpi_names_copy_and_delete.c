@@ -87,13 +87,13 @@ int main(int argc, char **argv)
     void *v = NULL;
     int flag = 0;
     MPI_Comm_get_attr(b, ckey, &v, &flag);
-    CHECK("R4_pmpi_comm_dup_runs_copy_callback", rc == MPI_SUCCESS && ncopy == 1 && flag == 1 && v == (void *)(intptr_t)101);
+    CHECK("R6_1_pmpi_comm_dup_runs_copy_callback", rc == MPI_SUCCESS && ncopy == 1 && flag == 1 && v == (void *)(intptr_t)101);
     rc = PMPI_Comm_free(&b);
-    CHECK("R4_pmpi_comm_free_runs_delete_callback",
+    CHECK("R4_4_pmpi_comm_free_runs_delete_callback",
           rc == MPI_SUCCESS && b == MPI_COMM_NULL && ndel == 1 && last_deleted == (void *)(intptr_t)101);
     ndel = 0;
     rc = PMPI_Comm_free(&a);
-    CHECK("R4_pmpi_comm_free_set_attribute_deleted", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)100);
+    CHECK("R4_4_pmpi_comm_free_set_attribute_deleted", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)100);
 
     /* Handle values given again after a PMPI_ free carry nothing of the freed objects'. */
     int inherited = 0, wrong = 0;
@@ -110,8 +110,8 @@ int main(int argc, char **argv)
         }
         PMPI_Comm_free(&c);
     }
-    CHECK("R4_pmpi_comm_free_reused_handle_has_no_attribute", inherited == 0);
-    CHECK("R4_pmpi_comm_reused_handle_sets_and_gets_its_own", wrong == 0);
+    CHECK("R4_4_pmpi_comm_free_reused_handle_has_no_attribute", inherited == 0);
+    CHECK("R4_4_pmpi_comm_reused_handle_sets_and_gets_its_own", wrong == 0);
 
     /* A failing delete callback makes PMPI_Comm_free fail; the communicator and its attribute
      * stay (§8.7.3). */
@@ -122,23 +122,23 @@ int main(int argc, char **argv)
     fail_deletes = 1;
     ndel = 0;
     rc = PMPI_Comm_free(&a);
-    CHECK("R4_pmpi_comm_free_failing_delete_is_an_error", rc != MPI_SUCCESS);
+    CHECK("R4_5_pmpi_comm_free_failing_delete_is_an_error", rc != MPI_SUCCESS);
     v = NULL;
     flag = 0;
     int grc = MPI_Comm_get_attr(kept, ckey, &v, &flag);
-    CHECK("R4_pmpi_comm_free_failing_delete_keeps_attribute",
+    CHECK("R4_5_pmpi_comm_free_failing_delete_keeps_attribute",
           grc == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)300);
     fail_deletes = 0;
     a = kept;
     rc = MPI_Comm_free(&a);
-    CHECK("R4_pmpi_comm_free_then_free_succeeds", rc == MPI_SUCCESS && ndel == 1);
+    CHECK("R4_5_pmpi_comm_free_then_free_succeeds", rc == MPI_SUCCESS && ndel == 1);
 
     /* PMPI_Comm_disconnect deletes too. */
     MPI_Comm_dup(MPI_COMM_WORLD, &a);
     MPI_Comm_set_attr(a, ckey, (void *)(intptr_t)400);
     ndel = 0;
     rc = PMPI_Comm_disconnect(&a);
-    CHECK("R4_pmpi_comm_disconnect_runs_delete_callback",
+    CHECK("R4_4_pmpi_comm_disconnect_runs_delete_callback",
           rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)400);
 
     /* Datatypes: PMPI_Type_dup copies, PMPI_Type_free deletes; a new datatype carries nothing. */
@@ -150,11 +150,11 @@ int main(int argc, char **argv)
     v = NULL;
     flag = 0;
     MPI_Type_get_attr(u, tkey, &v, &flag);
-    CHECK("R4_pmpi_type_dup_runs_copy_callback", rc == MPI_SUCCESS && ncopy == 1 && flag == 1 && v == (void *)(intptr_t)501);
+    CHECK("R6_1_pmpi_type_dup_runs_copy_callback", rc == MPI_SUCCESS && ncopy == 1 && flag == 1 && v == (void *)(intptr_t)501);
     rc = PMPI_Type_free(&u);
-    CHECK("R4_pmpi_type_free_runs_delete_callback", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)501);
+    CHECK("R4_4_pmpi_type_free_runs_delete_callback", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)501);
     rc = PMPI_Type_free(&t);
-    CHECK("R4_pmpi_type_free_set_attribute_deleted", rc == MPI_SUCCESS && ndel == 2 && last_deleted == (void *)(intptr_t)500);
+    CHECK("R4_4_pmpi_type_free_set_attribute_deleted", rc == MPI_SUCCESS && ndel == 2 && last_deleted == (void *)(intptr_t)500);
     inherited = 0;
     for (int i = 0; i < 8; i++) {
         MPI_Type_contiguous(2, MPI_INT, &t);
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
         MPI_Type_set_attr(t, tkey, (void *)(intptr_t)(600 + i));
         PMPI_Type_free(&t);
     }
-    CHECK("R4_pmpi_type_free_reused_handle_has_no_attribute", inherited == 0);
+    CHECK("R4_4_pmpi_type_free_reused_handle_has_no_attribute", inherited == 0);
 
     /* Windows: PMPI_Win_free deletes. */
     static int buf[4];
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
     MPI_Win_set_attr(w, wkey, (void *)(intptr_t)700);
     ndel = 0;
     rc = PMPI_Win_free(&w);
-    CHECK("R4_pmpi_win_free_runs_delete_callback", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)700);
+    CHECK("R4_4_pmpi_win_free_runs_delete_callback", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)700);
 
     /* PMPI_Error_class and PMPI_Error_string know the caching routines' codes. */
     rc = MPI_Comm_set_attr(MPI_COMM_NULL, ckey, NULL);
@@ -184,8 +184,8 @@ int main(int argc, char **argv)
     PMPI_Error_class(rc, &pcls);
     MPI_Error_string(rc, text, &len);
     PMPI_Error_string(rc, ptext, &plen);
-    CHECK("R4_pmpi_error_class_of_caching_code", rc != MPI_SUCCESS && cls == MPI_ERR_COMM && pcls == MPI_ERR_COMM);
-    CHECK("R4_pmpi_error_string_of_caching_code", len > 0 && plen == len && strcmp(text, ptext) == 0);
+    CHECK("R3_2_pmpi_error_class_of_caching_code", rc != MPI_SUCCESS && cls == MPI_ERR_COMM && pcls == MPI_ERR_COMM);
+    CHECK("R3_2_pmpi_error_string_of_caching_code", len > 0 && plen == len && strcmp(text, ptext) == 0);
 
     MPI_Comm_free_keyval(&ckey);
     MPI_Type_free_keyval(&tkey);
