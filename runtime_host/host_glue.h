@@ -219,16 +219,18 @@ MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::u
   return records<K>().find_hot(native(h));
 }
 // At MPI_THREAD_MULTIPLE a get is a lock-free read, as the checked path's (attr_store.h: read),
-// without its error plumbing. The checked path tries it first (templates/host/functions.cc.j2).
+// without its error plumbing: the record from the table itself (the cache in front of it is for
+// one thread), the keyval from the same per-kind table as below (keyval.h: live_user).
 template <object_kind K, typename H>
-bool fast_get_concurrent(H h, int keyval, void* attribute_val, int* flag) {
-  if (!g_fast_concurrent.load(std::memory_order_relaxed) || attribute_val == nullptr || flag == nullptr)
+MPIATTR_HOT bool fast_get_concurrent(H h, int keyval, void* attribute_val, int* flag) {
+  std::uint32_t index;
+  if (attribute_val == nullptr || flag == nullptr || !g_fast_concurrent.load(std::memory_order_relaxed) ||
+      !keyvals().live_user(keyval, K, &index))
     return false;
   auto* o = records<K>().find(native(h));
-  keyval_record* r = keyvals().find_live(keyval);
-  if (o == nullptr || r == nullptr || r->kind != K) return false;
+  if (o == nullptr) return false;
   attr_read v;
-  o->attrs.read(keyval_registry::index_of(keyval), &v);
+  o->attrs.read(index, &v);
   if (v.found) *static_cast<void**>(attribute_val) = v.as_c();
   *flag = v.found;
   return true;
@@ -245,13 +247,21 @@ MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   *flag = r.found;
   return true;
 }
-// At MPI_THREAD_MULTIPLE a set that needs no delete callback takes the store's lock, as the
-// checked path's, without its error plumbing. The checked path tries it first.
+// At MPI_THREAD_MULTIPLE a set that needs no delete callback and no new storage takes the store's
+// lock (attr_store.h: put_locked), without the checked path's error plumbing.
 template <object_kind K, typename H>
-bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
-  if (!g_fast_concurrent.load(std::memory_order_relaxed)) return false;
+MPIATTR_HOT bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
+  std::uint32_t index;
+  if (!g_fast_concurrent.load(std::memory_order_relaxed) || !keyvals().live_user(keyval, K, &index))
+    return false;
   auto* o = records<K>().find(native(h));
-  return o != nullptr && api::try_set_attr(*o, keyval, attribute_value::from_c(attribute_val));
+  if (o == nullptr) return false;
+  switch (o->attrs.put_locked(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {
+    case attr_store::fast_put::not_done: return false;
+    case attr_store::fast_put::added: keyvals().attach(index); return true;
+    case attr_store::fast_put::replaced: return true;
+  }
+  return false;
 }
 template <object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {

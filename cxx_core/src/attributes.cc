@@ -94,15 +94,6 @@ static bool store_without_callback(attr_store& s, const keyval_record& r, std::u
   }
 }
 
-bool try_set_attr(attr_object& obj, int keyval, attribute_value value) {
-  keyval_record* r = keyvals().find_live(keyval);
-  if (r == nullptr || r->kind != obj.kind || r->predefined) return false;
-  attr_store& s = obj.attrs;
-  std::lock_guard lock(s.mutex());
-  attr_store::put_result result;
-  return !s.freeing && store_without_callback(s, *r, keyval_registry::index_of(keyval), value, &result);
-}
-
 status set_attr(attr_object& obj, int keyval, attribute_value value) {
   keyval_record* r = keyvals().find_live(keyval);
   if (r == nullptr || r->kind != obj.kind || r->predefined) [[unlikely]] {

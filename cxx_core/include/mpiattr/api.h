@@ -17,11 +17,6 @@ status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delet
                      aint extra_state);
 status free_keyval(object_kind kind, int& keyval);
 status set_attr(attr_object& obj, int keyval, attribute_value value);
-// set_attr when it needs no delete callback and nothing is wrong (a live keyval of the object's
-// kind, not predefined, the object not being freed, the attribute not being deleted): true when
-// done; false, with nothing changed, otherwise. Thread-safe: a host runtime's fast path at
-// MPI_THREAD_MULTIPLE (runtime_host/host_glue.h).
-bool try_set_attr(attr_object& obj, int keyval, attribute_value value);
 namespace detail {
 bool read_predefined(const attr_object& obj, std::uint32_t index, attr_read* out);
 // get_attr when `keyval` is not a live keyval of the object's kind: a freed keyval still in use

@@ -8,7 +8,7 @@
 // memory. A get therefore costs a few dependent loads whatever the number of attributes,
 // allocates nothing and performs no read-modify-write: readers use the store's sequence counter
 // (a seqlock) to see a value and its origin together, while writers serialise on the store's
-// mutex. User callbacks never run under that mutex (R11.1). Predefined attributes are not kept
+// lock (a spinlock: critical sections are a few stores). User callbacks never run under it (R11.1). Predefined attributes are not kept
 // here (predefined.h).
 #pragma once
 #include <atomic>
@@ -50,19 +50,14 @@ class attr_store {
     for (;;) {
       std::uint32_t v1 = version_.load(std::memory_order_acquire);
       if (v1 & 1u) continue;  // a writer is mid-update
-      const directory* d = dir_.load(std::memory_order_acquire);
       bool found = false;
-      if (i / kChunk < d->nchunks) {
-        const slot* c = d->chunks[i / kChunk].load(std::memory_order_acquire);
-        if (c != nullptr) {
-          const slot& s = c[i % kChunk];
-          std::uint32_t tag = s.tag.load(std::memory_order_relaxed);
-          if (tag & kOriginMask) {
-            out->value = attribute_value(s.word.load(std::memory_order_relaxed),
-                                         static_cast<origin>(tag & kOriginMask));
-            out->home = reinterpret_cast<const aint*>(&s.word);
-            found = true;
-          }
+      if (const slot* s = synchronised_slot(i)) {
+        std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+        if (tag & kOriginMask) {
+          out->value = attribute_value(s->word.load(std::memory_order_relaxed),
+                                       static_cast<origin>(tag & kOriginMask));
+          out->home = reinterpret_cast<const aint*>(&s->word);
+          found = true;
         }
       }
       std::atomic_thread_fence(std::memory_order_acquire);
@@ -102,8 +97,24 @@ class attr_store {
     return empty ? fast_put::added : fast_put::replaced;
   }
 
+  // The set fast path at MPI_THREAD_MULTIPLE: put_fast's work, under the store's lock and fenced
+  // for readers.
+  MPIATTR_HOT fast_put put_locked(std::uint32_t index, attribute_value v, std::uint8_t flags) {
+    std::lock_guard lock(mu_);
+    slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
+    if (s == nullptr || freeing) return fast_put::not_done;
+    std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+    const bool empty = !(tag & kOriginMask);
+    if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
+      return fast_put::not_done;
+    begin_write();
+    store(s, tag, v, flags, next_seq_++);
+    end_write();
+    return empty ? fast_put::added : fast_put::replaced;
+  }
+
   // ---- everything below requires holding mutex() ----
-  sync::mutex& mutex() const { return mu_; }
+  sync::spinlock& mutex() const { return mu_; }
 
   // Each attribute carries a few bits for its owner (the keyval's callback kinds, so that dup
   // and free need not look the keyval up), kept in the slot's tag.
@@ -255,6 +266,15 @@ class attr_store {
     const slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
     return c ? c + i % kChunk : nullptr;
   }
+  // The same for a reader that may overlap a writer (inside read()'s sequence check): a chunk
+  // beyond the inline one is reached through the directory a writer may replace.
+  MPIATTR_HOT const slot* synchronised_slot(std::uint32_t i) const {
+    if (i < kChunk) [[likely]] return &inline_chunk_[i];
+    const directory* d = dir_.load(std::memory_order_acquire);
+    if (i / kChunk >= d->nchunks) return nullptr;
+    const slot* c = d->chunks[i / kChunk].load(std::memory_order_acquire);
+    return c ? c + i % kChunk : nullptr;
+  }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
   slot* existing(std::uint32_t index) const;
   void begin_write() {
@@ -267,7 +287,7 @@ class attr_store {
 
   std::atomic<directory*> dir_;
   std::atomic<std::uint32_t> version_{0};
-  mutable sync::mutex mu_;
+  mutable sync::spinlock mu_;
   // Whether every attribute is in the inline chunk, whose occupied slots inline_mask_ lists.
   bool all_inline() const { return far_ == 0; }
   // Keeps inline_mask_ and far_ in step when slot s becomes occupied (on) or empty.

@@ -217,17 +217,21 @@ class keyval_registry {
   // user for objects of kind `kind` (comm, type or win); if so, sets *index. hot_ holds, per
   // kind and index, the live handle (0 for free, freed and predefined keyvals, and for keyvals of
   // the other kinds; entry 0 holds 1, so MPI_KEYVAL_INVALID matches nothing) and the attribute
-  // flags, so this is one compare. Its fields are plain, not
-  // atomic: only the fast paths read them, and those run only where no two MPI calls overlap.
+  // flags, so this is one compare. Its fields are read and written with relaxed atomic
+  // accesses (plain loads and stores on the machines we know), so that the fast paths of
+  // MPI_THREAD_MULTIPLE use it too: a keyval reaches another thread through the program's own
+  // synchronisation, which orders its creation before that thread's calls.
   MPIATTR_HOT bool live_user(int keyval, object_kind kind, std::uint32_t* index) const {
     std::uint32_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
-    if (hot_[static_cast<int>(kind)][i].handle != static_cast<std::uint32_t>(keyval)) return false;
+    if (__atomic_load_n(&hot_[static_cast<int>(kind)][i].handle, __ATOMIC_RELAXED) !=
+        static_cast<std::uint32_t>(keyval))
+      return false;
     *index = i;
     return true;
   }
   // The attr_flags of a keyval live_user() accepted.
   MPIATTR_HOT std::uint8_t hot_flags(object_kind kind, std::uint32_t index) const {
-    return hot_[static_cast<int>(kind)][index].flags;
+    return __atomic_load_n(&hot_[static_cast<int>(kind)][index].flags, __ATOMIC_RELAXED);
   }
 
   // A keyval the user may set or get with: created and not yet freed.
@@ -325,10 +329,13 @@ class keyval_registry {
   static constexpr int kKeyvalKinds = 3;  // comm, type, win: the kinds that carry attributes
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
     hot_entry& e = hot_[static_cast<int>(kind)][i];
-    e.handle = handle;
-    if (e.flags != flags) e.flags = flags;  // usually the same keyval pattern again: no store
+    if (__atomic_load_n(&e.flags, __ATOMIC_RELAXED) != flags)  // usually the same pattern: no store
+      __atomic_store_n(&e.flags, flags, __ATOMIC_RELAXED);
+    __atomic_store_n(&e.handle, handle, __ATOMIC_RELAXED);
   }
-  void clear_hot(std::uint32_t i, object_kind kind) { hot_[static_cast<int>(kind)][i].handle = 0; }
+  void clear_hot(std::uint32_t i, object_kind kind) {
+    __atomic_store_n(&hot_[static_cast<int>(kind)][i].handle, 0u, __ATOMIC_RELAXED);
+  }
   void attach_counted(std::uint32_t index);
   void detach_counted(std::uint32_t index);
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
