@@ -256,12 +256,8 @@ MPIATTR_HOT bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
     return false;
   auto* o = records<K>().find(native(h));
   if (o == nullptr) return false;
-  switch (o->attrs.put_locked(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {
-    case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added: keyvals().attach(index); return true;
-    case attr_store::fast_put::replaced: return true;
-  }
-  return false;
+  return o->attrs.put_locked(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index),
+                             [index] { return keyvals().attach(index); }) != attr_store::fast_put::not_done;
 }
 template <object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
@@ -271,7 +267,9 @@ MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
   if (o == nullptr) return false;
   switch (o->attrs.put_fast(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {
     case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added: keyvals().attach(index); return true;
+    case attr_store::fast_put::added:
+      if (keyvals().attach(index)) o->attrs.mark_counted(index);
+      return true;
     case attr_store::fast_put::replaced: return true;
   }
   return false;

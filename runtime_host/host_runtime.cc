@@ -128,7 +128,7 @@ int host_code_of(status st) {
 // or first set: a dup + free of an object with a few attributes then allocates nothing.
 constexpr std::size_t kPoolMax = 64;
 struct record_pool {
-  sync::mutex mu;
+  sync::spinlock mu;  // held for a few loads and stores
   attr_object* free[3][kPoolMax];  // by kind: comm, type, win
   std::size_t count[3];
 };
@@ -137,14 +137,16 @@ struct record_pool {
 constinit record_pool g_pool{};
 void recycle(attr_object* o) {
   const int k = static_cast<int>(o->kind);
-  std::lock_guard lock(g_pool.mu);
-  if (g_pool.count[k] >= kPoolMax || !o->attrs.reusable()) {  // (a large store is not kept)
-    delete o;
-    return;
+  if (o->attrs.reusable()) {  // (a large store is not kept)
+    o->attrs.freeing = false;  // delete_all left it set; the store is empty
+    o->native = 0;
+    std::lock_guard lock(g_pool.mu);
+    if (g_pool.count[k] < kPoolMax) {
+      g_pool.free[k][g_pool.count[k]++] = o;
+      return;
+    }
   }
-  o->attrs.freeing = false;  // delete_all left it set; the store is empty
-  o->native = 0;
-  g_pool.free[k][g_pool.count[k]++] = o;
+  delete o;
 }
 
 // Deletes the attributes (newest first) of record o, the record of `key`, and drops it. Returns
@@ -221,16 +223,11 @@ void insert(attr_object* o) {
 }
 
 // The lazy keyval counts' census (keyval.h): attributes under keyval index `index` on every
-// record of `kind`, and on those a dup is filling.
-std::size_t count_attributes(object_kind kind, std::uint32_t index) {
-  std::size_t n = count_in_construction(kind, index);
-  with_map(kind, [&](auto& m) {
-    m.for_each([&](attr_object* o) {
-      std::lock_guard lock(o->attrs.mutex());
-      n += o->attrs.has(index);
-    });
-  });
-  return n;
+// record of `kind`, and on those a dup is filling. A dup publishes its record (insert) before it
+// leaves the dups in progress, so that each record is found in one place or the other.
+void census(object_kind kind, std::uint32_t index) {
+  census_in_construction(kind, index);
+  with_map(kind, [&](auto& m) { m.for_each([&](attr_object* o) { census_one(*o, index); }); });
 }
 
 }  // namespace
@@ -251,7 +248,7 @@ namespace {
   sync::set_concurrent(level == host_thread_multiple);  // the level the host provides (R11)
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
-  keyvals().set_attribute_counter(count_attributes);
+  keyvals().set_attribute_census(census);
   if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &g_probe_comm, nullptr) != MPI_SUCCESS ||
       PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_probe_type, nullptr) != MPI_SUCCESS ||
       PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &g_probe_win, nullptr) != MPI_SUCCESS ||
@@ -368,17 +365,19 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
   attr_object* from = find(kind, old);
   if (from == nullptr) return MPI_SUCCESS;  // no mpiattr attribute to copy
   attr_object* to = new_record(kind, fresh);
-  if (status st = copy_all(*from, *to); !st.is_ok()) {
-    recycle(to);  // copy_all left it with no attribute
-    *undo = true;
-    return raise(kind, old, kind != object_kind::type, st, routine);
+  status st;
+  {
+    dup_in_progress building(*to);
+    st = copy_all(*from, *to);
+    if (st.is_ok() && to->attrs.size() != 0) {
+      insert(to);  // (before `building` ends: the census finds it in one place or the other)
+      return MPI_SUCCESS;
+    }
   }
-  if (to->attrs.size() == 0) {  // nothing was copied: no record
-    recycle(to);
-    return MPI_SUCCESS;
-  }
-  insert(to);
-  return MPI_SUCCESS;
+  recycle(to);  // nothing was copied, or copy_all failed and left it with no attribute: no record
+  if (st.is_ok()) return MPI_SUCCESS;
+  *undo = true;
+  return raise(kind, old, kind != object_kind::type, st, routine);
 }
 
 int before_free(object_kind kind, const char* routine, std::uintptr_t key) {

@@ -4,7 +4,7 @@
 // it, and leaves when it is freed (docs/host.md).
 //
 // Open addressing with linear probing. Lookups take no lock and make no read-modify-write; writers
-// (insert, erase) hold a mutex, which is a real one only at MPI_THREAD_MULTIPLE (sync.h). A table
+// (insert, erase) hold a spinlock, which is a real one only at MPI_THREAD_MULTIPLE (sync.h). A table
 // that grows, or is rebuilt to clear its tombstones, is replaced. Below MPI_THREAD_MULTIPLE no
 // lookup can be running then, and the old array is freed; at MPI_THREAD_MULTIPLE it is kept (never
 // freed), so that a lookup that started on it still reads valid memory.
@@ -150,7 +150,7 @@ class native_map {
 
   hot_entry hot_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
-  sync::mutex mu_;
+  sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)
   std::size_t used_ = 0;  // live entries and tombstones in the current table
   std::atomic<std::size_t> live_{0};
 };

@@ -64,11 +64,8 @@ attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
 bool attr_store::peek(std::uint32_t index, entry* e) const {
   slot* s = existing(index);
   if (s == nullptr) return false;
-  std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
-  if (!(tag & kOriginMask)) return false;
-  *e = entry{index, s->seq,
-             attribute_value(s->word.load(std::memory_order_relaxed), static_cast<origin>(tag & kOriginMask)),
-             (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)};
+  if (!(s->tag.load(std::memory_order_relaxed) & kOriginMask)) return false;
+  *e = entry_of(index, *s);
   return true;
 }
 
@@ -101,9 +98,10 @@ attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value 
 }
 
 void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq,
-                             flags_t flags) {
+                             flags_t flags, bool counted) {
   slot* s = slot_for_write(index);
   store(s, s->tag.load(std::memory_order_relaxed), v, flags, seq);
+  if (counted) mark(s);
   if (seq >= next_seq_) next_seq_ = seq + 1;
 }
 
@@ -115,16 +113,18 @@ void attr_store::set_deleting(std::uint32_t index, bool on) {
   s->tag.store(new_tag, std::memory_order_relaxed);
 }
 
-void attr_store::erase(std::uint32_t index) {
+bool attr_store::erase(std::uint32_t index) {
   slot* s = existing(index);
-  if (s == nullptr || !(s->tag.load(std::memory_order_relaxed) & kOriginMask)) return;
-  account(s->tag.load(std::memory_order_relaxed), 0);
+  if (s == nullptr || !(s->tag.load(std::memory_order_relaxed) & kOriginMask)) return false;
+  const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+  account(tag, 0);
   begin_write();
   s->tag.store(0, std::memory_order_relaxed);
   s->word.store(0, std::memory_order_relaxed);
   end_write();
   --count_;
   occupy(s, false);
+  return (tag & kCounted) != 0;
 }
 
 void attr_store::copy_plain_into(attr_store& to) const {
@@ -144,7 +144,7 @@ void attr_store::copy_plain_into(attr_store& to) const {
     return;
   }
   if (count_ <= kFewSlots) {  // a few attributes: slot by slot beats copying whole chunks
-    copy_into(to, [](const entry&) { return true; });
+    copy_into(to, [](const entry&) { return pick::copy; });
     return;
   }
   const directory* d = dir_.load(std::memory_order_relaxed);

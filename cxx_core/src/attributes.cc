@@ -85,7 +85,7 @@ static bool store_without_callback(attr_store& s, const keyval_record& r, std::u
   *result = s.try_put(idx, value, flags_of(r.cbs), kDeleteUser);
   switch (*result) {
     case attr_store::put_result::added:
-      keyvals().attach(idx);  // the attribute's reference (R2.2)
+      if (keyvals().attach(idx)) s.mark_counted(idx);  // the attribute's reference (R2.2, D20)
       return true;
     case attr_store::put_result::replaced:  // no delete callback to run on the old value
       return true;
@@ -188,9 +188,9 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
       return callback_failed(rc, "the delete callback");
     }
   }
-  s.erase(idx);
+  const bool counted = s.erase(idx);
   lock.unlock();
-  keyvals().detach(idx);
+  if (counted) keyvals().detach(idx);
   return status::ok();
 }
 
@@ -201,9 +201,10 @@ status delete_all(attr_object& obj) {
     std::lock_guard lock(s.mutex());
     if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
     s.freeing = true;
-    // When no attribute has a delete callback to run, nothing can observe the order: drop them
-    // all at once (the common case, and what makes dup + free cheap).
-    if (s.all_plain() && !keyvals().counting()) {
+    // When no attribute has a delete callback to run or a keyval reference to give back, nothing
+    // can observe the order: drop them all at once (the common case, and what makes dup + free
+    // cheap).
+    if (s.all_plain()) {
       s.drop_plain();
       return status::ok();
     }
@@ -212,10 +213,9 @@ status delete_all(attr_object& obj) {
       any_user = any_user || e.deleting || (e.flags & kDeleteUser);
     });
     if (!any_user) {
-      if (keyvals().counting())
-        s.clear([](const attr_store::entry& e) { keyvals().detach(e.index); });
-      else
-        s.clear([](const attr_store::entry&) {});
+      s.clear([](const attr_store::entry& e) {
+        if (e.counted) keyvals().detach(e.index);
+      });
       return status::ok();
     }
     todo = s.snapshot_newest_first();
@@ -233,26 +233,36 @@ status delete_all(attr_object& obj) {
 }
 
 namespace {
-// Objects copy_all is filling, not yet in any table (for count_in_construction). Only used below
-// MPI_THREAD_MULTIPLE, where no two calls overlap; nested dups (from copy callbacks) stack.
-std::vector<const attr_object*> g_in_construction;
-
-struct construction_guard {
-  const attr_object* obj;
-  explicit construction_guard(const attr_object& o) : obj(sync::concurrent() ? nullptr : &o) {
-    if (obj) g_in_construction.push_back(obj);
-  }
-  ~construction_guard() {
-    if (obj) g_in_construction.pop_back();
-  }
-};
+// Objects copy_all is filling, not yet findable by the runtime's census (census_in_construction):
+// from before the first copy until the runtime has published the object (dup_in_progress).
+sync::spinlock g_building_mu;
+std::vector<attr_object*> g_building;
 }  // namespace
 
-std::size_t count_in_construction(object_kind kind, std::uint32_t index) {
-  std::size_t n = 0;
-  for (const attr_object* o : g_in_construction)
-    if (o->kind == kind && o->attrs.has(index)) ++n;
-  return n;
+dup_in_progress::dup_in_progress(attr_object& to) : to_(&to) {
+  std::lock_guard lock(g_building_mu);
+  g_building.push_back(to_);
+}
+dup_in_progress::~dup_in_progress() {
+  std::lock_guard lock(g_building_mu);
+  // Nested dups (from copy callbacks) end first: the object is usually the last one.
+  for (std::size_t i = g_building.size(); i-- > 0;)
+    if (g_building[i] == to_) {
+      g_building[i] = g_building.back();
+      g_building.pop_back();
+      break;
+    }
+}
+
+void census_one(attr_object& o, std::uint32_t index) {
+  std::lock_guard lock(o.attrs.mutex());
+  if (o.attrs.mark_counted(index)) keyval_registry::acquire(keyvals().at(index));
+}
+
+void census_in_construction(object_kind kind, std::uint32_t index) {
+  std::lock_guard lock(g_building_mu);
+  for (attr_object* o : g_building)
+    if (o->kind == kind) census_one(*o, index);
 }
 
 status copy_all(const attr_object& from, attr_object& to) {
@@ -260,29 +270,30 @@ status copy_all(const attr_object& from, attr_object& to) {
     attr_store::entry e;
     keyval_record* r;
   };
-  construction_guard building(to);
   std::vector<pending> user;
   const attr_store& s = from.attrs;
   attr_store& d = to.attrs;
   {
-    // `to` is not published yet: only this thread can see it, so no lock and no seqlock.
-    // MPI_XXX_DUP_FN values are copied slot by slot, keeping origin and set order (D10, D16).
+    // `to` is not published yet: no reader can see it, so no seqlock; its lock is for the census
+    // of lazy counting (dup_in_progress), which may visit it from a copy callback or another
+    // thread. MPI_XXX_DUP_FN values are copied slot by slot, keeping origin and set order (D10,
+    // D16).
     std::lock_guard lock(s.mutex());
+    std::lock_guard to_lock(d.mutex());
     const bool counting = keyvals().counting();
     if (!counting && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
       s.copy_plain_into(d);
       return status::ok();
     }
     s.copy_into(d, [&](const attr_store::entry& e) {
-      if (!(e.flags & (kCopyDup | kCopyUser))) return false;  // NULL_COPY_FN: nothing
-      if (e.flags & kCopyDup) {
-        if (counting) keyvals().attach(e.index, false);  // the copy's reference
-        return true;
-      }
+      if (!(e.flags & (kCopyDup | kCopyUser))) return attr_store::pick::skip;  // NULL_COPY_FN
+      if (e.flags & kCopyDup)  // the copy's reference, if its keyval is counted
+        return counting && keyvals().attach(e.index, false) ? attr_store::pick::copy_counted
+                                                             : attr_store::pick::copy;
       keyval_record* r = keyvals().at(e.index);
       keyval_registry::acquire(r);  // the callback's, while it runs
       user.push_back({e, r});
-      return false;
+      return attr_store::pick::skip;
     });
   }
   // Copy callbacks run oldest first (D10).
@@ -301,8 +312,8 @@ status copy_all(const attr_object& from, attr_object& to) {
       break;
     }
     if (keep) {
-      keyvals().attach(p.e.index, false);
-      d.put_private(p.e.index, out, p.e.seq, p.e.flags);
+      std::lock_guard to_lock(d.mutex());
+      d.put_private(p.e.index, out, p.e.seq, p.e.flags, keyvals().attach(p.e.index, false));
     }
   }
   for (auto& p : user) keyvals().release(p.r);
@@ -312,7 +323,7 @@ status copy_all(const attr_object& from, attr_object& to) {
     int user_code = detail::last_user_code();
     std::string saved = detail::last_detail();
     std::vector<attr_store::entry> made;
-    std::vector<std::uint32_t> newer;
+    std::vector<std::uint32_t> newer, newer_counted;
     {
       std::lock_guard lock(d.mutex());
       // Copies are made oldest first (D10), so the attributes set after the failing one were
@@ -324,10 +335,11 @@ status copy_all(const attr_object& from, attr_object& to) {
       d.for_each([&](const attr_store::entry& e) {
         if (e.seq > failed_seq) newer.push_back(e.index);
       });
-      for (std::uint32_t index : newer) d.erase(index);
+      for (std::uint32_t index : newer)
+        if (d.erase(index)) newer_counted.push_back(index);
       made = d.snapshot_newest_first();
     }
-    for (std::uint32_t index : newer) keyvals().detach(index);  // the dropped copy's reference
+    for (std::uint32_t index : newer_counted) keyvals().detach(index);  // the dropped copy's reference
     for (const auto& e : made) (void)delete_one(to, *keyvals().at(e.index), e.index);
     return user_code ? callback_failed(user_code, "the copy callback")
                      : fail(result.error_class(), "%s", saved.c_str());

@@ -128,7 +128,7 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   if (i == 0) return fail(MPI_ERR_KEYVAL, "all %u keyvals are in use", kMaxIndex - kFirstUserIndex);
   const std::uint8_t flags = flags_of(cbs);
   *keyval = init_record(i, kind, cbs, cbs.extra_state, flags);
-  if (cbs.lang_state != nullptr) used_[i] = kUsedLangState;  // (a free left it 0)
+  if (cbs.lang_state != nullptr) __atomic_store_n(&used_[i], kUsedLangState, __ATOMIC_RELAXED);  // (a free left it 0)
   if (!sync::concurrent() && cbs.lang_state == nullptr) {
     // For create_fast(): the next keyval with these callbacks needs no classification.
     classified& c = last_[static_cast<int>(cbs.lang)];
@@ -153,25 +153,26 @@ status keyval_registry::rebind(int keyval, language lang, void* lang_state) {
   r->cbs.lang_state = lang_state;
   r->cbs.copy_kind = b->predefined->classify_copy(r->cbs.copy);
   r->cbs.delete_kind = b->predefined->classify_delete(r->cbs.del);
-  if (lang_state != nullptr) used_[i] |= kUsedLangState;
+  if (lang_state != nullptr) __atomic_fetch_or(&used_[i], kUsedLangState, __ATOMIC_RELAXED);
   set_hot(i, static_cast<std::uint32_t>(keyval), r->kind, flags_of(r->cbs));
   return status::ok();
 }
 
-// The user's handle goes (R2.1). Below MPI_THREAD_MULTIPLE, attributes under a keyval that ever
-// had one are counted now, and it is counted from now on (lazy counting, keyval.h).
+// The user's handle goes (R2.1). Attributes under a keyval that ever had one are counted now, and
+// it is counted from now on (lazy counting, keyval.h). `counted` is set before the census visits
+// any object, so that an attribute stored after the census passed its object counts itself; the
+// census adds the references as it goes, so that an attribute deleted behind it gives back one
+// it already has, while the handle's reference keeps the record alive throughout.
 void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
-  const bool used = (used_[i] & kUsedAttribute) != 0;
-  used_[i] = 0;
+  const bool used = (__atomic_exchange_n(&used_[i], std::uint8_t{0}, __ATOMIC_RELAXED) & kUsedAttribute) != 0;
   clear_hot(i, r->kind);
-  if (!sync::concurrent() && used && counter_ != nullptr) {
-    std::size_t n = counter_(r->kind, i);
-    if (n != 0) {
-      r->counted = true;
-      ++counted_;
-      r->refs.store(r->refs.load(std::memory_order_relaxed) + static_cast<std::int32_t>(n),
-                    std::memory_order_relaxed);
+  if (used && census_ != nullptr) {
+    {
+      std::lock_guard lock(mu_);  // with recycle(), which resets them
+      r->counted.store(true, std::memory_order_seq_cst);
+      counted_.fetch_add(1, std::memory_order_seq_cst);
     }
+    census_(r->kind, i);
   }
   release(r);
 }
@@ -198,15 +199,6 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   return status::ok();
 }
 
-void keyval_registry::attach_counted(std::uint32_t index) {
-  keyval_record* r = at(index);
-  if (sync::concurrent() || r->counted) acquire(r);
-}
-
-void keyval_registry::detach_counted(std::uint32_t index) {
-  keyval_record* r = at(index);
-  if (sync::concurrent() || r->counted) release(r);
-}
 
 bool keyval_registry::was_issued(int keyval) const {
   if ((keyval & 0xC0000000) != 0x40000000) return false;

@@ -179,6 +179,7 @@ status check_info(handle_t info) {
 status dup_comm(comm_object& comm, handle_t& newcomm) {
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
+  dup_in_progress building(*fresh.obj);
   if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
     rt().life->comm_release(*fresh.obj);
     newcomm = h::comm_null;  // no half-built communicator (R4.5)
@@ -232,25 +233,21 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
 }
 
 // The lazy keyval counts' census (keyval.h): attributes under keyval index `index` on every
-// object of `kind`, published or being built by a dup.
+// object of `kind`, published or being built by a dup (a dup publishes its object before it
+// leaves the dups in progress, so that each object is found in one place or the other).
 template <typename T>
-std::size_t count_in(object_table<T>& table, std::uint32_t index) {
-  std::size_t n = 0;
-  auto visit = [&](T* o) {
-    std::lock_guard lock(o->attrs.mutex());
-    n += o->attrs.has(index);
-  };
+void census_in(object_table<T>& table, std::uint32_t index) {
+  auto visit = [&](T* o) { census_one(*o, index); };
   table.for_each(visit);
   table.for_each_predefined(visit);
-  return n;
 }
-std::size_t count_attributes(object_kind kind, std::uint32_t index) {
-  std::size_t n = count_in_construction(kind, index);
+void census(object_kind kind, std::uint32_t index) {
+  census_in_construction(kind, index);
   switch (kind) {
-    case object_kind::comm: return n + count_in(rt().comms, index);
-    case object_kind::type: return n + count_in(rt().types, index);
-    case object_kind::win: return n + count_in(rt().wins, index);
-    default: return n;
+    case object_kind::comm: census_in(rt().comms, index); break;
+    case object_kind::type: census_in(rt().types, index); break;
+    case object_kind::win: census_in(rt().wins, index); break;
+    default: break;
   }
 }
 
@@ -569,7 +566,7 @@ status init_thread(int*, char***, int required, int& provided) {
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
                    : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
   sync::set_concurrent(r.thread_level == MPI_THREAD_MULTIPLE);  // before any object is shared
-  keyvals().set_attribute_counter(count_attributes);
+  keyvals().set_attribute_census(census);
   provided = r.thread_level;
   r.set_phase(phase::running);
   return status::ok();
@@ -927,6 +924,7 @@ status get_processor_name(char* name, int& resultlen) {
 status type_dup(type_object& old, handle_t& newtype) {
   unpublished<type_object> fresh;
   if (status st = rt().life->type_dup(old, *fresh.obj); !st.is_ok()) return st;
+  dup_in_progress building(*fresh.obj);
   if (status st = copy_all(old, *fresh.obj); !st.is_ok()) {
     rt().life->type_release(*fresh.obj);
     newtype = h::datatype_null;  // no half-built datatype (R4.5)

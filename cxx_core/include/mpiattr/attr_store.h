@@ -98,8 +98,11 @@ class attr_store {
   }
 
   // The set fast path at MPI_THREAD_MULTIPLE: put_fast's work, under the store's lock and fenced
-  // for readers.
-  MPIATTR_HOT fast_put put_locked(std::uint32_t index, attribute_value v, std::uint8_t flags) {
+  // for readers. For a new attribute it calls counted() under the lock (whether the attribute
+  // holds a reference on its keyval: keyval_registry::attach).
+  template <typename Counted>
+  MPIATTR_HOT fast_put put_locked(std::uint32_t index, attribute_value v, std::uint8_t flags,
+                                  Counted&& counted) {
     std::lock_guard lock(mu_);
     slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
     if (s == nullptr || freeing) return fast_put::not_done;
@@ -110,7 +113,9 @@ class attr_store {
     begin_write();
     store(s, tag, v, flags, next_seq_++);
     end_write();
-    return empty ? fast_put::added : fast_put::replaced;
+    if (!empty) return fast_put::replaced;
+    if (counted()) mark(s);
+    return fast_put::added;
   }
 
   // ---- everything below requires holding mutex() ----
@@ -125,6 +130,7 @@ class attr_store {
     attribute_value value;
     bool deleting;
     flags_t flags;
+    bool counted;  // the attribute holds a reference on its keyval (keyval.h, lazy counting)
   };
   // The slot's state; false when empty.
   bool peek(std::uint32_t index, entry* e) const;
@@ -134,10 +140,23 @@ class attr_store {
   // being deleted, or whose flags intersect `needs_callback` (its delete callback must run first).
   enum class put_result { added, replaced, deleting, needs_callback };
   put_result try_put(std::uint32_t index, attribute_value v, flags_t flags, flags_t needs_callback);
-  // Stores into an object no other thread can see yet (a dup in progress): no reader to fence.
-  void put_private(std::uint32_t index, attribute_value v, std::uint32_t seq, flags_t flags);
-  // Copies slot by slot, into `to` (empty, and not yet visible to other threads), every attribute
-  // for which pick(entry) returns true: the dup fast path.
+  // Stores into an object no reader can see yet (a dup in progress): no reader to fence.
+  void put_private(std::uint32_t index, attribute_value v, std::uint32_t seq, flags_t flags,
+                   bool counted);
+  // Lazy keyval counting (keyval.h): the attribute under `index` holds a reference on its keyval
+  // from now on. False, changing nothing, when there is no attribute or it holds one already.
+  bool mark_counted(std::uint32_t index) {
+    slot* s = existing(index);
+    if (s == nullptr) return false;
+    const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+    if (!(tag & kOriginMask) || (tag & kCounted)) return false;
+    mark(s);
+    return true;
+  }
+  // What copy_into does with an attribute.
+  enum class pick { skip, copy, copy_counted };
+  // Copies slot by slot, into `to` (empty, and not yet visible to readers), every attribute for
+  // which pick(entry) does not return skip: the dup fast path.
   template <typename Pick>
   void copy_into(attr_store& to, Pick&& pick) const {
     std::uint32_t left = count_;
@@ -151,27 +170,29 @@ class attr_store {
         if (!(tag & kOriginMask)) continue;
         --left;
         aint word = ch[i].word.load(std::memory_order_relaxed);
-        if (!pick(entry{c * kChunk + i + kPredefinedIndices, ch[i].seq,
-                        attribute_value(word, static_cast<origin>(tag & kOriginMask)),
-                        (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)}))
-          continue;
+        const attr_store::pick p = pick(entry_of(c * kChunk + i + kPredefinedIndices, ch[i]));
+        if (p == attr_store::pick::skip) continue;
         if (dst == nullptr)
           dst = c == 0 ? to.inline_chunk_ : to.slot_for_write(c * kChunk + kPredefinedIndices);
+        const std::uint32_t copied =
+            (tag & ~(kDeleting | kCounted)) | (p == attr_store::pick::copy_counted ? kCounted : 0u);
         dst[i].word.store(word, std::memory_order_relaxed);
-        dst[i].tag.store(tag & ~kDeleting, std::memory_order_relaxed);
+        dst[i].tag.store(copied, std::memory_order_relaxed);
         dst[i].seq = ch[i].seq;
         ++to.count_;
         if (c == 0)
           to.inline_mask_ |= 1u << i;
         else
           ++to.far_;
-        to.account(0, tag & ~kDeleting);
+        to.account(0, copied);
       }
     }
     if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
   }
   void set_deleting(std::uint32_t index, bool on);
-  void erase(std::uint32_t index);
+  // Removes the attribute; returns whether it held a reference on its keyval (entry::counted),
+  // which the caller gives back (keyval_registry::detach) once it has let go of the lock.
+  bool erase(std::uint32_t index);
   // Calls f(entry) for every attribute, in keyval-index order.
   template <typename F>
   void for_each(F&& f) const {
@@ -193,8 +214,9 @@ class attr_store {
     far_ = 0;
     unusual_ = 0;
   }
-  // Whether every attribute is copied by MPI_XXX_DUP_FN and has no delete callback (and none is
-  // being deleted): then a dup may copy the slots wholesale and a free may drop them at once.
+  // Whether every attribute is copied by MPI_XXX_DUP_FN, has no delete callback and holds no
+  // reference on its keyval (and none is being deleted): then a dup may copy the slots wholesale
+  // and a free may drop them at once.
   bool all_plain() const { return unusual_ == 0; }
   // Copies every slot into `to` (empty, not yet visible to other threads); all_plain() must hold.
   void copy_plain_into(attr_store& to) const;
@@ -225,6 +247,7 @@ class attr_store {
   static constexpr std::uint32_t kFewSlots = 8;  // up to this many, dup and free go slot by slot
   static constexpr std::uint32_t kOriginMask = 3u;
   static constexpr std::uint32_t kDeleting = 4u;
+  static constexpr std::uint32_t kCounted = 8u;  // entry::counted
   static constexpr std::uint32_t kFlagShift = 8;
   struct slot {
     std::atomic<aint> word{0};
@@ -232,6 +255,17 @@ class attr_store {
     std::uint32_t seq = 0;
   };
   static_assert(sizeof(slot) == 16, "an attribute slot is 16 bytes");
+  static entry entry_of(std::uint32_t index, const slot& s) {
+    const std::uint32_t tag = s.tag.load(std::memory_order_relaxed);
+    return entry{index, s.seq,
+                 attribute_value(s.word.load(std::memory_order_relaxed), static_cast<origin>(tag & kOriginMask)),
+                 (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift), (tag & kCounted) != 0};
+  }
+  void mark(slot* s) {
+    const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+    account(tag, tag | kCounted);
+    s->tag.store(tag | kCounted, std::memory_order_relaxed);
+  }
   struct directory {
     std::uint32_t nchunks;
     std::atomic<slot*> chunks[kInlineChunks];  // a heap directory has nchunks entries
@@ -249,11 +283,7 @@ class attr_store {
         std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
         if (!(tag & kOriginMask)) continue;
         --left;
-        f(entry{c * kChunk + i + kPredefinedIndices, ch[i].seq,
-                attribute_value(ch[i].word.load(std::memory_order_relaxed),
-                                static_cast<origin>(tag & kOriginMask)),
-                (tag & kDeleting) != 0, static_cast<flags_t>(tag >> kFlagShift)},
-          ch[i]);
+        f(entry_of(c * kChunk + i + kPredefinedIndices, ch[i]), ch[i]);
       }
     }
   }
@@ -304,18 +334,19 @@ class attr_store {
   // Keeps unusual_ (occupied slots that are not plain, all_plain()) in step with a tag change.
   static bool unusual(std::uint32_t tag) {
     return (tag & kOriginMask) != 0 &&
-           ((tag & kDeleting) != 0 || (tag >> kFlagShift) != attr_flags::copy_dup);
+           ((tag & (kDeleting | kCounted)) != 0 || (tag >> kFlagShift) != attr_flags::copy_dup);
   }
   void account(std::uint32_t old_tag, std::uint32_t new_tag) {
     unusual_ += static_cast<std::uint32_t>(unusual(new_tag)) - static_cast<std::uint32_t>(unusual(old_tag));
   }
   // Writes a value into slot s, whose tag was old_tag, keeping count_, inline_mask_ and unusual_
-  // in step. Every
+  // in step; a replaced value's reference on its keyval (kCounted) passes to the new one. Every
   // store of a value goes through here; readers are fenced (or not) by the caller.
   MPIATTR_HOT void store(slot* s, std::uint32_t old_tag, attribute_value v, std::uint8_t flags,
                          std::uint32_t seq) {
-    const std::uint32_t tag =
-        static_cast<std::uint32_t>(v.how_written()) | std::uint32_t{flags} << kFlagShift;
+    const std::uint32_t tag = static_cast<std::uint32_t>(v.how_written()) |
+                              std::uint32_t{flags} << kFlagShift |
+                              ((old_tag & kOriginMask) ? (old_tag & kCounted) : 0u);
     s->word.store(v.word(), std::memory_order_relaxed);
     s->tag.store(tag, std::memory_order_relaxed);
     s->seq = seq;

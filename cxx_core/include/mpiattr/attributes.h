@@ -7,15 +7,32 @@
 namespace mpiattr {
 
 // Copies `from`'s attributes to the new object `to` through their copy callbacks (R6). On a
-// callback failure, `to` is left with no attributes and the failure is returned (R4.5).
+// callback failure, `to` is left with no attributes and the failure is returned (R4.5). The
+// runtime holds a dup_in_progress for `to` around the call and the publication of `to`.
 status copy_all(const attr_object& from, attr_object& to);
+// A dup filling `to`, from before copy_all until the runtime has published `to` where its census
+// (keyval.h: attribute_census) finds objects, or dropped it: until then the census finds it
+// here (census_in_construction).
+class dup_in_progress {
+ public:
+  explicit dup_in_progress(attr_object& to);
+  ~dup_in_progress();
+  dup_in_progress(const dup_in_progress&) = delete;
+  dup_in_progress& operator=(const dup_in_progress&) = delete;
+
+ private:
+  attr_object* to_;
+};
 // Deletes every attribute, newest first, running delete callbacks (R4.4, R10.1). On a callback
 // failure the object keeps the attributes not yet deleted and stays usable.
 status delete_all(attr_object& obj);
 // Deletes one attribute (no-op when none is stored).
 status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx);
-// How many objects of `kind` being built by copy_all hold an attribute under keyval index
-// `index` (for the lazy keyval counts, keyval.h; the runtime counts the published objects).
-std::size_t count_in_construction(object_kind kind, std::uint32_t index);
+// The census of lazy keyval counting (keyval.h): the attribute under keyval index `index` on `o`,
+// if any, takes its reference unless it has one.
+void census_one(attr_object& o, std::uint32_t index);
+// census_one on every object of `kind` a dup is filling (dup_in_progress); the runtime visits the
+// published ones.
+void census_in_construction(object_kind kind, std::uint32_t index);
 
 }  // namespace mpiattr

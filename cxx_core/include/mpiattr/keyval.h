@@ -6,12 +6,14 @@
 // handle's reference, so attributes keep their value and callbacks until they are gone (R2.2);
 // the last release recycles the record's index, lowest free index first.
 //
-// Attribute references are counted eagerly at MPI_THREAD_MULTIPLE. Below it they are counted
-// lazily (docs/decisions.md D20): while the user holds the handle nothing needs the count, so
-// set, dup and free touch no keyval record; when the user frees a keyval that has ever had an
-// attribute, the registry counts the attributes that exist (count_attributes, every object of
-// the kind plus those being built by a dup) and from then on that keyval, and only it, is
-// counted per attribute until the last one goes.
+// Attribute references are counted lazily (docs/decisions.md D20), at every thread level: while
+// the user holds the handle nothing needs the count, so set, dup and free touch no keyval record;
+// when the user frees a keyval that has ever had an attribute, the registry takes a census (every
+// object of the kind plus those being built by a dup): each attribute under it takes a reference
+// and says so in its slot (attr_store::entry::counted), under its object's lock. From then on
+// that keyval, and only it, is counted per attribute until the last one goes; an attribute
+// counts exactly when its slot says so, so a census racing a set, a dup or a free at
+// MPI_THREAD_MULTIPLE neither misses an attribute nor counts one twice.
 //
 // A keyval handle is 0x40000000 | generation << 20 | index; the index addresses the record and
 // each object's attribute slot directly, so a lookup is two loads and a compare. Predefined keys
@@ -117,7 +119,7 @@ struct keyval_record {
   int handle = 0;
   object_kind kind = object_kind::comm;
   bool predefined = false;
-  bool counted = false;  // freed by the user with attributes left, below MPI_THREAD_MULTIPLE
+  std::atomic<bool> counted{false};  // freed by the user after an attribute was set (lazy counting)
   callbacks cbs;
   std::atomic<std::int32_t> refs{0};
 };
@@ -192,8 +194,9 @@ class index_pool {
   std::uint64_t l2_[kMax >> 18] = {};
 };
 
-// How many attributes under keyval index `index` exist on objects of `kind` (runtime.cc).
-using attribute_counter = std::size_t (*)(object_kind kind, std::uint32_t index);
+// The census of lazy counting (runtime.cc): gives every attribute under keyval index `index` on
+// objects of `kind`, and on those a dup is filling, its reference (census_one, attributes.h).
+using attribute_census = void (*)(object_kind kind, std::uint32_t index);
 
 class keyval_registry {
  public:
@@ -301,22 +304,24 @@ class keyval_registry {
   }
   void release(keyval_record* r);
 
-  // An attribute stored (attach) or removed (detach) under keyval index `index`. `fresh` is false
-  // for copies of attributes that already exist (a dup).
-  MPIATTR_HOT void attach(std::uint32_t index, bool fresh = true) {
-    if (!sync::concurrent()) {
-      if (fresh) used_[index] |= kUsedAttribute;
-      if (counted_ == 0) return;
-    }
-    attach_counted(index);
+  // An attribute was stored under keyval index `index`, with its object's lock held (or in an
+  // object no census can see yet). Returns whether it holds a reference on the keyval: then the
+  // caller marks its slot (attr_store::mark_counted). `fresh` is false for copies of attributes
+  // that already exist (a dup).
+  MPIATTR_HOT bool attach(std::uint32_t index, bool fresh = true) {
+    if (fresh && !(__atomic_load_n(&used_[index], __ATOMIC_RELAXED) & kUsedAttribute)) [[unlikely]]
+      __atomic_fetch_or(&used_[index], kUsedAttribute, __ATOMIC_RELAXED);
+    if (counted_.load(std::memory_order_relaxed) == 0) [[likely]] return false;
+    keyval_record* r = at(index);
+    if (!r->counted.load(std::memory_order_relaxed)) return false;
+    acquire(r);
+    return true;
   }
-  MPIATTR_HOT void detach(std::uint32_t index) {
-    if (!sync::concurrent() && counted_ == 0) return;
-    detach_counted(index);
-  }
-  // Whether attach(i, false) and detach(i) do anything at all: dup and free hoist this.
-  bool counting() const { return sync::concurrent() || counted_ != 0; }
-  void set_attribute_counter(attribute_counter f) { counter_ = f; }
+  // An attribute that held a reference (its entry was `counted`) is gone.
+  void detach(std::uint32_t index) { release(at(index)); }
+  // Whether some keyval is counted: otherwise attach(i, false) does nothing (dup hoists this).
+  bool counting() const { return counted_.load(std::memory_order_relaxed) != 0; }
+  void set_attribute_census(attribute_census f) { census_ = f; }
 
   std::size_t live_count() const;  // records with refs > 0, for tests
 
@@ -336,8 +341,6 @@ class keyval_registry {
   void clear_hot(std::uint32_t i, object_kind kind) {
     __atomic_store_n(&hot_[static_cast<int>(kind)][i].handle, 0u, __ATOMIC_RELAXED);
   }
-  void attach_counted(std::uint32_t index);
-  void detach_counted(std::uint32_t index);
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
   // Makes record i (issued) a live keyval; returns its handle.
   MPIATTR_HOT int init_record(std::uint32_t i, object_kind kind, const callbacks& cbs,
@@ -366,9 +369,9 @@ class keyval_registry {
   void drop_handle(keyval_record* r, std::uint32_t i);
   // The record has no reference left; its index may be reused (requires mu_, or no concurrency).
   MPIATTR_HOT void recycle(keyval_record* r, std::uint32_t i) {
-    if (r->counted) [[unlikely]] {
-      r->counted = false;
-      --counted_;
+    if (r->counted.load(std::memory_order_relaxed)) [[unlikely]] {
+      r->counted.store(false, std::memory_order_relaxed);
+      counted_.fetch_sub(1, std::memory_order_relaxed);
     }
     // The handle and callbacks stay until the index is reused (init_record).
     free_.put(i);
@@ -385,8 +388,8 @@ class keyval_registry {
   static inline std::uint8_t used_[kMaxIndex] = {};
   mutable sync::mutex mu_;
   index_pool free_;
-  std::uint32_t counted_ = 0;  // records with `counted` set
-  attribute_counter counter_ = nullptr;
+  std::atomic<std::uint32_t> counted_{0};  // records with `counted` set
+  attribute_census census_ = nullptr;
   // The last callbacks each language created a keyval with below MPI_THREAD_MULTIPLE (create()
   // remembers them, create_fast() reuses them): programs create many keyvals with the same pair.
   struct classified {
