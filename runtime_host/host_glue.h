@@ -267,9 +267,7 @@ MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
   if (o == nullptr) return false;
   switch (o->attrs.put_fast(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {
     case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added:
-      if (keyvals().attach(index)) o->attrs.mark_counted(index);
-      return true;
+    case attr_store::fast_put::added: keyvals().note_used(index); return true;
     case attr_store::fast_put::replaced: return true;
   }
   return false;

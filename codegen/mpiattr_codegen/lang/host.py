@@ -137,8 +137,8 @@ def fast_path(fn: Function) -> str | None:
 
 def fast_path_concurrent(fn: Function) -> str | None:
     """The MPI_THREAD_MULTIPLE fast-path attempt of a get or set (host_glue.h:
-    fast_get_concurrent, fast_set_concurrent), made by the entry point after the fast path of the
-    levels below (which declines at once at MPI_THREAD_MULTIPLE)."""
+    fast_get_concurrent, fast_set_concurrent), made in a function of its own, which the entry point
+    tail-calls at that level after the fast path of the levels below has declined."""
     if fn.core not in ("get_attr", "set_attr"):
         return None
     names = ", ".join(p.name for p in fn.params)

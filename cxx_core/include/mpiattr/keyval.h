@@ -309,13 +309,16 @@ class keyval_registry {
   // caller marks its slot (attr_store::mark_counted). `fresh` is false for copies of attributes
   // that already exist (a dup).
   MPIATTR_HOT bool attach(std::uint32_t index, bool fresh = true) {
-    if (fresh && !(__atomic_load_n(&used_[index], __ATOMIC_RELAXED) & kUsedAttribute)) [[unlikely]]
-      __atomic_fetch_or(&used_[index], kUsedAttribute, __ATOMIC_RELAXED);
+    if (fresh) note_used(index);
     if (counted_.load(std::memory_order_relaxed) == 0) [[likely]] return false;
-    keyval_record* r = at(index);
-    if (!r->counted.load(std::memory_order_relaxed)) return false;
-    acquire(r);
-    return true;
+    return attach_counted(index);
+  }
+  // attach() for a new attribute under a live keyval below MPI_THREAD_MULTIPLE (the fast paths
+  // of set): such a keyval is never counted (only a keyval the user has freed is), so this only
+  // notes that it has had an attribute.
+  MPIATTR_HOT void note_used(std::uint32_t index) {
+    if (!(__atomic_load_n(&used_[index], __ATOMIC_RELAXED) & kUsedAttribute)) [[unlikely]]
+      __atomic_fetch_or(&used_[index], kUsedAttribute, __ATOMIC_RELAXED);  // (no call: no frame)
   }
   // An attribute that held a reference (its entry was `counted`) is gone.
   void detach(std::uint32_t index) { release(at(index)); }
@@ -340,6 +343,13 @@ class keyval_registry {
   }
   void clear_hot(std::uint32_t i, object_kind kind) {
     __atomic_store_n(&hot_[static_cast<int>(kind)][i].handle, 0u, __ATOMIC_RELAXED);
+  }
+  // attach() when some keyval is counted: whether this one is (then a reference is taken).
+  [[gnu::noinline]] bool attach_counted(std::uint32_t index) {
+    keyval_record* r = at(index);
+    if (!r->counted.load(std::memory_order_relaxed)) return false;
+    acquire(r);
+    return true;
   }
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
   // Makes record i (issued) a live keyval; returns its handle.

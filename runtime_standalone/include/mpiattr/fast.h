@@ -46,9 +46,7 @@ MPIATTR_HOT bool set_attr(const object_table<T>& table, handle_t h, int keyval, 
   if (o == nullptr) return false;
   switch (o->attrs.put_fast(index, v, keyvals().hot_flags(K, index))) {
     case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added:
-      if (keyvals().attach(index)) o->attrs.mark_counted(index);
-      return true;
+    case attr_store::fast_put::added: keyvals().note_used(index); return true;
     case attr_store::fast_put::replaced: return true;
   }
   return false;

@@ -9,6 +9,10 @@
  * between threads, one object, different keys) and checks every value and callback count.
  * A keyval shared by all threads (kshared) counts its callbacks atomically.
  *
+ * Then (R2.2, MPI-4.1 §8.7.2: a key freed while attributes use it is really freed only once they
+ * are all gone) a keyval shared by 3 threads is freed by the main thread at some moment while the
+ * threads duplicate and free communicators carrying its attribute: see keyval_freed_during_dups.
+ *
  * If MPI_THREAD_MULTIPLE is not provided, every check is recorded as passed and the FACT
  * thread_multiple_provided says 0. No windows here: Open MPI's osc/pt2pt refuses them at
  * MPI_THREAD_MULTIPLE.
@@ -16,6 +20,7 @@
 #include "host_check.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -212,6 +217,213 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* ---- R2.2 under threads: a keyval freed while other threads duplicate what carries it ----
+ *
+ * The main thread sets one attribute of keyval kdup (a counting copy callback whose copy is the
+ * old value + 1, and a counting delete callback) on each of DT communicators, one per thread.
+ * Thread t duplicates its communicator, and its own duplicates, DUPS times, keeping some and
+ * freeing the others (a fixed sequence, the same on every rank, so the collective calls match);
+ * the main thread frees kdup after a number of dups that differs from rank to rank, and thread t
+ * waits for that free before its second half of dups, so dups run before, during and after it.
+ * Afterwards every communicator is freed.
+ *
+ * Standard (CHECKs): the free succeeds and sets MPI_KEYVAL_INVALID (§8.7.2); every dup and free
+ * succeeds; copy and delete callbacks get values that were stored under the key (§8.7.2); the key
+ * lives until its last attribute is gone and every attribute is deleted exactly once, so thread
+ * t's delete callbacks number its copies + 1 (its communicator's original attribute).
+ * Not the standard (FACTs: a host+mpiattr run must answer as the host alone does): a dup after
+ * the free still runs the copy callback (R2.2 [I]); a saved copy of the freed handle still reads
+ * the attribute on every surviving communicator while the key lives (docs/decisions.md D6).
+ * What a saved handle gives once the last attribute is gone differs between implementations:
+ * recorded as INFO only. */
+#define DT 3
+#define DUPS 8
+#define DKEEP 3
+
+static MPI_Comm dbase[DT];
+static int kdup = MPI_KEYVAL_INVALID, kdup_saved = MPI_KEYVAL_INVALID;
+static atomic_int kdup_freed;
+static atomic_long dups_started, dcopies[DT], ddeletes[DT], dbad_values;
+
+struct dstate {
+    int t;
+    int ndups, errors, d6_bad_reads;
+    int nkept;
+    MPI_Comm kept[DKEEP];
+    intptr_t kept_value[DKEEP];
+};
+static struct dstate dstates[DT];
+
+/* Values: (t + 1) << 16 | copies-from-the-original. */
+static intptr_t dvalue(int t, int depth) { return ((intptr_t)(t + 1) << 16) | depth; }
+static int dthread_of(void *v)
+{
+    intptr_t u = (intptr_t)v;
+    int t = (int)(u >> 16) - 1, depth = (int)(u & 0xFFFF);
+    return (u >> 16) >= 1 && (u >> 16) <= DT && depth <= DUPS ? t : -1;
+}
+
+static int dcopy(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
+{
+    int t = dthread_of(in);
+    if (t < 0 || k != kdup_saved)
+        atomic_fetch_add(&dbad_values, 1);
+    else
+        atomic_fetch_add(&dcopies[t], 1);
+    *(void **)out = (void *)((intptr_t)in + 1);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int ddelete(MPI_Comm c, int k, void *v, void *extra)
+{
+    int t = dthread_of(v);
+    if (t < 0 || k != kdup_saved)
+        atomic_fetch_add(&dbad_values, 1);
+    else
+        atomic_fetch_add(&ddeletes[t], 1);
+    return MPI_SUCCESS;
+}
+
+static unsigned dnext(unsigned *r)
+{
+    *r = *r * 1103515245u + 12345u;
+    return (*r >> 16) & 0x7FFF;
+}
+
+static void *dup_worker(void *arg)
+{
+    struct dstate *s = arg;
+    const int t = s->t;
+    unsigned r = 12345u + 7919u * (unsigned)t; /* the same on every rank */
+    for (int i = 0; i < DUPS; i++) {
+        if (i == DUPS / 2)
+            while (!atomic_load(&kdup_freed))
+                sched_yield();
+        MPI_Comm src = dbase[t];
+        intptr_t src_value = dvalue(t, 0);
+        unsigned pick = dnext(&r);
+        if (s->nkept > 0 && pick % 3 != 0) {
+            int j = (int)(pick / 3 % (unsigned)s->nkept);
+            src = s->kept[j];
+            src_value = s->kept_value[j];
+        }
+        MPI_Comm d = MPI_COMM_NULL;
+        atomic_fetch_add(&dups_started, 1);
+        if (MPI_Comm_dup(src, &d) != MPI_SUCCESS || d == MPI_COMM_NULL) {
+            s->errors++;
+            continue;
+        }
+        s->ndups++;
+        /* through the saved handle: the live key before the free, the freed one after (D6) */
+        void *v = NULL;
+        int f = -1;
+        if (MPI_Comm_get_attr(d, kdup_saved, &v, &f) != MPI_SUCCESS || f != 1 ||
+            (intptr_t)v != src_value + 1)
+            s->d6_bad_reads++;
+        if (s->nkept < DKEEP && dnext(&r) % 2 == 0) {
+            s->kept[s->nkept] = d;
+            s->kept_value[s->nkept] = src_value + 1;
+            s->nkept++;
+        } else if (MPI_Comm_free(&d) != MPI_SUCCESS) {
+            s->errors++;
+        }
+    }
+    return NULL;
+}
+
+static void keyval_freed_during_dups(int ran, int rank)
+{
+    int started = 0, free_ok = 0, errors = 0, d6_reads = 1, copies_match_dups = 1;
+    int deletes_match = 1;
+    pthread_t tid[DT];
+    long total_copies = 0;
+    if (ran) {
+        MPI_Comm_create_keyval(dcopy, ddelete, &kdup, NULL);
+        kdup_saved = kdup;
+        for (int t = 0; t < DT; t++) {
+            dstates[t].t = t;
+            MPI_Comm_dup(MPI_COMM_WORLD, &dbase[t]);
+            if (MPI_Comm_set_attr(dbase[t], kdup, (void *)dvalue(t, 0)) != MPI_SUCCESS)
+                errors++;
+        }
+        for (int t = 0; t < DT; t++)
+            started += pthread_create(&tid[t], NULL, dup_worker, &dstates[t]) == 0;
+        /* free after 0 .. DT * DUPS / 2 - 1 dups have begun, depending on the rank */
+        const long free_after = (long)((rank * 7 + 5) % (DT * DUPS / 2));
+        while (started == DT && atomic_load(&dups_started) < free_after)
+            sched_yield();
+        int rc = MPI_Comm_free_keyval(&kdup);
+        free_ok = rc == MPI_SUCCESS && kdup == MPI_KEYVAL_INVALID;
+        atomic_store(&kdup_freed, 1);
+        for (int t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+
+        /* the survivors read their values through the saved handle (D6) */
+        for (int t = 0; t < DT; t++) {
+            struct dstate *s = &dstates[t];
+            void *v = NULL;
+            int f = -1;
+            if (MPI_Comm_get_attr(dbase[t], kdup_saved, &v, &f) != MPI_SUCCESS || f != 1 ||
+                (intptr_t)v != dvalue(t, 0))
+                s->d6_bad_reads++;
+            for (int j = 0; j < s->nkept; j++) {
+                f = -1;
+                if (MPI_Comm_get_attr(s->kept[j], kdup_saved, &v, &f) != MPI_SUCCESS || f != 1 ||
+                    (intptr_t)v != s->kept_value[j])
+                    s->d6_bad_reads++;
+            }
+        }
+        /* free everything, in the same order on every rank (collective) */
+        for (int t = 0; t < DT; t++) {
+            struct dstate *s = &dstates[t];
+            for (int j = s->nkept - 1; j >= 0; j--)
+                if (MPI_Comm_free(&s->kept[j]) != MPI_SUCCESS)
+                    s->errors++;
+            if (MPI_Comm_free(&dbase[t]) != MPI_SUCCESS)
+                s->errors++;
+        }
+        for (int t = 0; t < DT; t++) {
+            struct dstate *s = &dstates[t];
+            long c = atomic_load(&dcopies[t]), d = atomic_load(&ddeletes[t]);
+            errors += s->errors;
+            d6_reads &= s->d6_bad_reads == 0;
+            copies_match_dups &= c == s->ndups;
+            deletes_match &= d == c + 1;
+            total_copies += c;
+            if (d != c + 1 || c != s->ndups || s->errors || s->d6_bad_reads)
+                fprintf(stderr,
+                        "rank %d: keyval freed during dups, thread %d: %d dups, %ld copy "
+                        "callbacks, %ld delete callbacks, %d errors, %d bad reads through the "
+                        "freed handle\n",
+                        rank, t, s->ndups, c, d, s->errors, s->d6_bad_reads);
+        }
+        /* the last attribute is gone: what the saved handle gives now (differs by MPI) */
+        MPI_Comm probe;
+        void *v = NULL;
+        int f = -1;
+        MPI_Comm_dup(MPI_COMM_WORLD, &probe);
+        INFO_CLASS("R2_2_keyval_freed_during_concurrent_dups_saved_handle_after_last_attribute",
+                   MPI_Comm_get_attr(probe, kdup_saved, &v, &f));
+        MPI_Comm_free(&probe);
+        INFO("rank0_keyval_freed_during_concurrent_dups_copies", total_copies);
+    }
+    CHECK("R2_2_keyval_freed_during_concurrent_dups_threads_started", !ran || started == DT);
+    CHECK("R2_2_keyval_freed_during_concurrent_dups_free_keyval_succeeds", !ran || free_ok);
+    CHECK("R2_2_keyval_freed_during_concurrent_dups_dups_and_frees_succeed", !ran || errors == 0);
+    CHECK("R2_2_keyval_freed_during_concurrent_dups_callbacks_get_stored_values",
+          !ran || atomic_load(&dbad_values) == 0);
+    CHECK("R2_2_keyval_freed_during_concurrent_dups_deletes_equal_copies_plus_one",
+          !ran || deletes_match);
+    /* the FACTs hold on every rank: combined here, printed by rank 0 */
+    int mine[2] = {copies_match_dups, d6_reads}, all[2] = {0, 0};
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    FACT("R2_2_keyval_freed_during_concurrent_dups_every_dup_runs_the_copy_callback",
+         ran && all[0]);
+    FACT("R2_2_D6_keyval_freed_during_concurrent_dups_saved_handle_reads_survivors",
+         ran && all[1]);
+}
+
 int main(int argc, char **argv)
 {
     int provided = MPI_THREAD_SINGLE, rank;
@@ -273,6 +485,7 @@ int main(int argc, char **argv)
             MPI_Comm_free_keyval(&kworld[t]);
         MPI_Comm_free_keyval(&kshared);
     }
+    keyval_freed_during_dups(ran, rank);
     report();
     MPI_Finalize();
     return 0;
