@@ -47,6 +47,7 @@ attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
   directory* d = dir_.load(std::memory_order_relaxed);
   if (d->nchunks < need) {
     directory* nd = new_directory(std::max(need, d->nchunks * 2));
+    beyond_inline_ = true;
     for (std::uint32_t c = 0; c < d->nchunks; ++c)
       nd->chunks[c].store(d->chunks[c].load(std::memory_order_relaxed), std::memory_order_relaxed);
     dir_.store(nd, std::memory_order_release);
@@ -56,6 +57,7 @@ attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
   slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
   if (c == nullptr) {
     c = new slot[kChunk];
+    beyond_inline_ = true;
     d->chunks[i / kChunk].store(c, std::memory_order_release);
   }
   return &c[i % kChunk];
@@ -130,10 +132,10 @@ bool attr_store::erase(std::uint32_t index) {
 // Up to this many attributes in the inline chunk, dup and free visit its occupied slots; beyond,
 // they copy or clear the whole chunk (512 bytes: a few wide moves, against about ten instructions
 // per slot visited).
-constexpr int kWholeInlineChunk = 6;
+constexpr std::uint32_t kWholeInlineChunk = 6;
 
 void attr_store::copy_plain_into(attr_store& to) const {
-  if (all_inline() && __builtin_popcount(inline_mask_) > kWholeInlineChunk) {
+  if (all_inline() && count_ > kWholeInlineChunk) {
     // (`to` is fresh: its empty slots are zero, as the ones copied here.)
     std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
     to.inline_mask_ = inline_mask_;
@@ -173,6 +175,7 @@ void attr_store::copy_plain_into(attr_store& to) const {
     to.block_bytes_ = std::size_t{n} * sizeof(slot) * kChunk;
     to.block_ = std::malloc(to.block_bytes_);
     if (to.block_ == nullptr) throw std::bad_alloc();
+    to.beyond_inline_ = true;
     directory* nd = last < kInlineChunks ? &to.inline_dir_ : new_directory(last + 1);
     if (nd != &to.inline_dir_) {
       nd->chunks[0].store(to.inline_chunk_, std::memory_order_relaxed);
@@ -195,7 +198,7 @@ void attr_store::copy_plain_into(attr_store& to) const {
 }
 
 void attr_store::drop_plain() {
-  if (all_inline() && __builtin_popcount(inline_mask_) > kWholeInlineChunk) {
+  if (all_inline() && count_ > kWholeInlineChunk) {
     begin_write();
     std::memset(static_cast<void*>(inline_chunk_), 0, sizeof inline_chunk_);
     end_write();

@@ -194,17 +194,15 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
   return status::ok();
 }
 
-status delete_all(attr_object& obj) {
+namespace {
+[[gnu::noinline]] status delete_all_checked(attr_object& obj) {
   attr_store& s = obj.attrs;
   std::vector<attr_store::entry> todo;
   {
     std::lock_guard lock(s.mutex());
     if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
     s.freeing = true;
-    // When no attribute has a delete callback to run or a keyval reference to give back, nothing
-    // can observe the order: drop them all at once (the common case, and what makes dup + free
-    // cheap).
-    if (s.all_plain()) {
+    if (s.all_plain()) {  // (it became plain since delete_all looked)
       s.drop_plain();
       return status::ok();
     }
@@ -231,27 +229,43 @@ status delete_all(attr_object& obj) {
   }
   return status::ok();
 }
+}  // namespace
+
+status delete_all(attr_object& obj) {
+  attr_store& s = obj.attrs;
+  {
+    std::lock_guard lock(s.mutex());
+    // When no attribute has a delete callback to run or a keyval reference to give back, nothing
+    // can observe the order: drop them all at once (the common case, and what makes dup + free
+    // cheap).
+    if (!s.freeing && s.all_plain()) {
+      s.freeing = true;
+      s.drop_plain();
+      return status::ok();
+    }
+  }
+  return delete_all_checked(obj);
+}
 
 namespace {
 // Objects copy_all is filling, not yet findable by the runtime's census (census_in_construction):
-// from before the first copy until the runtime has published the object (dup_in_progress).
+// from before the first copy until the runtime has published the object (dup_in_progress). A
+// list through the objects themselves, newest first (nested dups, from copy callbacks, end first).
 sync::spinlock g_building_mu;
-std::vector<attr_object*> g_building;
+attr_object* g_building = nullptr;
 }  // namespace
 
 dup_in_progress::dup_in_progress(attr_object& to) : to_(&to) {
   std::lock_guard lock(g_building_mu);
-  g_building.push_back(to_);
+  to.building_next = g_building;
+  g_building = &to;
 }
 dup_in_progress::~dup_in_progress() {
   std::lock_guard lock(g_building_mu);
-  // Nested dups (from copy callbacks) end first: the object is usually the last one.
-  for (std::size_t i = g_building.size(); i-- > 0;)
-    if (g_building[i] == to_) {
-      g_building[i] = g_building.back();
-      g_building.pop_back();
-      break;
-    }
+  attr_object** p = &g_building;
+  while (*p != to_) p = &(*p)->building_next;
+  *p = to_->building_next;
+  to_->building_next = nullptr;
 }
 
 void census_one(attr_object& o, std::uint32_t index) {
@@ -261,11 +275,12 @@ void census_one(attr_object& o, std::uint32_t index) {
 
 void census_in_construction(object_kind kind, std::uint32_t index) {
   std::lock_guard lock(g_building_mu);
-  for (attr_object* o : g_building)
+  for (attr_object* o = g_building; o != nullptr; o = o->building_next)
     if (o->kind == kind) census_one(*o, index);
 }
 
-status copy_all(const attr_object& from, attr_object& to) {
+namespace {
+[[gnu::noinline]] status copy_all_checked(const attr_object& from, attr_object& to) {
   struct pending {
     attr_store::entry e;
     keyval_record* r;
@@ -345,6 +360,21 @@ status copy_all(const attr_object& from, attr_object& to) {
                      : fail(result.error_class(), "%s", saved.c_str());
   }
   return status::ok();
+}
+}  // namespace
+
+status copy_all(const attr_object& from, attr_object& to) {
+  const attr_store& s = from.attrs;
+  attr_store& d = to.attrs;
+  {
+    std::lock_guard lock(s.mutex());
+    std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
+    if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
+      s.copy_plain_into(d);
+      return status::ok();
+    }
+  }
+  return copy_all_checked(from, to);
 }
 
 constinit predefined_values g_environment;

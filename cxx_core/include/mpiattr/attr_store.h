@@ -235,13 +235,7 @@ class attr_store {
   bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
   // Whether the store is empty and has never had storage beyond its inline chunk, so that it can
   // serve a new object as a fresh one would (copy_plain_into expects a fresh destination).
-  bool reusable() const {
-    const directory* d = dir_.load(std::memory_order_relaxed);
-    if (count_ != 0 || block_ != nullptr || d != &inline_dir_) return false;
-    for (std::uint32_t c = 1; c < kInlineChunks; ++c)
-      if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) return false;
-    return true;
-  }
+  bool reusable() const { return count_ == 0 && !beyond_inline_; }
 
  private:
   static constexpr std::uint32_t kFewSlots = 8;  // up to this many, dup and free go slot by slot
@@ -362,6 +356,7 @@ class attr_store {
   std::uint32_t far_ = 0;          // attributes outside the inline chunk
   std::uint32_t unusual_ = 0;
   void* block_ = nullptr;  // chunks a wholesale copy allocated together (copy_plain_into)
+  bool beyond_inline_ = false;  // a chunk or directory beyond the store's own was ever allocated
   std::size_t block_bytes_ = 0;
   std::uint32_t next_seq_ = 1;
   std::vector<directory*> retired_;

@@ -38,6 +38,7 @@ struct attr_object {
   attr_store attrs;
   std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
   std::string name;                                     // guarded by attrs.mutex()
+  attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
 };
 
 struct group_object {
