@@ -87,14 +87,11 @@ class attr_store {
   // (`flags` are the keyval's). Returns false, changing nothing, when the checked path must do it.
   enum class fast_put { not_done, added, replaced };
   MPIATTR_HOT fast_put put_fast(std::uint32_t index, attribute_value v, std::uint8_t flags) {
-    slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
-    if (s == nullptr || freeing) return fast_put::not_done;
-    std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
-    const bool empty = !(tag & kOriginMask);
-    if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
-      return fast_put::not_done;
+    std::uint32_t tag;
+    slot* s = slot_for_fast_put(index, &tag);
+    if (s == nullptr) return fast_put::not_done;
     store(s, tag, v, flags, next_seq_++);
-    return empty ? fast_put::added : fast_put::replaced;
+    return (tag & kOriginMask) ? fast_put::replaced : fast_put::added;
   }
 
   // The set fast path at MPI_THREAD_MULTIPLE: put_fast's work, under the store's lock and fenced
@@ -104,16 +101,13 @@ class attr_store {
   MPIATTR_HOT fast_put put_locked(std::uint32_t index, attribute_value v, std::uint8_t flags,
                                   Counted&& counted) {
     std::lock_guard lock(mu_);
-    slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
-    if (s == nullptr || freeing) return fast_put::not_done;
-    std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
-    const bool empty = !(tag & kOriginMask);
-    if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
-      return fast_put::not_done;
+    std::uint32_t tag;
+    slot* s = slot_for_fast_put(index, &tag);
+    if (s == nullptr) return fast_put::not_done;
     begin_write();
     store(s, tag, v, flags, next_seq_++);
     end_write();
-    if (!empty) return fast_put::replaced;
+    if (tag & kOriginMask) return fast_put::replaced;
     if (counted()) mark(s);
     return fast_put::added;
   }
@@ -298,6 +292,16 @@ class attr_store {
     if (i / kChunk >= d->nchunks) return nullptr;
     const slot* c = d->chunks[i / kChunk].load(std::memory_order_acquire);
     return c ? c + i % kChunk : nullptr;
+  }
+  // The slot a fast put may write, with its tag: it exists, the store is not being freed, and it
+  // is empty or holds a value with no delete callback to run (and none running). Else nullptr.
+  MPIATTR_HOT slot* slot_for_fast_put(std::uint32_t index, std::uint32_t* tag) {
+    slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
+    if (s == nullptr || freeing) return nullptr;
+    *tag = s->tag.load(std::memory_order_relaxed);
+    if ((*tag & kOriginMask) && (*tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
+      return nullptr;
+    return s;
   }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
   slot* existing(std::uint32_t index) const;
