@@ -210,67 +210,51 @@ class call {
 };
 
 // The fast paths of get and set (as the standalone runtime's, mpiattr/fast.h): the whole call for
-// a recorded object and a live mpiattr keyval of its kind, with a slot that exists; otherwise
-// false, with nothing changed, and the entry point takes its checked path.
-// (g_fast is checked by the caller.)
-template <object_kind K, typename H>
+// a recorded object and a live mpiattr keyval of its kind (keyval.h: live_user), with a slot that
+// exists; otherwise false, with nothing changed, and the entry point takes its checked path.
+// Below MPI_THREAD_MULTIPLE (Concurrent false) the record comes from the cache in front of the
+// record table and the slot is read and written directly. At it (Concurrent true: the entry point
+// has checked g_fast_concurrent) the record comes from the table itself (the cache is for one
+// thread), a get reads under the store's sequence counter and a set takes the store's lock.
+template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
+  if (!Concurrent && !g_fast.load(std::memory_order_relaxed)) return nullptr;
   if (!keyvals().live_user(keyval, K, index)) return nullptr;
-  return records<K>().find_hot(native(h));
+  return Concurrent ? records<K>().find(native(h)) : records<K>().find_hot(native(h));
 }
-// At MPI_THREAD_MULTIPLE a get is a lock-free read, as the checked path's (attr_store.h: read),
-// without its error plumbing: the record from the table itself (the cache in front of it is for
-// one thread), the keyval from the same per-kind table as below (keyval.h: live_user).
-template <object_kind K, typename H>
-MPIATTR_HOT bool fast_get_concurrent(H h, int keyval, void* attribute_val, int* flag) {
-  std::uint32_t index;
-  if (attribute_val == nullptr || flag == nullptr || !g_fast_concurrent.load(std::memory_order_relaxed) ||
-      !keyvals().live_user(keyval, K, &index))
-    return false;
-  auto* o = records<K>().find(native(h));
-  if (o == nullptr) return false;
-  attr_read v;
-  o->attrs.read(index, &v);
-  if (v.found) *static_cast<void**>(attribute_val) = v.as_c();
-  *flag = v.found;
-  return true;
-}
-template <object_kind K, typename H>
+template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   std::uint32_t index;
-  if (attribute_val == nullptr || flag == nullptr || !g_fast.load(std::memory_order_relaxed)) return false;
-  auto* o = fast_target<K>(h, keyval, &index);
+  if (attribute_val == nullptr || flag == nullptr) return false;
+  auto* o = fast_target<Concurrent, K>(h, keyval, &index);
   if (o == nullptr) return false;
   attr_read r;
-  o->attrs.read_unsynchronised(index, &r);
+  if constexpr (Concurrent)
+    o->attrs.read(index, &r);
+  else
+    o->attrs.read_unsynchronised(index, &r);
   if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
   *flag = r.found;
   return true;
 }
-// At MPI_THREAD_MULTIPLE a set that needs no delete callback and no new storage takes the store's
-// lock (attr_store.h: put_locked), without the checked path's error plumbing.
-template <object_kind K, typename H>
-MPIATTR_HOT bool fast_set_concurrent(H h, int keyval, void* attribute_val) {
-  std::uint32_t index;
-  if (!g_fast_concurrent.load(std::memory_order_relaxed) || !keyvals().live_user(keyval, K, &index))
-    return false;
-  auto* o = records<K>().find(native(h));
-  if (o == nullptr) return false;
-  return o->attrs.put_locked(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index),
-                             [index] { return keyvals().attach(index); }) != attr_store::fast_put::not_done;
-}
-template <object_kind K, typename H>
+template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
   std::uint32_t index;
-  if (!g_fast.load(std::memory_order_relaxed)) return false;
-  auto* o = fast_target<K>(h, keyval, &index);
+  auto* o = fast_target<Concurrent, K>(h, keyval, &index);
   if (o == nullptr) return false;
-  switch (o->attrs.put_fast(index, attribute_value::from_c(attribute_val), keyvals().hot_flags(K, index))) {
-    case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added: keyvals().note_used(index); return true;
-    case attr_store::fast_put::replaced: return true;
-  }
-  return false;
+  // A new attribute: below MPI_THREAD_MULTIPLE a live keyval is never counted, so the set only
+  // notes that it was used; at it, a concurrent free of the keyval may have started its census.
+  auto added = [index] {
+    if constexpr (Concurrent) {
+      return keyvals().attach(index);
+    } else {
+      keyvals().note_used(index);
+      return false;
+    }
+  };
+  return o->attrs.template put_fast<Concurrent>(index, attribute_value::from_c(attribute_val),
+                                                keyvals().hot_flags(K, index), added) !=
+         attr_store::fast_put::not_done;
 }
 
 // MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL below MPI_THREAD_MULTIPLE (keyval.h: create_fast,

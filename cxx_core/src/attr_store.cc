@@ -38,7 +38,7 @@ attr_store::~attr_store() {
 }
 
 attr_store::slot* attr_store::existing(std::uint32_t index) const {
-  return const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
+  return const_cast<slot*>(slot_at(index - kPredefinedIndices, std::memory_order_relaxed));
 }
 
 attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {

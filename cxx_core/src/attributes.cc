@@ -202,10 +202,6 @@ namespace {
     std::lock_guard lock(s.mutex());
     if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
     s.freeing = true;
-    if (s.all_plain()) {  // (it became plain since delete_all looked)
-      s.drop_plain();
-      return status::ok();
-    }
     bool any_user = false;
     s.for_each([&](const attr_store::entry& e) {
       any_user = any_user || e.deleting || (e.flags & kDeleteUser);
@@ -296,10 +292,6 @@ namespace {
     std::lock_guard lock(s.mutex());
     std::lock_guard to_lock(d.mutex());
     const bool counting = keyvals().counting();
-    if (!counting && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
-      s.copy_plain_into(d);
-      return status::ok();
-    }
     s.copy_into(d, [&](const attr_store::entry& e) {
       if (!(e.flags & (kCopyDup | kCopyUser))) return attr_store::pick::skip;  // NULL_COPY_FN
       if (e.flags & kCopyDup)  // the copy's reference, if its keyval is counted

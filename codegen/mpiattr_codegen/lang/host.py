@@ -132,17 +132,17 @@ def fast_path(fn: Function) -> str | None:
     kind = kind_enum(lowering.OBJECT_ENUM[fn.object])
     if fn.core in ("create_keyval", "free_keyval"):
         return f"mpiattr::host::fast_{fn.core}<{kind}>({names})"
-    return f"mpiattr::host::fast_{fn.core[:3]}<{object_enum(fn)}>({names})"
+    return f"mpiattr::host::fast_{fn.core[:3]}<false, {object_enum(fn)}>({names})"
 
 
 def fast_path_concurrent(fn: Function) -> str | None:
-    """The MPI_THREAD_MULTIPLE fast-path attempt of a get or set (host_glue.h:
-    fast_get_concurrent, fast_set_concurrent), made in a function of its own, which the entry point
+    """The MPI_THREAD_MULTIPLE fast-path attempt of a get or set (host_glue.h: fast_get and
+    fast_set with Concurrent true), made in a function of its own, which the entry point
     tail-calls at that level after the fast path of the levels below has declined."""
     if fn.core not in ("get_attr", "set_attr"):
         return None
     names = ", ".join(p.name for p in fn.params)
-    return f"mpiattr::host::fast_{fn.core[:3]}_concurrent<{object_enum(fn)}>({names})"
+    return f"mpiattr::host::fast_{fn.core[:3]}<true, {object_enum(fn)}>({names})"
 
 
 def both_names(fn: Function) -> bool:

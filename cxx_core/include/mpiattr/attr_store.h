@@ -51,7 +51,7 @@ class attr_store {
       std::uint32_t v1 = version_.load(std::memory_order_acquire);
       if (v1 & 1u) continue;  // a writer is mid-update
       bool found = false;
-      if (const slot* s = synchronised_slot(i)) {
+      if (const slot* s = slot_at(i, std::memory_order_acquire)) {
         std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
         if (tag & kOriginMask) {
           out->value = attribute_value(s->word.load(std::memory_order_relaxed),
@@ -72,7 +72,7 @@ class attr_store {
   // MPI_THREAD_MULTIPLE, where no writer can run during a get. An attribute under one of the
   // program's first 32 keyvals lives in the store itself.
   MPIATTR_HOT bool read_unsynchronised(std::uint32_t index, attr_read* out) const {
-    const slot* s = unsynchronised_slot(index - kPredefinedIndices);
+    const slot* s = slot_at(index - kPredefinedIndices, std::memory_order_relaxed);
     std::uint32_t tag = s ? s->tag.load(std::memory_order_relaxed) : 0;
     out->found = (tag & kOriginMask) != 0;
     if (out->found) {
@@ -82,33 +82,35 @@ class attr_store {
     }
     return out->found;
   }
-  // The set fast path, below MPI_THREAD_MULTIPLE only (no reader or writer can overlap): stores
-  // the value if the slot exists and is empty, or holds a value with no delete callback to run
-  // (`flags` are the keyval's). Returns false, changing nothing, when the checked path must do it.
+  // The set fast paths: store the value if the slot exists and is empty, or holds a value with no
+  // delete callback to run (`flags` are the keyval's); otherwise not_done, changing nothing, and
+  // the checked path must do it. Below MPI_THREAD_MULTIPLE (Locked false) no reader or writer can
+  // overlap; at it (Locked true) the work is done under the store's lock and fenced for readers.
+  // For a new attribute, added() is called (under the lock): it returns whether the attribute
+  // holds a reference on its keyval (keyval_registry::attach).
   enum class fast_put { not_done, added, replaced };
-  MPIATTR_HOT fast_put put_fast(std::uint32_t index, attribute_value v, std::uint8_t flags) {
-    std::uint32_t tag;
-    slot* s = slot_for_fast_put(index, &tag);
-    if (s == nullptr) return fast_put::not_done;
+  template <bool Locked, typename Added>
+  MPIATTR_HOT fast_put put_fast(std::uint32_t index, attribute_value v, std::uint8_t flags, Added&& added) {
+    struct lock_if_locked {  // mu_, held for the whole put when Locked
+      sync::spinlock& mu;
+      explicit lock_if_locked(sync::spinlock& m) : mu(m) {
+        if constexpr (Locked) mu.lock();
+      }
+      ~lock_if_locked() {
+        if constexpr (Locked) mu.unlock();
+      }
+    } lock(mu_);
+    slot* s = const_cast<slot*>(slot_at(index - kPredefinedIndices, std::memory_order_relaxed));
+    if (s == nullptr || freeing) return fast_put::not_done;
+    const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
+    const bool empty = !(tag & kOriginMask);
+    if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
+      return fast_put::not_done;
+    if constexpr (Locked) begin_write();
     store(s, tag, v, flags, next_seq_++);
-    return (tag & kOriginMask) ? fast_put::replaced : fast_put::added;
-  }
-
-  // The set fast path at MPI_THREAD_MULTIPLE: put_fast's work, under the store's lock and fenced
-  // for readers. For a new attribute it calls counted() under the lock (whether the attribute
-  // holds a reference on its keyval: keyval_registry::attach).
-  template <typename Counted>
-  MPIATTR_HOT fast_put put_locked(std::uint32_t index, attribute_value v, std::uint8_t flags,
-                                  Counted&& counted) {
-    std::lock_guard lock(mu_);
-    std::uint32_t tag;
-    slot* s = slot_for_fast_put(index, &tag);
-    if (s == nullptr) return fast_put::not_done;
-    begin_write();
-    store(s, tag, v, flags, next_seq_++);
-    end_write();
-    if (tag & kOriginMask) return fast_put::replaced;
-    if (counted()) mark(s);
+    if constexpr (Locked) end_write();
+    if (!empty) return fast_put::replaced;
+    if (added()) mark(s);
     return fast_put::added;
   }
 
@@ -276,32 +278,15 @@ class attr_store {
     }
   }
   // The slot for slot index i (keyval index - kPredefinedIndices) if its chunk exists (chunk 0 is
-  // the store's own). Fast-path readers use it without the sequence counter.
-  MPIATTR_HOT const slot* unsynchronised_slot(std::uint32_t i) const {
-    if (i < kChunk) return &inline_chunk_[i];
-    const directory* d = dir_.load(std::memory_order_relaxed);
-    if (i / kChunk >= d->nchunks) return nullptr;
-    const slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
-    return c ? c + i % kChunk : nullptr;
-  }
-  // The same for a reader that may overlap a writer (inside read()'s sequence check): a chunk
-  // beyond the inline one is reached through the directory a writer may replace.
-  MPIATTR_HOT const slot* synchronised_slot(std::uint32_t i) const {
+  // the store's own). A reader that may overlap a writer (inside read()'s sequence check) passes
+  // memory_order_acquire: a chunk beyond the inline one is reached through the directory a writer
+  // may replace. The fast paths below MPI_THREAD_MULTIPLE, and writers, pass relaxed.
+  MPIATTR_HOT const slot* slot_at(std::uint32_t i, std::memory_order order) const {
     if (i < kChunk) [[likely]] return &inline_chunk_[i];
-    const directory* d = dir_.load(std::memory_order_acquire);
+    const directory* d = dir_.load(order);
     if (i / kChunk >= d->nchunks) return nullptr;
-    const slot* c = d->chunks[i / kChunk].load(std::memory_order_acquire);
+    const slot* c = d->chunks[i / kChunk].load(order);
     return c ? c + i % kChunk : nullptr;
-  }
-  // The slot a fast put may write, with its tag: it exists, the store is not being freed, and it
-  // is empty or holds a value with no delete callback to run (and none running). Else nullptr.
-  MPIATTR_HOT slot* slot_for_fast_put(std::uint32_t index, std::uint32_t* tag) {
-    slot* s = const_cast<slot*>(unsynchronised_slot(index - kPredefinedIndices));
-    if (s == nullptr || freeing) return nullptr;
-    *tag = s->tag.load(std::memory_order_relaxed);
-    if ((*tag & kOriginMask) && (*tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
-      return nullptr;
-    return s;
   }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
   slot* existing(std::uint32_t index) const;

@@ -44,12 +44,12 @@ MPIATTR_HOT bool set_attr(const object_table<T>& table, handle_t h, int keyval, 
   std::uint32_t index;
   T* o = target<K>(table, h, keyval, &index);
   if (o == nullptr) return false;
-  switch (o->attrs.put_fast(index, v, keyvals().hot_flags(K, index))) {
-    case attr_store::fast_put::not_done: return false;
-    case attr_store::fast_put::added: keyvals().note_used(index); return true;
-    case attr_store::fast_put::replaced: return true;
-  }
-  return false;
+  // (Below MPI_THREAD_MULTIPLE a live keyval is never counted: a new attribute only notes that
+  // the keyval was used.)
+  return o->attrs.template put_fast<false>(index, v, keyvals().hot_flags(K, index), [index] {
+    keyvals().note_used(index);
+    return false;
+  }) != attr_store::fast_put::not_done;
 }
 
 // MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL: true when done.
