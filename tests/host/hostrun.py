@@ -427,6 +427,9 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds for the run")
     ap.add_argument("--define", action="append", default=[],
                     help="NAME[=VALUE] for --src's compile (a variant of one source)")
+    ap.add_argument("--divergences-of", metavar="PROGRAM",
+                    help="take the divergences.toml entries of PROGRAM (a variant of it built with "
+                         "another --define, whose departures are the same); default: --program")
     ap.add_argument("--program", help="the program's name in reports and divergences.toml "
                                       "(default: --src's file name; set for a variant)")
     ap.add_argument("--verbose", action="store_true", help="print the program's whole output")
@@ -474,10 +477,11 @@ def main() -> int:
         if not lib.is_file():
             print(f"FAIL {tag}: library {lib} does not exist (build it first)")
             return 1
+    listed_as = args.divergences_of or program
     divs = [d for d in load_divergences(args.divergences)
-            if d.host == host.name and d.program == program]
+            if d.host == host.name and d.program == listed_as]
     limits = [d for d in load_divergences(args.divergences, "limitation")
-              if d.host == host.name and d.program == program]
+              if d.host == host.name and d.program == listed_as]
     workdir = args.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     if args.mode == "alone":  # no stale facts if this run fails
