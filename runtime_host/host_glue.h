@@ -175,9 +175,12 @@ class call {
     kind_ = K;
     native_ = native(h);
     has_target_ = K != object_kind::type;
-    // (Below MPI_THREAD_MULTIPLE the record found goes to the cache the fast paths read.)
-    if (T* o = g_fast.load(std::memory_order_relaxed) ? records<K>().find_and_cache(native_)
-                                                       : records<K>().find(native_)) [[likely]]
+    // (The record found goes to the cache the fast paths read: below MPI_THREAD_MULTIPLE one of
+    // plain memory, at it one shared by the threads.)
+    T* o = g_fast.load(std::memory_order_relaxed)              ? records<K>().find_and_cache(native_)
+           : g_fast_concurrent.load(std::memory_order_relaxed) ? records<K>().find_shared(native_)
+                                                               : records<K>().find(native_);
+    if (o != nullptr) [[likely]]
       return o;
     return static_cast<T*>(admit(K, native_, create, &host_code_));
   }
@@ -214,13 +217,14 @@ class call {
 // exists; otherwise false, with nothing changed, and the entry point takes its checked path.
 // Below MPI_THREAD_MULTIPLE (Concurrent false) the record comes from the cache in front of the
 // record table and the slot is read and written directly. At it (Concurrent true: the entry point
-// has checked g_fast_concurrent) the record comes from the table itself (the cache is for one
-// thread), a get reads under the store's sequence counter and a set takes the store's lock.
+// has checked g_fast_concurrent) the record comes from the cache the threads share (its entries
+// checked against the record's handle, native_map::find_shared), a get reads under the store's
+// sequence counter and a set takes the store's lock.
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
   if (!Concurrent && !g_fast.load(std::memory_order_relaxed)) return nullptr;
   if (!keyvals().live_user(keyval, K, index)) return nullptr;
-  return Concurrent ? records<K>().find(native(h)) : records<K>().find_hot(native(h));
+  return Concurrent ? records<K>().find_shared(native(h)) : records<K>().find_hot(native(h));
 }
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
@@ -124,29 +125,44 @@ int host_code_of(status st) {
   return user != 0 ? user : host_class(st.error_class());
 }
 
-// Records of freed objects whose stores never grew beyond the inline chunk, kept for the next dup
-// or first set: a dup + free of an object with a few attributes then allocates nothing.
+// Records of freed objects, kept for the next dup or first set: a dup + free of an object with a
+// few attributes then allocates nothing. Below MPI_THREAD_MULTIPLE the pool keeps up to kPoolMax
+// records per kind whose stores never grew beyond the inline chunk, and frees the others. At
+// MPI_THREAD_MULTIPLE no record is ever freed (the threads' shared cache of records may still
+// name it: native_map::find_shared): a large store is reset, and records beyond kPoolMax wait in
+// a list linked through building_next (unused while a record is not being built).
 constexpr std::size_t kPoolMax = 64;
 struct record_pool {
   sync::spinlock mu;  // held for a few loads and stores
   attr_object* free[3][kPoolMax];  // by kind: comm, type, win
   std::size_t count[3];
+  attr_object* more[3];  // at MPI_THREAD_MULTIPLE: the records beyond kPoolMax
 };
 // Plain memory, constant-initialised: it stays usable during static teardown (host callbacks
 // that free objects may still run then).
 constinit record_pool g_pool{};
 void recycle(attr_object* o) {
   const int k = static_cast<int>(o->kind);
-  if (o->attrs.reusable()) {  // (a large store is not kept)
-    o->attrs.freeing = false;  // delete_all left it set; the store is empty
-    o->native = 0;
-    std::lock_guard lock(g_pool.mu);
-    if (g_pool.count[k] < kPoolMax) {
-      g_pool.free[k][g_pool.count[k]++] = o;
+  const bool keep = sync::concurrent();
+  if (!o->attrs.reusable()) {
+    if (!keep) {
+      delete o;
       return;
     }
+    o->attrs.~attr_store();  // back to a fresh store, as copy_plain_into expects
+    new (&o->attrs) attr_store();
   }
-  delete o;
+  o->attrs.freeing = false;  // delete_all left it set; the store is empty
+  __atomic_store_n(&o->native, std::uintptr_t{0}, __ATOMIC_RELEASE);
+  std::lock_guard lock(g_pool.mu);
+  if (g_pool.count[k] < kPoolMax) {
+    g_pool.free[k][g_pool.count[k]++] = o;
+  } else if (keep) {
+    o->building_next = g_pool.more[k];
+    g_pool.more[k] = o;
+  } else {
+    delete o;
+  }
 }
 
 // Deletes the attributes (newest first) of record o, the record of `key`, and drops it. Returns
@@ -199,9 +215,15 @@ attr_object* new_record(object_kind kind, std::uintptr_t key) {
     std::lock_guard lock(g_pool.mu);
     if (g_pool.count[k] != 0) {
       o = g_pool.free[k][--g_pool.count[k]];
-      o->native = key;
-      return o;
+    } else if (g_pool.more[k] != nullptr) {
+      o = g_pool.more[k];
+      g_pool.more[k] = o->building_next;
+      o->building_next = nullptr;
     }
+  }
+  if (o != nullptr) {
+    __atomic_store_n(&o->native, key, __ATOMIC_RELEASE);
+    return o;
   }
   switch (kind) {
     case object_kind::comm: o = new comm_object; break;
@@ -209,7 +231,7 @@ attr_object* new_record(object_kind kind, std::uintptr_t key) {
     case object_kind::win: o = new win_object; break;
     default: std::abort();
   }
-  o->native = key;
+  __atomic_store_n(&o->native, key, __ATOMIC_RELEASE);
   return o;
 }
 

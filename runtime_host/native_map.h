@@ -6,8 +6,12 @@
 // Open addressing with linear probing. Lookups take no lock and make no read-modify-write; writers
 // (insert, erase) hold a spinlock, which is a real one only at MPI_THREAD_MULTIPLE (sync.h). A table
 // that grows, or is rebuilt to clear its tombstones, is replaced. Below MPI_THREAD_MULTIPLE no
-// lookup can be running then, and the old array is freed; at MPI_THREAD_MULTIPLE it is kept (never
-// freed), so that a lookup that started on it still reads valid memory.
+// lookup can be running then, and the old array is freed. At MPI_THREAD_MULTIPLE a lookup may
+// still be reading it, so it is never freed; instead the memory stays bounded: a rebuild at the
+// same size refills the table that was current before the last one (each table has a sequence
+// counter, odd while it is refilled, and a lookup that saw it change starts again), and a table
+// outgrown is kept for good. What is held is at most two tables of each size up to the current
+// one: fewer slots than four times the current table's.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -18,7 +22,14 @@
 
 namespace mpiattr::host {
 
-template <typename T>
+// What native_map does at two points of its concurrent protocol: nothing, except in the test that
+// stops a lookup and a rebuild there (tests/host/test_native_map.cc).
+struct no_map_hooks {
+  static void lookup_began(const void*) {}    // a lookup has read a table's sequence
+  static void refill_cleared(const void*) {}  // a table being refilled has been emptied
+};
+
+template <typename T, typename Hooks = no_map_hooks>
 class native_map {
  public:
   constexpr native_map() = default;
@@ -26,12 +37,30 @@ class native_map {
 
   // The record of host handle `key`, or nullptr.
   MPIATTR_HOT T* find(std::uintptr_t key) const {
-    const table* t = cur_.load(std::memory_order_acquire);
-    if (t == nullptr) return nullptr;
-    for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
-      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_acquire);
-      if (k == key) return t->slots[i].obj.load(std::memory_order_acquire);
-      if (k == kEmpty) return nullptr;
+    while (true) {
+      const table* t = cur_.load(std::memory_order_acquire);
+      if (t == nullptr) return nullptr;
+      const std::uint32_t seq = t->seq.load(std::memory_order_acquire);
+      Hooks::lookup_began(t);
+      const std::size_t mask = t->mask;
+      const std::size_t start = hash(key, mask);
+      std::size_t i = start;
+      T* found = nullptr;
+      while (true) {
+        const std::uintptr_t k = t->slots[i].key.load(std::memory_order_acquire);
+        if (k == key) {
+          found = t->slots[i].obj.load(std::memory_order_acquire);
+          break;
+        }
+        if (k == kEmpty) break;
+        i = (i + 1) & mask;
+        if (i == start) [[unlikely]] break;  // (a table being refilled may have no empty slot)
+      }
+      std::atomic_thread_fence(std::memory_order_acquire);
+      // A table that was being refilled under this lookup (it had been replaced before the lookup
+      // read it) has an odd or a changed sequence: start again.
+      if (t->seq.load(std::memory_order_relaxed) == seq && (seq & 1) == 0) [[likely]]
+        return found;
     }
   }
 
@@ -46,6 +75,20 @@ class native_map {
   T* find_and_cache(std::uintptr_t key) {
     T* o = find(key);
     if (o != nullptr) hot_[hot_index(key)] = hot_entry{key, o};
+    return o;
+  }
+
+  // At MPI_THREAD_MULTIPLE: find, through a cache of recent lookups that all threads share. Its
+  // entries are record pointers alone, each checked against the record's own handle (T::native,
+  // read atomically): at that level the host runtime never frees a record, it keeps it for the
+  // next object (host_runtime.cc: recycle), so an entry may name a record that now belongs to
+  // another object, or to none (native 0), but never freed memory.
+  MPIATTR_HOT T* find_shared(std::uintptr_t key) {
+    std::atomic<T*>& e = shared_[hot_index(key)];
+    T* o = e.load(std::memory_order_acquire);
+    if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == key) [[likely]] return o;
+    o = find(key);
+    if (o != nullptr) e.store(o, std::memory_order_release);
     return o;
   }
 
@@ -99,6 +142,15 @@ class native_map {
   // How many records there are (a relaxed read: a quick "none" for the callers that may skip).
   std::size_t size() const { return live_.load(std::memory_order_relaxed); }
 
+  // How many tables this map holds (the current one included), and their slots together: what
+  // the tests check stays bounded.
+  std::size_t tables_held() const { return held_tables_; }
+  std::size_t slots_held() const { return held_slots_; }
+  std::size_t capacity() const {
+    const table* t = cur_.load(std::memory_order_acquire);
+    return t == nullptr ? 0 : t->mask + 1;
+  }
+
  private:
   // No host handle is 0 or 1: MPICH's carry kind bits, Open MPI's are pointers.
   static constexpr std::uintptr_t kEmpty = 0, kTombstone = 1;
@@ -107,8 +159,9 @@ class native_map {
     std::atomic<T*> obj{nullptr};
   };
   struct table {
-    std::size_t mask;
-    slot* slots;
+    std::atomic<std::uint32_t> seq{0};  // odd while the table is refilled (at MPI_THREAD_MULTIPLE)
+    std::size_t mask = 0;
+    slot* slots = nullptr;
   };
   struct hot_entry {
     std::uintptr_t key = kEmpty;
@@ -121,38 +174,84 @@ class native_map {
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
-  // A table twice as large (or as large, when tombstones fill it), with the live entries; the
-  // old one stays allocated for lookups that may still read it.
-  table* grow(table* old) {
-    const std::size_t live = live_.load(std::memory_order_relaxed);
-    std::size_t cap = old == nullptr ? 64 : (live + 1) * 4 > (old->mask + 1) ? (old->mask + 1) * 2
-                                                                              : old->mask + 1;
-    auto* t = new table{cap - 1, new slot[cap]};
+
+  table* allocate(std::size_t cap) {
+    auto* t = new table;
+    t->mask = cap - 1;
+    t->slots = new slot[cap];
+    ++held_tables_;
+    held_slots_ += cap;
+    return t;
+  }
+  void free_table(table* t) {
+    --held_tables_;
+    held_slots_ -= t->mask + 1;
+    delete[] t->slots;
+    delete t;
+  }
+  // Copies the live entries of `from` into `to` (of any size; its slots are empty, or cleared here).
+  // A lookup reading `to` meanwhile sees an odd sequence, or a changed one when it ends, and
+  // starts again; its probe is bounded by the table's size, since a table being refilled may
+  // briefly have no empty slot left.
+  void refill(table* to, const table* from) {
+    const std::uint32_t seq = to->seq.load(std::memory_order_relaxed);
+    to->seq.store(seq + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    for (std::size_t j = 0; j <= to->mask; ++j) {
+      to->slots[j].key.store(kEmpty, std::memory_order_relaxed);
+      to->slots[j].obj.store(nullptr, std::memory_order_relaxed);
+    }
+    Hooks::refill_cleared(to);
     used_ = 0;
-    if (old != nullptr) {
-      for (std::size_t i = 0; i <= old->mask; ++i) {
-        const std::uintptr_t k = old->slots[i].key.load(std::memory_order_relaxed);
+    if (from != nullptr) {
+      for (std::size_t i = 0; i <= from->mask; ++i) {
+        const std::uintptr_t k = from->slots[i].key.load(std::memory_order_relaxed);
         if (k == kEmpty || k == kTombstone) continue;
-        std::size_t j = hash(k, t->mask);
-        while (t->slots[j].key.load(std::memory_order_relaxed) != kEmpty) j = (j + 1) & t->mask;
-        t->slots[j].obj.store(old->slots[i].obj.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        t->slots[j].key.store(k, std::memory_order_relaxed);
+        std::size_t j = hash(k, to->mask);
+        while (to->slots[j].key.load(std::memory_order_relaxed) != kEmpty) j = (j + 1) & to->mask;
+        to->slots[j].obj.store(from->slots[i].obj.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->slots[j].key.store(k, std::memory_order_relaxed);
         ++used_;
       }
     }
+    to->seq.store(seq + 2, std::memory_order_release);
+  }
+  // The table that replaces `old`: twice as large, or as large when tombstones fill it, with the
+  // live entries.
+  table* grow(table* old) {
+    const std::size_t live = live_.load(std::memory_order_relaxed);
+    const std::size_t cap = old == nullptr                          ? 64
+                            : (live + 1) * 4 > (old->mask + 1)      ? (old->mask + 1) * 2
+                                                                    : old->mask + 1;
+    table* t;
+    if (old != nullptr && spare_ != nullptr && spare_->mask + 1 == cap) {
+      t = spare_;  // the table `old` replaced: lookups still reading it see its sequence change
+      spare_ = nullptr;
+    } else {
+      t = allocate(cap);
+    }
+    refill(t, old);
     cur_.store(t, std::memory_order_release);
-    if (old != nullptr && !sync::concurrent()) {  // no MPI call, so no lookup, overlaps this one
-      delete[] old->slots;
-      delete old;
+    if (old == nullptr) return t;
+    if (!sync::concurrent()) {  // no MPI call, so no lookup, overlaps this one
+      free_table(old);
+    } else if (old->mask + 1 == cap) {
+      spare_ = old;  // refilled by the next rebuild at this size
+    } else {
+      // Outgrown: kept for good (a lookup may still read it). So is a spare of the old size.
+      spare_ = nullptr;
     }
     return t;
   }
 
   hot_entry hot_[std::size_t{1} << kHotBits] = {};
+  std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)
   std::size_t used_ = 0;  // live entries and tombstones in the current table
   std::atomic<std::size_t> live_{0};
+  table* spare_ = nullptr;  // at MPI_THREAD_MULTIPLE: the table the current one replaced, same size
+  std::size_t held_tables_ = 0, held_slots_ = 0;  // (written under mu_)
 };
 
 }  // namespace mpiattr::host

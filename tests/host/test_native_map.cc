@@ -1,0 +1,213 @@
+// The host runtime's record table (runtime_host/native_map.h), by itself: host mode keeps a record
+// for each host object that carries an mpiattr attribute (docs/decisions.md D22), and at
+// MPI_THREAD_MULTIPLE lookups read the table while other threads add and remove records (R11.1).
+// Churning objects (each dup adds a record, each free takes it out, and the table is rebuilt now
+// and then to clear what removals leave behind) must keep every live record findable from every
+// thread, and must not make the table's memory grow without bound.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "mpiattr/sync.h"
+#include "native_map.h"
+
+namespace {
+
+struct record {
+  std::uintptr_t native;  // the host handle, as attr_object::native
+};
+
+// Host handles as the tests use them: never 0 or 1 (the table's own marks), spread like pointers.
+std::uintptr_t handle_of(std::size_t i) { return 0x1000 + i * 48; }
+
+class level : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { mpiattr::sync::set_concurrent(GetParam()); }
+  void TearDown() override { mpiattr::sync::set_concurrent(true); }
+};
+
+// Many short-lived objects with distinct handles (as a program that dups and frees in a loop gets
+// from Open MPI, whose handles are pointers): the table is rebuilt over and over at one size.
+TEST_P(level, D22_record_table_memory_stays_bounded_under_churn) {
+  mpiattr::host::native_map<record> map;
+  std::vector<record> live(8);
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    live[i].native = handle_of(i);
+    map.insert(live[i].native, &live[i]);
+  }
+  record churned{};
+  std::size_t most_slots = 0;
+  for (std::size_t i = 0; i < 200000; ++i) {
+    const std::uintptr_t h = handle_of(1000 + i);
+    churned.native = h;
+    map.insert(h, &churned);
+    ASSERT_EQ(map.find(h), &churned);
+    ASSERT_EQ(map.erase(h), &churned);
+    ASSERT_EQ(map.find(h), nullptr);
+    most_slots = std::max(most_slots, map.slots_held());
+  }
+  for (const record& r : live) EXPECT_EQ(map.find(r.native), &r);
+  EXPECT_EQ(map.size(), live.size());
+  // Nine live records fit the first table (64 slots): at most two tables of that size are held.
+  EXPECT_LE(map.tables_held(), GetParam() ? 2u : 1u);
+  EXPECT_LE(most_slots, 2u * 64u);
+}
+
+// Growth keeps the outgrown tables at MPI_THREAD_MULTIPLE (a lookup may still read one), but no
+// more than two of each size: fewer slots than four times the final table's.
+TEST_P(level, D22_record_table_memory_after_growth_is_bounded_by_the_final_size) {
+  mpiattr::host::native_map<record> map;
+  std::vector<record> recs(5000);
+  for (std::size_t round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      recs[i].native = handle_of(round * recs.size() + i);
+      map.insert(recs[i].native, &recs[i]);
+    }
+    for (std::size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(map.erase(recs[i].native), &recs[i]);
+  }
+  EXPECT_EQ(map.size(), 0u);
+  if (GetParam())
+    EXPECT_LT(map.slots_held(), 4 * map.capacity());
+  else
+    EXPECT_EQ(map.slots_held(), map.capacity());
+}
+
+INSTANTIATE_TEST_SUITE_P(thread_levels, level, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? std::string("multiple") : std::string("single");
+                         });
+
+// Readers on several threads find the records of long-lived objects, and never a wrong one, while
+// one thread churns others through enough inserts and erases to rebuild the table thousands of
+// times (each rebuild refilling the table some reader may still be probing).
+TEST(record_table, R11_1_D22_lookups_concurrent_with_rebuilds_find_every_live_record) {
+  mpiattr::sync::set_concurrent(true);
+  mpiattr::host::native_map<record> map;
+  std::vector<record> live(24);
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    live[i].native = handle_of(i);
+    map.insert(live[i].native, &live[i]);
+  }
+  // Records never reused for another handle while a reader may hold them: one per churned handle.
+  std::vector<record> pool(100000);
+  for (std::size_t i = 0; i < pool.size(); ++i) pool[i].native = handle_of(1000 + i);
+  std::atomic<bool> stop{false};
+  std::atomic<long> wrong{0}, lookups{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 6; ++t) {  // more threads than cores: lookups preempted mid-probe
+    readers.emplace_back([&, t] {
+      long n = 0;
+      for (std::size_t i = static_cast<std::size_t>(t); !stop.load(std::memory_order_relaxed); ++i, ++n) {
+        const record& r = live[i % live.size()];
+        const record* found = map.find(r.native);
+        if (found != &r) wrong.fetch_add(1);
+        if (map.find_shared(r.native) != &r) wrong.fetch_add(1);
+        // A churned handle is either absent or its own record, never another object's.
+        const std::uintptr_t other = handle_of(1000 + (i * 7919) % pool.size());
+        const record* o = map.find(other);
+        if (o != nullptr && o->native != other) wrong.fetch_add(1);
+        o = map.find_shared(other);
+        if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_RELAXED) != other) wrong.fetch_add(1);
+      }
+      lookups.fetch_add(n);
+    });
+  }
+  constexpr std::size_t kAlive = 64;  // churned objects alive at once
+  long lost = 0;  // (no ASSERT while the readers run: they must be joined)
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  for (std::size_t i = 0; i % 4096 != 0 || std::chrono::steady_clock::now() < until; ++i) {
+    if (i >= kAlive) {
+      record& gone = pool[(i - kAlive) % pool.size()];
+      if (map.erase(gone.native) != &gone) ++lost;
+    }
+    record& c = pool[i % pool.size()];
+    map.insert(c.native, &c);
+  }
+  stop.store(true);
+  for (std::thread& r : readers) r.join();
+  EXPECT_EQ(lost, 0);
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(lookups.load(), 0);
+  EXPECT_LT(map.slots_held(), 4 * map.capacity());
+}
+
+// The cache the threads share at MPI_THREAD_MULTIPLE holds record pointers, and the host runtime
+// reuses a freed object's record for the next one: an entry left by the first object must not
+// answer for it once its record serves another, nor for any other handle.
+TEST(record_table, R11_1_D22_shared_cache_never_answers_with_a_reused_record) {
+  mpiattr::sync::set_concurrent(true);
+  mpiattr::host::native_map<record> map;
+  record r{handle_of(1)};
+  map.insert(r.native, &r);
+  ASSERT_EQ(map.find_shared(handle_of(1)), &r);  // now cached
+  ASSERT_EQ(map.find_shared(handle_of(1)), &r);  // from the cache
+  ASSERT_EQ(map.erase(r.native), &r);             // the object is freed...
+  __atomic_store_n(&r.native, std::uintptr_t{0}, __ATOMIC_RELEASE);
+  EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+  __atomic_store_n(&r.native, handle_of(2), __ATOMIC_RELEASE);  // ...its record serves another
+  map.insert(r.native, &r);
+  EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+  EXPECT_EQ(map.find_shared(handle_of(2)), &r);
+  // Every handle that shares a cache entry with another still gets its own record.
+  std::vector<record> many(2000);
+  for (std::size_t i = 0; i < many.size(); ++i) {
+    many[i].native = handle_of(100 + i);
+    map.insert(many[i].native, &many[i]);
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < many.size(); ++i) ASSERT_EQ(map.find_shared(handle_of(100 + i)), &many[i]);
+  EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+}
+
+// The protocol itself, step by step: a lookup reads the table that is current, is held there
+// while the table is replaced twice (so that its table is refilled) and resumes on the emptied
+// table. It must notice and start again, and find the record in the table now current.
+struct stop_points {
+  static inline std::atomic<int> phase{0};
+  static inline std::atomic<const void*> reader_table{nullptr};
+  static void lookup_began(const void* t) {
+    int expected = 0;
+    if (phase.compare_exchange_strong(expected, 1)) {  // the first lookup only
+      reader_table.store(t);
+      while (phase.load() != 2) std::this_thread::yield();
+    }
+  }
+  static void refill_cleared(const void* t) {
+    if (phase.load() == 1 && t == reader_table.load()) {
+      phase.store(2);  // the held lookup reads the emptied table now
+      while (phase.load() != 3) std::this_thread::yield();
+    }
+  }
+};
+
+TEST(record_table, R11_1_D22_lookup_on_a_table_being_refilled_starts_again) {
+  mpiattr::sync::set_concurrent(true);
+  mpiattr::host::native_map<record, stop_points> map;
+  record kept{handle_of(0)};
+  map.insert(kept.native, &kept);
+  const record* found = nullptr;
+  std::thread reader([&] {
+    found = map.find(kept.native);
+    stop_points::phase.store(3);
+  });
+  while (stop_points::phase.load() != 1) std::this_thread::yield();
+  const std::size_t tables_when_held = map.tables_held();
+  record churned{};
+  for (std::size_t i = 0; stop_points::phase.load() != 3 && i < 100000; ++i) {
+    churned.native = handle_of(1000 + i);  // (only this thread reads churned records)
+    map.insert(churned.native, &churned);
+    map.erase(churned.native);
+  }
+  const bool refilled = stop_points::phase.load() == 3;
+  if (!refilled) stop_points::phase.store(2);  // (the table was never refilled: free the reader)
+  reader.join();
+  EXPECT_TRUE(refilled) << "the table the lookup read was never refilled";
+  EXPECT_EQ(tables_when_held, 1u);
+  EXPECT_EQ(found, &kept);
+}
+
+}  // namespace
