@@ -115,6 +115,16 @@ program test_mixed_lang
   call MPI_ATTR_GET(comm, k, ival, flag, ierr)
   call expect_i('R7_3 F2->F1 2**31 truncates', ival, -huge(0) - 1)
 
+  ! ---- a C set replacing what Fortran wrote: the value is C's again (row 1) ----
+  call MPI_ATTR_PUT(comm, k, 7, ierr)
+  call c_set(comm, k, p)
+  call expect_l('R7_3 C over F1, C->C the same pointer', c_get(comm, k, flag_c) == p, .true.)
+  call MPI_COMM_SET_ATTR(comm, k, 42_ak, ierr)
+  call c_set(comm, k, p)
+  call expect_l('R7_3 C over F2, C->C the same pointer', c_get(comm, k, flag_c) == p, .true.)
+  call MPI_COMM_GET_ATTR(comm, k, val, flag, ierr)
+  call expect_l('R7_3 C over F2, C->F2 the address', val == p, .true.)
+
   ! ---- predefined attributes (R7.5): the value in Fortran, int* / MPI_Aint* / address in C ----
   call MPI_ATTR_GET(MPI_COMM_WORLD, MPI_TAG_UB, ival, flag, ierr)
   call expect_l('R7_5 MPI_TAG_UB, Fortran value = C *(int*)', ival == c_tag_ub(), .true.)
