@@ -87,9 +87,7 @@ class native_map {
     std::atomic<T*>& e = shared_[hot_index(key)];
     T* o = e.load(std::memory_order_acquire);
     if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == key) [[likely]] return o;
-    o = find(key);
-    if (o != nullptr) e.store(o, std::memory_order_release);
-    return o;
+    return find_and_share(key);
   }
 
   // Adds obj under key (which must not be in the table).
@@ -173,6 +171,13 @@ class native_map {
   }
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+  }
+
+  // find_shared's miss: out of line, so that its hit needs no stack frame.
+  [[gnu::noinline]] T* find_and_share(std::uintptr_t key) {
+    T* o = find(key);
+    if (o != nullptr) shared_[hot_index(key)].store(o, std::memory_order_release);
+    return o;
   }
 
   table* allocate(std::size_t cap) {
