@@ -305,6 +305,53 @@ void type_dup_free(benchmark::State& state) {
   finish(state, rc, true);
 }
 
+// The cost per attribute of a dup + free: the fixture's object (n attributes) and a bare object
+// of the same kind, dup'ed and freed in alternating batches inside one loop, each batch timed,
+// so that both sides see the same machine state (separate figures for t_n and t_0, a second
+// apart, moved by more than the difference at small n). Reported as the counter per_attr_ns.
+template <Kind K>
+void dup_free_delta(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Fixture& f = fixture(K, n);
+  const int batch = n >= 4096 ? 2 : 16;
+  MPI_Comm bare_comm = MPI_COMM_NULL;
+  MPI_Datatype bare_type = MPI_DATATYPE_NULL;
+  if (K == Kind::Comm) CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &bare_comm));
+  else CHECK(MPI_Type_dup(MPI_INT, &bare_type));
+  int rc = 0;
+  auto run = [&](bool with_attrs) {
+    for (int i = 0; i < batch; ++i) {
+      if (K == Kind::Comm) {
+        MPI_Comm d;
+        rc |= MPI_Comm_dup(with_attrs ? f.comm : bare_comm, &d);
+        rc |= MPI_Comm_free(&d);
+      } else {
+        MPI_Datatype d;
+        rc |= MPI_Type_dup(with_attrs ? f.type : bare_type, &d);
+        rc |= MPI_Type_free(&d);
+      }
+    }
+  };
+  using clock = std::chrono::steady_clock;
+  std::chrono::duration<double, std::nano> bare{0}, attrs{0};
+  long rounds = 0;
+  for (auto _ : state) {
+    const bool attrs_first = (rounds & 1) != 0;  // (each order half the time)
+    const auto t0 = clock::now();
+    run(attrs_first);
+    const auto t1 = clock::now();
+    run(!attrs_first);
+    const auto t2 = clock::now();
+    (attrs_first ? attrs : bare) += t1 - t0;
+    (attrs_first ? bare : attrs) += t2 - t1;
+    ++rounds;
+  }
+  if (K == Kind::Comm) CHECK(MPI_Comm_free(&bare_comm));
+  else CHECK(MPI_Type_free(&bare_type));
+  if (rounds > 0) state.counters["per_attr_ns"] = (attrs - bare).count() / (double(rounds) * batch * n);
+  finish(state, rc, true);
+}
+
 // Registration order is n-major: all communicator figures for one n run
 // back to back and share one fixture, so the (for some peers quadratic)
 // setup of 65536 attributes happens once per process, never in a timed loop.
@@ -324,11 +371,13 @@ void register_all() {
     reg("comm_set_replace", comm_set_replace, n);
     reg("comm_set_delete", comm_set_delete, n);
     reg("comm_dup_free", comm_dup_free, n);
+    reg("comm_dup_free_delta", dup_free_delta<Kind::Comm>, n);
   }
   for (int n : kNs) {
     if (std::find(std::begin(kNsSmall), std::end(kNsSmall), n) != std::end(kNsSmall))
       reg("type_get_hit", type_get_hit, n);
     reg("type_dup_free", type_dup_free, n);
+    reg("type_dup_free_delta", dup_free_delta<Kind::Type>, n);
   }
   for (int n : kNsSmall) reg("win_get_hit", win_get_hit, n);
   benchmark::RegisterBenchmark("keyval_create_free", keyval_create_free)->Unit(benchmark::kNanosecond);

@@ -352,6 +352,8 @@ def run_gbench(impl: Impl, extra: list[str], bench_filter: str | None, min_time:
             continue
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         times[b["name"]] = b["real_time"] * scale
+        if "per_attr_ns" in b:  # a user counter (the dup + free deltas): already in ns
+            times[b["name"] + ":per_attr_ns"] = float(b["per_attr_ns"])
     return times, parse_results(stdout)
 
 
@@ -360,11 +362,14 @@ def derive(times: dict[str, float]) -> dict[str, float]:
     fig = dict(times)
     for kind in ("comm", "type"):
         t0 = times.get(f"{kind}_dup_free/0")
-        if t0 is None:
-            continue
         for n in NS:
+            # Per attribute: from the batches that alternate the object with n attributes and a
+            # bare one in one loop (attr_bench.cc: dup_free_delta); else (t_n - t_0) / n.
+            delta = times.get(f"{kind}_dup_free_delta/{n}:per_attr_ns")
             tn = times.get(f"{kind}_dup_free/{n}")
-            if tn is not None:
+            if delta is not None:
+                fig[f"{kind}_dup_per_attr/{n}"] = delta
+            elif tn is not None and t0 is not None:
                 fig[f"{kind}_dup_per_attr/{n}"] = (tn - t0) / n
     return fig
 
