@@ -333,9 +333,9 @@ bool ready() {
 
 attr_object* find(object_kind kind, std::uintptr_t key) {
   switch (kind) {
-    case object_kind::comm: return g_comms.find(key);
-    case object_kind::type: return g_types.find(key);
-    case object_kind::win: return g_wins.find(key);
+    case object_kind::comm: return g_comms.lookup(key);
+    case object_kind::type: return g_types.lookup(key);
+    case object_kind::win: return g_wins.lookup(key);
     default: return nullptr;
   }
 }
@@ -389,7 +389,7 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
   attr_object* to = new_record(kind, fresh);
   status st;
   {
-    dup_in_progress building(*to);
+    dup_in_progress building(*from, *to);
     st = copy_all(*from, *to);
     if (st.is_ok() && to->attrs.size() != 0) {
       insert(to);  // (before `building` ends: the census finds it in one place or the other)

@@ -90,6 +90,14 @@ class native_map {
     return find_and_share(key);
   }
 
+  // For the runtime's dup and free: the record of key, through the cache of the thread level
+  // (below MPI_THREAD_MULTIPLE the plain one, which insert fills; at it the shared one).
+  T* lookup(std::uintptr_t key) {
+    if (sync::concurrent()) return find_shared(key);
+    if (T* o = find_hot(key)) [[likely]] return o;
+    return find_and_cache(key);
+  }
+
   // Adds obj under key (which must not be in the table).
   void insert(std::uintptr_t key, T* obj) {
     std::lock_guard lock(mu_);
@@ -105,6 +113,7 @@ class native_map {
     live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     t->slots[i].obj.store(obj, std::memory_order_relaxed);
     t->slots[i].key.store(key, std::memory_order_release);
+    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};  // (the next lookup's)
   }
 
   // Removes key; returns its record (the caller owns it), or nullptr.

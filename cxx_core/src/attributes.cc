@@ -251,12 +251,12 @@ sync::spinlock g_building_mu;
 attr_object* g_building = nullptr;
 }  // namespace
 
-dup_in_progress::dup_in_progress(attr_object& to) : to_(&to) {
+void dup_in_progress::enter() {
   std::lock_guard lock(g_building_mu);
-  to.building_next = g_building;
-  g_building = &to;
+  to_->building_next = g_building;
+  g_building = to_;
 }
-dup_in_progress::~dup_in_progress() {
+void dup_in_progress::leave() {
   std::lock_guard lock(g_building_mu);
   attr_object** p = &g_building;
   while (*p != to_) p = &(*p)->building_next;

@@ -179,7 +179,7 @@ status check_info(handle_t info) {
 status dup_comm(comm_object& comm, handle_t& newcomm) {
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
-  dup_in_progress building(*fresh.obj);
+  dup_in_progress building(comm, *fresh.obj);
   if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
     rt().life->comm_release(*fresh.obj);
     newcomm = h::comm_null;  // no half-built communicator (R4.5)
@@ -924,7 +924,7 @@ status get_processor_name(char* name, int& resultlen) {
 status type_dup(type_object& old, handle_t& newtype) {
   unpublished<type_object> fresh;
   if (status st = rt().life->type_dup(old, *fresh.obj); !st.is_ok()) return st;
-  dup_in_progress building(*fresh.obj);
+  dup_in_progress building(old, *fresh.obj);
   if (status st = copy_all(old, *fresh.obj); !st.is_ok()) {
     rt().life->type_release(*fresh.obj);
     newtype = h::datatype_null;  // no half-built datatype (R4.5)

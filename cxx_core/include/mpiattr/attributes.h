@@ -15,12 +15,22 @@ status copy_all(const attr_object& from, attr_object& to);
 // here (census_in_construction).
 class dup_in_progress {
  public:
-  explicit dup_in_progress(attr_object& to);
-  ~dup_in_progress();
+  // Registers `to` (a dup of `from`), unless no census can run before `to` is published: below
+  // MPI_THREAD_MULTIPLE a dup of plain attributes (attr_store::all_plain) runs no callback, so
+  // no keyval can be freed meanwhile.
+  dup_in_progress(const attr_object& from, attr_object& to)
+      : to_(!sync::concurrent() && from.attrs.all_plain() ? nullptr : &to) {
+    if (to_ != nullptr) enter();
+  }
+  ~dup_in_progress() {
+    if (to_ != nullptr) leave();
+  }
   dup_in_progress(const dup_in_progress&) = delete;
   dup_in_progress& operator=(const dup_in_progress&) = delete;
 
  private:
+  void enter();
+  void leave();
   attr_object* to_;
 };
 // Deletes every attribute, newest first, running delete callbacks (R4.4, R10.1). On a callback
