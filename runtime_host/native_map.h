@@ -153,6 +153,17 @@ class native_map {
   // the tests check stays bounded.
   std::size_t tables_held() const { return held_tables_; }
   std::size_t slots_held() const { return held_slots_; }
+  // Frees every table and empties the map, when no other thread can use it (the tests' maps). The
+  // runtime's maps are never released: they live, as plain memory, until the process ends.
+  void release() {
+    while (held_ != nullptr) free_table(held_);
+    cur_.store(nullptr, std::memory_order_relaxed);
+    spare_ = nullptr;
+    used_ = 0;
+    live_.store(0, std::memory_order_relaxed);
+    for (hot_entry& h : hot_) h = hot_entry{};
+    for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
+  }
   std::size_t capacity() const {
     const table* t = cur_.load(std::memory_order_acquire);
     return t == nullptr ? 0 : t->mask + 1;
@@ -169,6 +180,7 @@ class native_map {
     std::atomic<std::uint32_t> seq{0};  // odd while the table is refilled (at MPI_THREAD_MULTIPLE)
     std::size_t mask = 0;
     slot* slots = nullptr;
+    table* held_next = nullptr;  // the map's list of the tables it holds (release)
   };
   struct hot_entry {
     std::uintptr_t key = kEmpty;
@@ -193,11 +205,16 @@ class native_map {
     auto* t = new table;
     t->mask = cap - 1;
     t->slots = new slot[cap];
+    t->held_next = held_;
+    held_ = t;
     ++held_tables_;
     held_slots_ += cap;
     return t;
   }
   void free_table(table* t) {
+    table** p = &held_;
+    while (*p != t) p = &(*p)->held_next;
+    *p = t->held_next;
     --held_tables_;
     held_slots_ -= t->mask + 1;
     delete[] t->slots;
@@ -265,6 +282,7 @@ class native_map {
   std::size_t used_ = 0;  // live entries and tombstones in the current table
   std::atomic<std::size_t> live_{0};
   table* spare_ = nullptr;  // at MPI_THREAD_MULTIPLE: the table the current one replaced, same size
+  table* held_ = nullptr;  // every table held, newest first
   std::size_t held_tables_ = 0, held_slots_ = 0;  // (written under mu_)
 };
 

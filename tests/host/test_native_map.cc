@@ -24,6 +24,12 @@ struct record {
 // Host handles as the tests use them: never 0 or 1 (the table's own marks), spread like pointers.
 std::uintptr_t handle_of(std::size_t i) { return 0x1000 + i * 48; }
 
+// A map of the test's own, whose tables are freed when the test ends (the runtime's never are).
+template <typename Hooks = mpiattr::host::no_map_hooks>
+struct test_map : mpiattr::host::native_map<record, Hooks> {
+  ~test_map() { this->release(); }
+};
+
 class level : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override { mpiattr::sync::set_concurrent(GetParam()); }
@@ -33,7 +39,7 @@ class level : public ::testing::TestWithParam<bool> {
 // Many short-lived objects with distinct handles (as a program that dups and frees in a loop gets
 // from Open MPI, whose handles are pointers): the table is rebuilt over and over at one size.
 TEST_P(level, D22_record_table_memory_stays_bounded_under_churn) {
-  mpiattr::host::native_map<record> map;
+  test_map<> map;
   std::vector<record> live(8);
   for (std::size_t i = 0; i < live.size(); ++i) {
     live[i].native = handle_of(i);
@@ -60,7 +66,7 @@ TEST_P(level, D22_record_table_memory_stays_bounded_under_churn) {
 // Growth keeps the outgrown tables at MPI_THREAD_MULTIPLE (a lookup may still read one), but no
 // more than two of each size: fewer slots than four times the final table's.
 TEST_P(level, D22_record_table_memory_after_growth_is_bounded_by_the_final_size) {
-  mpiattr::host::native_map<record> map;
+  test_map<> map;
   std::vector<record> recs(5000);
   for (std::size_t round = 0; round < 3; ++round) {
     for (std::size_t i = 0; i < recs.size(); ++i) {
@@ -86,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(thread_levels, level, ::testing::Values(false, true),
 // times (each rebuild refilling the table some reader may still be probing).
 TEST(record_table, R11_1_D22_lookups_concurrent_with_rebuilds_find_every_live_record) {
   mpiattr::sync::set_concurrent(true);
-  mpiattr::host::native_map<record> map;
+  test_map<> map;
   std::vector<record> live(24);
   for (std::size_t i = 0; i < live.size(); ++i) {
     live[i].native = handle_of(i);
@@ -140,7 +146,7 @@ TEST(record_table, R11_1_D22_lookups_concurrent_with_rebuilds_find_every_live_re
 // answer for it once its record serves another, nor for any other handle.
 TEST(record_table, R11_1_D22_shared_cache_never_answers_with_a_reused_record) {
   mpiattr::sync::set_concurrent(true);
-  mpiattr::host::native_map<record> map;
+  test_map<> map;
   record r{handle_of(1)};
   map.insert(r.native, &r);
   ASSERT_EQ(map.find_shared(handle_of(1)), &r);  // now cached
@@ -186,7 +192,7 @@ struct stop_points {
 
 TEST(record_table, R11_1_D22_lookup_on_a_table_being_refilled_starts_again) {
   mpiattr::sync::set_concurrent(true);
-  mpiattr::host::native_map<record, stop_points> map;
+  test_map<stop_points> map;
   record kept{handle_of(0)};
   map.insert(kept.native, &kept);
   const record* found = nullptr;
