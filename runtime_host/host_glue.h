@@ -175,13 +175,8 @@ class call {
     kind_ = K;
     native_ = native(h);
     has_target_ = K != object_kind::type;
-    // (The record found goes to the cache the fast paths read: below MPI_THREAD_MULTIPLE one of
-    // plain memory, at it one shared by the threads.)
-    T* o = g_fast.load(std::memory_order_relaxed)              ? records<K>().find_and_cache(native_)
-           : g_fast_concurrent.load(std::memory_order_relaxed) ? records<K>().find_shared(native_)
-                                                               : records<K>().find(native_);
-    if (o != nullptr) [[likely]]
-      return o;
+    // (Through the cache the fast paths read, which keeps what it finds: native_map::lookup.)
+    if (T* o = records<K>().lookup(native_)) [[likely]] return o;
     return static_cast<T*>(admit(K, native_, create, &host_code_));
   }
 

@@ -106,16 +106,6 @@ class attr_store {
     const bool empty = !(tag & kOriginMask);
     if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
       return fast_put::not_done;
-    if (!empty && (tag >> kFlagShift) == flags) [[likely]] {
-      // A replacement under the same callback kinds: count_, the masks and unusual_ stay as they
-      // are (store() would compute as much); the value, how it was written and its order change.
-      if constexpr (Locked) begin_write();
-      s->word.store(v.word(), std::memory_order_relaxed);
-      s->tag.store((tag & ~kOriginMask) | static_cast<std::uint32_t>(v.how_written()), std::memory_order_relaxed);
-      s->seq = next_seq_++;
-      if constexpr (Locked) end_write();
-      return fast_put::replaced;
-    }
     if constexpr (Locked) begin_write();
     store(s, tag, v, flags, next_seq_++);
     if constexpr (Locked) end_write();
@@ -343,10 +333,14 @@ class attr_store {
     s->word.store(v.word(), std::memory_order_relaxed);
     s->tag.store(tag, std::memory_order_relaxed);
     s->seq = seq;
-    if (!(old_tag & kOriginMask)) {
-      ++count_;
-      occupy(s, true);
+    if (old_tag & kOriginMask) [[likely]] {
+      // A replacement: unusual_ changes only with the callback kinds or the marks, not with how
+      // the value was written.
+      if ((old_tag ^ tag) & ~kOriginMask) account(old_tag, tag);
+      return;
     }
+    ++count_;
+    occupy(s, true);
     account(old_tag, tag);
   }
 
