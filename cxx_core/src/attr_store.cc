@@ -129,30 +129,10 @@ bool attr_store::erase(std::uint32_t index) {
   return (tag & kCounted) != 0;
 }
 
-// Up to this many attributes in the inline chunk, dup and free visit its occupied slots; beyond,
-// they copy or clear the whole chunk (512 bytes: a few wide moves, against about ten instructions
-// per slot visited).
-constexpr std::uint32_t kWholeInlineChunk = 6;
-
-void attr_store::copy_plain_into(attr_store& to) const {
+void attr_store::copy_plain_into_rest(attr_store& to) const {
   if (all_inline() && count_ > kWholeInlineChunk) {
     // (`to` is fresh: its empty slots are zero, as the ones copied here.)
     std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
-    to.inline_mask_ = inline_mask_;
-    to.count_ = count_;
-    to.unusual_ = 0;
-    if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
-    return;
-  }
-  if (all_inline()) {  // the occupied inline slots, and nothing else to look at
-    for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
-      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
-      to.inline_chunk_[i].word.store(inline_chunk_[i].word.load(std::memory_order_relaxed),
-                                     std::memory_order_relaxed);
-      to.inline_chunk_[i].tag.store(inline_chunk_[i].tag.load(std::memory_order_relaxed),
-                                    std::memory_order_relaxed);
-      to.inline_chunk_[i].seq = inline_chunk_[i].seq;
-    }
     to.inline_mask_ = inline_mask_;
     to.count_ = count_;
     to.unusual_ = 0;
@@ -197,22 +177,10 @@ void attr_store::copy_plain_into(attr_store& to) const {
   if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
 }
 
-void attr_store::drop_plain() {
+void attr_store::drop_plain_rest() {
   if (all_inline() && count_ > kWholeInlineChunk) {
     begin_write();
     std::memset(static_cast<void*>(inline_chunk_), 0, sizeof inline_chunk_);
-    end_write();
-    inline_mask_ = 0;
-    count_ = 0;
-    return;
-  }
-  if (all_inline()) {
-    begin_write();
-    for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
-      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
-      inline_chunk_[i].tag.store(0, std::memory_order_relaxed);
-      inline_chunk_[i].word.store(0, std::memory_order_relaxed);
-    }
     end_write();
     inline_mask_ = 0;
     count_ = 0;
