@@ -135,6 +135,8 @@ int raise(object_kind kind, std::uintptr_t native, bool has_target, status st, c
 int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::uintptr_t fresh,
               bool* undo);
 int before_free(object_kind kind, const char* routine, std::uintptr_t native);
+// The record o of `native`, emptied: asleep for the handle's next object, or dropped.
+void let_go(attr_object* o, object_kind kind, std::uintptr_t native);
 void release(object_kind kind, std::uintptr_t native);  // frees a host object (undoing a dup)
 int before_finalize();
 bool owns_code(int code);
@@ -284,8 +286,47 @@ MPIATTR_HOT bool no_records() {
 // After the host duplicated `old` into *fresh (and, for MPI_Comm_idup, started *request): copies
 // mpiattr's attributes through their copy callbacks. On a callback failure the new object is
 // freed through the host (after completing the request) and set to the null handle (R4.5).
+// Dup and free below MPI_THREAD_MULTIPLE, where nothing can observe their steps, when the cache in
+// front of the record table (native_map::cached) knows the objects: the whole of mpiattr's part
+// of the call when the object has no record (the host's objects mpiattr has nothing on), or when
+// every attribute is plain (attr_store::all_plain: copied by MPI_XXX_DUP_FN, no delete callback,
+// no keyval reference). Then a dup copies to the record the fresh handle's last object left asleep
+// (native_map::revive), and a free empties the record and puts it to sleep (retire). True when
+// done; false, having changed nothing, when the general path must do it.
+template <object_kind K>
+MPIATTR_HOT bool fast_dup(std::uintptr_t old, std::uintptr_t fresh) {
+  if (!g_fast.load(std::memory_order_relaxed)) return false;
+  typename kind_traits<K>::object* from;
+  if (!records<K>().cached(old, &from)) return false;
+  if (from == nullptr) return true;  // no mpiattr attribute to copy
+  const attr_store& s = from->attrs;
+  if (!s.all_plain() || s.size() == 0 || keyvals().counting()) return false;
+  auto* to = records<K>().revive(fresh);
+  if (to == nullptr) return false;
+  s.copy_plain_into(to->attrs);
+  return true;
+}
+template <object_kind K>
+MPIATTR_HOT bool fast_free(std::uintptr_t h) {
+  if (!g_fast.load(std::memory_order_relaxed)) return false;
+  typename kind_traits<K>::object* o;
+  if (!records<K>().cached(h, &o)) return false;
+  if (o == nullptr) {  // no mpiattr attribute: the host frees, or refuses
+    // (except MPI_COMM_WORLD and MPI_COMM_SELF, which before_free refuses itself)
+    if constexpr (K == object_kind::comm) return h != native(MPI_COMM_WORLD) && h != native(MPI_COMM_SELF);
+    return true;
+  }
+  if (o->predefined) return false;  // (before_free refuses it)
+  attr_store& s = o->attrs;
+  if (!s.all_plain() || s.freeing || !s.inline_only()) return false;
+  s.drop_plain();
+  if (!records<K>().retire(h, o)) [[unlikely]] let_go(o, K, h);
+  return true;
+}
+
 template <object_kind K, typename H>
 int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
+  if (fast_dup<K>(native(old), native(*fresh))) [[likely]] return MPI_SUCCESS;
   bool undo = false;
   const int rc = after_dup(K, routine, native(old), native(*fresh), &undo);
   if (undo) {
@@ -303,6 +344,7 @@ int after_dup(const char* routine, H old, H* fresh, MPI_Request* request) {
 // Before the host frees `h`: runs mpiattr's delete callbacks; on a failure the object stays.
 template <object_kind K, typename H>
 int before_free(const char* routine, H h) {
+  if (fast_free<K>(native(h))) [[likely]] return MPI_SUCCESS;
   return before_free(K, routine, native(h));
 }
 

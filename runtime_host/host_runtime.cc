@@ -3,15 +3,17 @@
 // that carries an mpiattr attribute, keyed by the host's handle; the core does the caching on the
 // records exactly as in standalone mode. It implements lifecycle.h over the host.
 //
-// A record is dropped when its object is freed: the free routines are this library's under both
-// their MPI_ and PMPI_ names, in C and in Fortran (docs/host.md), so a handle value the host
-// reuses never inherits attributes, and a record costs the host nothing. The one host attribute
+// A record is given up when its object is freed (emptied, and asleep for the handle's next object,
+// or dropped: let_go): the free routines are this library's under both their MPI_ and PMPI_
+// names, in C and in Fortran (docs/host.md), so a handle value the host reuses never inherits
+// attributes, and a record costs the host nothing. The one host attribute
 // mpiattr sets is on MPI_COMM_SELF, when it starts: its delete callback is how mpiattr learns that
 // the host is finalizing when MPI_Finalize was not called through one of mpiattr's names.
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <optional>
 
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
@@ -165,11 +167,32 @@ void recycle(attr_object* o) {
   }
 }
 
-// Deletes the attributes (newest first) of record o, the record of `key`, and drops it. Returns
-// the failure, if any.
+}  // namespace
+
+// The record o of `key`, now empty (its object is being freed, or a dup copied nothing to it):
+// asleep in its slot for the handle's next object (native_map::retire), or dropped.
+void let_go(attr_object* o, object_kind kind, std::uintptr_t key) {
+  o->attrs.freeing = false;  // (delete_all may have set it; the store is empty)
+  if (o->attrs.reusable() && !o->predefined) {  // (MPI_Finalize's MPI_COMM_SELF and MPI_COMM_WORLD)
+    bool asleep = false;
+    switch (kind) {
+      case object_kind::comm: asleep = g_comms.retire(key, static_cast<comm_object*>(o)); break;
+      case object_kind::type: asleep = g_types.retire(key, static_cast<type_object*>(o)); break;
+      case object_kind::win: asleep = g_wins.retire(key, static_cast<win_object*>(o)); break;
+      default: break;
+    }
+    if (asleep) return;
+  }
+  with_map(kind, [&](auto& m) { recycle(m.erase(key)); });
+}
+
+namespace {
+
+// Deletes the attributes (newest first) of record o, the record of `key`, and lets the record go.
+// Returns the failure, if any.
 status destroy_record(attr_object* o, object_kind kind, std::uintptr_t key) {
   if (status st = delete_all(*o); !st.is_ok()) return st;
-  with_map(kind, [&](auto& m) { recycle(m.erase(key)); });
+  let_go(o, kind, key);
   return status::ok();
 }
 status destroy_record(object_kind kind, std::uintptr_t key) {
@@ -208,7 +231,7 @@ int host_probe(object_kind kind, std::uintptr_t key) {
   }
 }
 
-attr_object* new_record(object_kind kind, std::uintptr_t key) {
+attr_object* take_record(object_kind kind, std::uintptr_t key) {
   attr_object* o = nullptr;
   {
     const int k = static_cast<int>(kind);
@@ -233,6 +256,24 @@ attr_object* new_record(object_kind kind, std::uintptr_t key) {
   }
   __atomic_store_n(&o->native, key, __ATOMIC_RELEASE);
   return o;
+}
+
+// A record for `key`, which the caller publishes (insert). `admitted`: the object was not made by a
+// dup, so it may be a predefined one (which the fast free leaves to before_free).
+attr_object* new_record(object_kind kind, std::uintptr_t key, bool admitted) {
+  attr_object* o = take_record(kind, key);
+  o->predefined = admitted && (kind == object_kind::comm ? key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)
+                                                         : kind == object_kind::type && predefined_type(key));
+  return o;
+}
+
+attr_object* revive(object_kind kind, std::uintptr_t key) {
+  switch (kind) {
+    case object_kind::comm: return g_comms.revive(key);
+    case object_kind::type: return g_types.revive(key);
+    case object_kind::win: return g_wins.revive(key);
+    default: return nullptr;
+  }
 }
 
 void insert(attr_object* o) {
@@ -354,7 +395,8 @@ attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_
   }
   std::lock_guard lock(g_admit_mu);
   if (attr_object* o = find(kind, key)) return o;  // another thread admitted it meanwhile
-  attr_object* o = new_record(kind, key);
+  if (attr_object* o = revive(kind, key)) return o;  // (a predefined object's record never sleeps)
+  attr_object* o = new_record(kind, key, true);
   insert(o);
   return o;
 }
@@ -386,17 +428,27 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
   attr_object* from = find(kind, old);
   if (from == nullptr) return MPI_SUCCESS;  // no mpiattr attribute to copy
-  attr_object* to = new_record(kind, fresh);
+  // The record the handle's last object left asleep, awake (and so findable by the census) from
+  // now on; or a new one, published once it holds something.
+  attr_object* to = revive(kind, fresh);
+  const bool awake = to != nullptr;
+  if (!awake) to = new_record(kind, fresh, false);
   status st;
   {
-    dup_in_progress building(*from, *to);
+    // (An awake record is findable by the census already: no need to register it.)
+    std::optional<dup_in_progress> building;
+    if (!awake) building.emplace(*from, *to);
     st = copy_all(*from, *to);
     if (st.is_ok() && to->attrs.size() != 0) {
-      insert(to);  // (before `building` ends: the census finds it in one place or the other)
+      if (!awake) insert(to);  // (before `building` ends: the census finds it in one place or the other)
       return MPI_SUCCESS;
     }
   }
-  recycle(to);  // nothing was copied, or copy_all failed and left it with no attribute: no record
+  // Nothing was copied, or copy_all failed and left it with no attribute: no record.
+  if (awake)
+    let_go(to, kind, fresh);
+  else
+    recycle(to);
   if (st.is_ok()) return MPI_SUCCESS;
   *undo = true;
   return raise(kind, old, kind != object_kind::type, st, routine);

@@ -1,7 +1,7 @@
 // runtime_host/native_map.h: the host runtime's table from a host handle (an int in MPICH, a
 // pointer in Open MPI, as an integer) to mpiattr's record of that object. Only objects that carry
-// an mpiattr attribute are in it: an object enters when its first attribute is set or copied to
-// it, and leaves when it is freed (docs/host.md).
+// an mpiattr attribute have a record: an object gets one when its first attribute is set or copied
+// to it, and gives it up when it is freed (docs/host.md).
 //
 // Open addressing with linear probing. Lookups take no lock and make no read-modify-write; writers
 // (insert, erase) hold a spinlock, which is a real one only at MPI_THREAD_MULTIPLE (sync.h). A table
@@ -12,6 +12,13 @@
 // counter, odd while it is refilled, and a lookup that saw it change starts again), and a table
 // outgrown is kept for good. What is held is at most two tables of each size up to the current
 // one: fewer slots than four times the current table's.
+//
+// Dormant records: when an object is freed, its emptied record may stay in its slot, asleep: its
+// handle (T::native) carries kDormant, and no lookup returns it (retire). When the host hands
+// the same handle out again (MPICH and Open MPI reuse a freed handle for the next object) and a
+// dup copies attributes to it, or its first attribute is set, the record wakes in place (revive):
+// no allocation and no change to the table, so that an object's first attribute costs little
+// more than a later one (docs/decisions.md D32). At most kMaxDormant records sleep in a map.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -50,6 +57,8 @@ class native_map {
         const std::uintptr_t k = t->slots[i].key.load(std::memory_order_acquire);
         if (k == key) {
           found = t->slots[i].obj.load(std::memory_order_acquire);
+          // (A record asleep in its slot is no record of the handle: retire.)
+          if (found != nullptr && __atomic_load_n(&found->native, __ATOMIC_ACQUIRE) != key) found = nullptr;
           break;
         }
         if (k == kEmpty) break;
@@ -65,16 +74,27 @@ class native_map {
   }
 
   // A direct-mapped cache of recent lookups in front of the table, below MPI_THREAD_MULTIPLE only,
-  // where no two MPI calls overlap (it is plain memory). find_hot: the record of key if the cache
-  // holds it, else nullptr (the fast paths, which then leave the call to the checked path);
-  // find_and_cache: find, and keep a record found in the cache. erase clears its entry.
+  // where no two MPI calls overlap (it is plain memory). An entry says of a handle: {key, record},
+  // its record; {key, nullptr}, it has none; {key | kDormant, record}, it has none, and `record`
+  // sleeps in its slot (retire). Every change of the table for a handle rewrites its entry, so
+  // none is ever stale. find_hot: the record of key if the cache holds it, else nullptr (the
+  // fast paths, which then leave the call to the checked path); find_and_cache: find, and keep
+  // what was found, record or none, in the cache.
   MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
     const hot_entry& h = hot_[hot_index(key)];
     return h.key == key ? h.obj : nullptr;
   }
+  // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
+  // when the cache does not say.
+  MPIATTR_HOT bool cached(std::uintptr_t key, T** out) const {
+    const hot_entry& h = hot_[hot_index(key)];
+    if ((h.key & ~kDormant) != key) return false;
+    *out = h.key == key ? h.obj : nullptr;
+    return true;
+  }
   T* find_and_cache(std::uintptr_t key) {
     T* o = find(key);
-    if (o != nullptr) hot_[hot_index(key)] = hot_entry{key, o};
+    hot_[hot_index(key)] = hot_entry{key, o};
     return o;
   }
 
@@ -94,7 +114,7 @@ class native_map {
   // (below MPI_THREAD_MULTIPLE the plain one, which insert fills; at it the shared one).
   T* lookup(std::uintptr_t key) {
     if (sync::concurrent()) return find_shared(key);
-    if (T* o = find_hot(key)) [[likely]] return o;
+    if (T* o; cached(key, &o)) [[likely]] return o;
     return find_and_cache(key);
   }
 
@@ -116,10 +136,39 @@ class native_map {
     if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};  // (the next lookup's)
   }
 
+  // Wakes the dormant record of key (its object was freed, and the host has given the handle to a
+  // new object): it is key's record again. Returns it, or nullptr when there is none. Every
+  // insert of a key is preceded by a revive of it (no key is in the table twice).
+  MPIATTR_HOT T* revive(std::uintptr_t key) {
+    if (!sync::concurrent()) {
+      hot_entry& h = hot_[hot_index(key)];
+      if (h.key == (key | kDormant)) [[likely]] {
+        T* obj = h.obj;
+        wake(obj, key);
+        h = hot_entry{key, obj};
+        return obj;
+      }
+    }
+    return revive_found(key);
+  }
+
+  // Puts o, the record of key (whose object is being freed; its store is empty and fresh), to
+  // sleep in its slot, unless kMaxDormant records sleep already. Returns whether it did; if not,
+  // the caller erases the record.
+  MPIATTR_HOT bool retire(std::uintptr_t key, T* o) {
+    std::lock_guard lock(mu_);
+    if (dormant_ >= kMaxDormant) [[unlikely]] return false;
+    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);  // (what lookups check)
+    ++dormant_;
+    live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key | kDormant, o};
+    return true;
+  }
+
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
-    if (hot_entry& h = hot_[hot_index(key)]; h.key == key) h = hot_entry{};
+    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, nullptr};
     table* t = cur_.load(std::memory_order_relaxed);
     if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
@@ -142,12 +191,36 @@ class native_map {
     if (t == nullptr) return;
     for (std::size_t i = 0; i <= t->mask; ++i) {
       const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
-      if (k != kEmpty && k != kTombstone) f(t->slots[i].obj.load(std::memory_order_relaxed));
+      if (k == kEmpty || k == kTombstone) continue;
+      T* o = t->slots[i].obj.load(std::memory_order_relaxed);
+      if (__atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == k) f(o);  // (not one asleep)
     }
   }
 
   // How many records there are (a relaxed read: a quick "none" for the callers that may skip).
   std::size_t size() const { return live_.load(std::memory_order_relaxed); }
+  // How many records sleep (written under the lock).
+  std::size_t dormant() const { return dormant_; }
+  // Calls f(record) for each dormant record and forgets them all (the tests' maps, and
+  // release()'s callers, free the records).
+  template <typename F>
+  void drop_dormant(F&& f) {
+    std::lock_guard lock(mu_);
+    table* t = cur_.load(std::memory_order_relaxed);
+    if (t == nullptr) return;
+    for (std::size_t i = 0; i <= t->mask; ++i) {
+      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
+      if (k == kEmpty || k == kTombstone) continue;
+      T* o = t->slots[i].obj.load(std::memory_order_relaxed);
+      if (__atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == k) continue;  // awake
+      f(o);
+      t->slots[i].obj.store(nullptr, std::memory_order_release);
+      t->slots[i].key.store(kTombstone, std::memory_order_release);
+      --dormant_;
+    }
+    for (hot_entry& h : hot_)
+      if (h.key & kDormant) h = hot_entry{};
+  }
 
   // How many tables this map holds (the current one included), and their slots together: what
   // the tests check stays bounded.
@@ -160,6 +233,7 @@ class native_map {
     cur_.store(nullptr, std::memory_order_relaxed);
     spare_ = nullptr;
     used_ = 0;
+    dormant_ = 0;
     live_.store(0, std::memory_order_relaxed);
     for (hot_entry& h : hot_) h = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
@@ -170,8 +244,14 @@ class native_map {
   }
 
  private:
-  // No host handle is 0 or 1: MPICH's carry kind bits, Open MPI's are pointers.
+  // No host handle is 0 or 1: MPICH's carry kind bits, Open MPI's are pointers. Nor has one the
+  // top bit set (kDormant): MPICH's are 32-bit integers, Open MPI's user-space pointers.
   static constexpr std::uintptr_t kEmpty = 0, kTombstone = 1;
+ public:
+  static constexpr std::uintptr_t kDormant = std::uintptr_t{1} << 63;
+  static constexpr std::size_t kMaxDormant = 64;
+
+ private:
   struct slot {
     std::atomic<std::uintptr_t> key{kEmpty};
     std::atomic<T*> obj{nullptr};
@@ -192,6 +272,28 @@ class native_map {
   }
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+  }
+
+  void wake(T* obj, std::uintptr_t key) {
+    __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE);
+    --dormant_;
+    live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  // revive's search of the table, when the cache does not name the record.
+  [[gnu::noinline]] T* revive_found(std::uintptr_t key) {
+    std::lock_guard lock(mu_);
+    table* t = cur_.load(std::memory_order_relaxed);
+    if (t == nullptr || dormant_ == 0) return nullptr;
+    for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
+      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
+      if (k == kEmpty) return nullptr;
+      if (k != key) continue;
+      T* obj = t->slots[i].obj.load(std::memory_order_relaxed);
+      if (__atomic_load_n(&obj->native, __ATOMIC_RELAXED) != (key | kDormant)) return nullptr;  // awake
+      wake(obj, key);
+      if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};
+      return obj;
+    }
   }
 
   // find_shared's miss: out of line, so that its hit needs no stack frame.
@@ -250,7 +352,7 @@ class native_map {
   // The table that replaces `old`: twice as large, or as large when tombstones fill it, with the
   // live entries.
   table* grow(table* old) {
-    const std::size_t live = live_.load(std::memory_order_relaxed);
+    const std::size_t live = live_.load(std::memory_order_relaxed) + dormant_;
     const std::size_t cap = old == nullptr                          ? 64
                             : (live + 1) * 4 > (old->mask + 1)      ? (old->mask + 1) * 2
                                                                     : old->mask + 1;
@@ -280,7 +382,8 @@ class native_map {
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)
   std::size_t used_ = 0;  // live entries and tombstones in the current table
-  std::atomic<std::size_t> live_{0};
+  std::atomic<std::size_t> live_{0};  // records awake
+  std::size_t dormant_ = 0;  // records asleep (written under mu_)
   table* spare_ = nullptr;  // at MPI_THREAD_MULTIPLE: the table the current one replaced, same size
   table* held_ = nullptr;  // every table held, newest first
   std::size_t held_tables_ = 0, held_slots_ = 0;  // (written under mu_)

@@ -3,7 +3,8 @@
 // MPI_THREAD_MULTIPLE lookups read the table while other threads add and remove records (R11.1).
 // Churning objects (each dup adds a record, each free takes it out, and the table is rebuilt now
 // and then to clear what removals leave behind) must keep every live record findable from every
-// thread, and must not make the table's memory grow without bound.
+// thread, and must not make the table's memory grow without bound. A freed object's record may
+// sleep in the table for the handle's next object (D32).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -167,6 +168,109 @@ TEST(record_table, R11_1_D22_shared_cache_never_answers_with_a_reused_record) {
   for (int pass = 0; pass < 2; ++pass)
     for (std::size_t i = 0; i < many.size(); ++i) ASSERT_EQ(map.find_shared(handle_of(100 + i)), &many[i]);
   EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+}
+
+// A freed object's record may sleep in its slot until the host hands the handle out again
+// (docs/decisions.md D32). Asleep, it is no record of the handle for any lookup: a freed handle
+// must be checked with the host (R3), and the handle's next object carries nothing (R4.4). It
+// wakes for its handle only, found through the cache or, once the cache forgot it, the table.
+TEST_P(level, D32_a_sleeping_record_answers_no_lookup_and_wakes_for_its_handle) {
+  test_map<> map;
+  record a{handle_of(1)}, b{handle_of(2)};
+  map.insert(a.native, &a);
+  map.insert(b.native, &b);
+  ASSERT_EQ(map.lookup(handle_of(1)), &a);
+  ASSERT_TRUE(map.retire(handle_of(1), &a));
+  EXPECT_EQ(map.size(), 1u);
+  EXPECT_EQ(map.dormant(), 1u);
+  EXPECT_EQ(map.find(handle_of(1)), nullptr);
+  EXPECT_EQ(map.lookup(handle_of(1)), nullptr);
+  EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+  EXPECT_EQ(map.find_hot(handle_of(1)), nullptr);
+  std::vector<record*> visited;
+  map.for_each([&](record* r) { visited.push_back(r); });
+  EXPECT_EQ(visited, std::vector<record*>{&b});
+  EXPECT_EQ(map.revive(handle_of(2)), nullptr);  // awake: nothing to wake
+  EXPECT_EQ(map.revive(handle_of(3)), nullptr);  // no record at all
+  ASSERT_EQ(map.revive(handle_of(1)), &a);
+  EXPECT_EQ(a.native, handle_of(1));
+  EXPECT_EQ(map.size(), 2u);
+  EXPECT_EQ(map.dormant(), 0u);
+  EXPECT_EQ(map.lookup(handle_of(1)), &a);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  EXPECT_EQ(map.revive(handle_of(1)), nullptr);  // awake now
+
+  // Asleep again; the cache then forgets it (lookups of other handles take its entries) and the
+  // table grows under it: it still wakes, from the table.
+  ASSERT_TRUE(map.retire(handle_of(1), &a));
+  std::vector<record> more(3000);
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    more[i].native = handle_of(10 + i);
+    map.insert(more[i].native, &more[i]);
+  }
+  for (std::size_t i = 0; i < 4000; ++i) (void)map.lookup(handle_of(100000 + i));
+  EXPECT_EQ(map.find(handle_of(1)), nullptr);
+  EXPECT_EQ(map.revive(handle_of(1)), &a);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  for (std::size_t i = 0; i < more.size(); ++i) ASSERT_EQ(map.find(more[i].native), &more[i]);
+}
+
+// Sleeping records are bounded: beyond kMaxDormant a freed object's record is erased instead.
+TEST_P(level, D32_at_most_kMaxDormant_records_sleep) {
+  test_map<> map;
+  constexpr std::size_t kMax = test_map<>::kMaxDormant;
+  std::vector<record> recs(kMax + 10);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i].native = handle_of(i);
+    map.insert(recs[i].native, &recs[i]);
+  }
+  std::size_t asleep = 0;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    if (map.retire(recs[i].native, &recs[i])) {
+      ++asleep;
+    } else {
+      EXPECT_EQ(recs[i].native, handle_of(i));  // refused: the record is untouched, awake
+      EXPECT_EQ(map.erase(handle_of(i)), &recs[i]);
+    }
+  }
+  EXPECT_EQ(asleep, kMax);
+  EXPECT_EQ(map.dormant(), kMax);
+  EXPECT_EQ(map.size(), 0u);
+  std::size_t dropped = 0;
+  map.drop_dormant([&](record*) { ++dropped; });
+  EXPECT_EQ(dropped, kMax);
+  EXPECT_EQ(map.dormant(), 0u);
+  for (std::size_t i = 0; i < recs.size(); ++i) EXPECT_EQ(map.revive(handle_of(i)), nullptr);
+}
+
+// Below MPI_THREAD_MULTIPLE the cache in front of the table also remembers that a handle has no
+// record (the dup and free of objects mpiattr has nothing on then cost one cache probe). Every
+// change of the table for a handle must rewrite what the cache says of it.
+TEST(record_table, D32_the_cache_never_answers_for_a_handle_whose_record_changed) {
+  mpiattr::sync::set_concurrent(false);
+  test_map<> map;
+  record r{handle_of(7)};
+  record* o = &r;
+  EXPECT_EQ(map.lookup(handle_of(7)), nullptr);  // remembered: none
+  EXPECT_TRUE(map.cached(handle_of(7), &o));
+  EXPECT_EQ(o, nullptr);
+  map.insert(r.native, &r);
+  EXPECT_EQ(map.lookup(handle_of(7)), &r);
+  EXPECT_EQ(map.find_hot(handle_of(7)), &r);
+  EXPECT_EQ(map.erase(handle_of(7)), &r);
+  EXPECT_EQ(map.lookup(handle_of(7)), nullptr);
+  EXPECT_EQ(map.find_hot(handle_of(7)), nullptr);
+  map.insert(r.native, &r);
+  EXPECT_EQ(map.lookup(handle_of(7)), &r);
+  ASSERT_TRUE(map.retire(handle_of(7), &r));
+  EXPECT_EQ(map.lookup(handle_of(7)), nullptr);
+  EXPECT_EQ(map.find_hot(handle_of(7)), nullptr);
+  EXPECT_TRUE(map.cached(handle_of(7), &o));
+  EXPECT_EQ(o, nullptr);
+  EXPECT_EQ(map.revive(handle_of(7)), &r);
+  EXPECT_EQ(map.lookup(handle_of(7)), &r);
+  EXPECT_EQ(map.find_hot(handle_of(7)), &r);
+  mpiattr::sync::set_concurrent(true);
 }
 
 // The protocol itself, step by step: a lookup reads the table that is current, is held there
