@@ -319,7 +319,7 @@ MPIATTR_HOT bool fast_free(std::uintptr_t h) {
   if (o->predefined) return false;  // (before_free refuses it)
   attr_store& s = o->attrs;
   if (!s.all_plain() || s.freeing || !s.inline_only()) return false;
-  s.drop_plain();
+  s.template drop_plain<false>();
   if (!records<K>().retire(h, o)) [[unlikely]] let_go(o, K, h);
   return true;
 }

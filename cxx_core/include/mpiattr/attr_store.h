@@ -13,6 +13,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "mpiattr/attribute_value.h"
@@ -218,29 +219,28 @@ class attr_store {
   // A few attributes in the inline chunk (the common case) are copied here, slot by slot.
   MPIATTR_HOT void copy_plain_into(attr_store& to) const {
     if (!all_inline() || count_ > kWholeInlineChunk) [[unlikely]] return copy_plain_into_rest(to);
+    // (Whole slots, as copy_plain_into_rest copies whole chunks: no other thread reads either.)
     for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
       const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
-      to.inline_chunk_[i].word.store(inline_chunk_[i].word.load(std::memory_order_relaxed),
-                                     std::memory_order_relaxed);
-      to.inline_chunk_[i].tag.store(inline_chunk_[i].tag.load(std::memory_order_relaxed),
-                                    std::memory_order_relaxed);
-      to.inline_chunk_[i].seq = inline_chunk_[i].seq;
+      std::memcpy(static_cast<void*>(&to.inline_chunk_[i]), static_cast<const void*>(&inline_chunk_[i]), sizeof(slot));
     }
     to.inline_mask_ = inline_mask_;
     to.count_ = count_;
     to.unusual_ = 0;
     if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
   }
-  // Removes every attribute at once; all_plain() must hold. No callback, no keyval count.
+  // Removes every attribute at once; all_plain() must hold. No callback, no keyval count. Readers
+  // that may overlap are fenced (the sequence counter), unless Fenced is false: below
+  // MPI_THREAD_MULTIPLE, where none can.
+  template <bool Fenced = true>
   MPIATTR_HOT void drop_plain() {
     if (!all_inline() || count_ > kWholeInlineChunk) [[unlikely]] return drop_plain_rest();
-    begin_write();
+    if constexpr (Fenced) begin_write();
     for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
       const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
-      inline_chunk_[i].tag.store(0, std::memory_order_relaxed);
-      inline_chunk_[i].word.store(0, std::memory_order_relaxed);
+      std::memset(static_cast<void*>(&inline_chunk_[i]), 0, sizeof(slot));
     }
-    end_write();
+    if constexpr (Fenced) end_write();
     inline_mask_ = 0;
     count_ = 0;
   }
