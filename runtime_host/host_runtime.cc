@@ -461,7 +461,7 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
     return raise(kind, key, true, mpiattr::fail(kErrComm, "a predefined communicator cannot be freed"), routine);
   attr_object* o = find(kind, key);
   if (o == nullptr) return MPI_SUCCESS;  // no mpiattr attribute: the host frees (or refuses)
-  if (kind == object_kind::type && predefined_type(key))
+  if (kind == object_kind::type && o->predefined)  // (new_record: admitted predefined datatypes)
     return raise(kind, key, false, mpiattr::fail(kErrType, "a predefined datatype cannot be freed"), routine);
   if (status st = destroy_record(o, kind, key); !st.is_ok())
     return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)

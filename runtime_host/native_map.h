@@ -165,6 +165,35 @@ class native_map {
     return true;
   }
 
+  // At MPI_THREAD_MULTIPLE, the dup and free of plain attributes (host_glue.h: fast_dup_concurrent,
+  // fast_free_concurrent) each in one hold of the map's lock, which the census of lazy counting
+  // (host_runtime.cc) holds while it visits the records: so it sees a record before or after,
+  // never during. revive_with: finds the record asleep in key's slot and calls fill(record),
+  // which copies attributes into its store (and may take other stores' locks, as the census
+  // does: the map's lock first). If fill returns true the record wakes; if there is none, or
+  // fill returns false having changed nothing, nothing changes. retire_with: for o, the record of
+  // key, calls empty(o), which clears its store; if it returns true o goes to sleep (retire).
+  // false, with nothing changed, when o is not key's record any more, when kMaxDormant records
+  // sleep, or when empty() declined.
+  template <typename F>
+  bool revive_with(std::uintptr_t key, F&& fill) {
+    std::lock_guard lock(mu_);
+    T* obj = sleeping(key);
+    if (obj == nullptr || !fill(obj)) return false;
+    wake(obj, key);
+    return true;
+  }
+  template <typename F>
+  bool retire_with(std::uintptr_t key, T* o, F&& empty) {
+    std::lock_guard lock(mu_);
+    if (__atomic_load_n(&o->native, __ATOMIC_RELAXED) != key || dormant_ >= kMaxDormant) return false;
+    if (!empty(o)) return false;
+    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);
+    ++dormant_;
+    live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    return true;
+  }
+
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
@@ -220,6 +249,7 @@ class native_map {
     }
     for (hot_entry& h : hot_)
       if (h.key & kDormant) h = hot_entry{};
+    for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);  // (sleeping)
   }
 
   // How many tables this map holds (the current one included), and their slots together: what
@@ -279,21 +309,34 @@ class native_map {
     --dormant_;
     live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
-  // revive's search of the table, when the cache does not name the record.
-  [[gnu::noinline]] T* revive_found(std::uintptr_t key) {
-    std::lock_guard lock(mu_);
+  // The record asleep in key's slot, or nullptr (requires mu_). At MPI_THREAD_MULTIPLE the shared
+  // cache usually still names it (find_shared filled it while its last object was alive).
+  T* sleeping(std::uintptr_t key) {
+    if (dormant_ == 0) return nullptr;
+    if (sync::concurrent()) {
+      T* o = shared_[hot_index(key)].load(std::memory_order_relaxed);
+      if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_RELAXED) == (key | kDormant)) [[likely]]
+        return o;
+    }
     table* t = cur_.load(std::memory_order_relaxed);
-    if (t == nullptr || dormant_ == 0) return nullptr;
+    if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
       const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
       if (k == kEmpty) return nullptr;
       if (k != key) continue;
       T* obj = t->slots[i].obj.load(std::memory_order_relaxed);
       if (__atomic_load_n(&obj->native, __ATOMIC_RELAXED) != (key | kDormant)) return nullptr;  // awake
-      wake(obj, key);
-      if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};
       return obj;
     }
+  }
+  // revive's search of the table, when the cache does not name the record.
+  [[gnu::noinline]] T* revive_found(std::uintptr_t key) {
+    std::lock_guard lock(mu_);
+    T* obj = sleeping(key);
+    if (obj == nullptr) return nullptr;
+    wake(obj, key);
+    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};
+    return obj;
   }
 
   // find_shared's miss: out of line, so that its hit needs no stack frame.

@@ -243,6 +243,71 @@ TEST_P(level, D32_at_most_kMaxDormant_records_sleep) {
   for (std::size_t i = 0; i < recs.size(); ++i) EXPECT_EQ(map.revive(handle_of(i)), nullptr);
 }
 
+// The dup and free of plain attributes at MPI_THREAD_MULTIPLE (host_glue.h: fast_dup_concurrent,
+// fast_free_concurrent) fill and empty a record in one hold of the table's lock. What they are
+// given runs under it; when it declines, or there is no record to wake, or the record is not the
+// handle's any more, nothing changes, and the general path, which finds everything as it was,
+// does the call (D32).
+TEST_P(level, D32_revive_with_and_retire_with_change_nothing_unless_they_act) {
+  test_map<> map;
+  record a{handle_of(1)}, b{handle_of(2)};
+  map.insert(a.native, &a);
+  map.insert(b.native, &b);
+  (void)map.find_shared(handle_of(1));  // (the shared cache names a, as a get would have left it)
+  int calls = 0;
+  // retire_with: declined, then done
+  EXPECT_FALSE(map.retire_with(handle_of(1), &a, [&](record*) { ++calls; return false; }));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  EXPECT_EQ(map.dormant(), 0u);
+  EXPECT_FALSE(map.retire_with(handle_of(1), &b, [&](record*) { ++calls; return true; }));  // b is not 1's
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(map.retire_with(handle_of(1), &a, [&](record* r) { ++calls; return r == &a; }));
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(map.find(handle_of(1)), nullptr);
+  EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+  EXPECT_EQ(map.size(), 1u);
+  EXPECT_EQ(map.dormant(), 1u);
+  EXPECT_FALSE(map.retire_with(handle_of(1), &a, [&](record*) { ++calls; return true; }));  // asleep
+  EXPECT_EQ(calls, 2);
+
+  // revive_with: nothing asleep for the handle (awake, or unknown): fill is not called
+  EXPECT_FALSE(map.revive_with(handle_of(2), [&](record*) { ++calls; return true; }));
+  EXPECT_FALSE(map.revive_with(handle_of(3), [&](record*) { ++calls; return true; }));
+  EXPECT_EQ(calls, 2);
+  // declined: still asleep; then woken
+  EXPECT_FALSE(map.revive_with(handle_of(1), [&](record* r) { ++calls; return r != &a; }));
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(map.find(handle_of(1)), nullptr);
+  EXPECT_EQ(map.dormant(), 1u);
+  EXPECT_TRUE(map.revive_with(handle_of(1), [&](record* r) { ++calls; return r == &a; }));
+  EXPECT_EQ(calls, 4);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  EXPECT_EQ(map.find_shared(handle_of(1)), &a);
+  EXPECT_EQ(map.size(), 2u);
+  EXPECT_EQ(map.dormant(), 0u);
+
+  // Found from the table once the shared cache names another record.
+  ASSERT_TRUE(map.retire_with(handle_of(1), &a, [](record*) { return true; }));
+  std::vector<record> more(600);
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    more[i].native = handle_of(10 + i);
+    map.insert(more[i].native, &more[i]);
+    (void)map.find_shared(more[i].native);
+  }
+  EXPECT_TRUE(map.revive_with(handle_of(1), [&](record* r) { return r == &a; }));
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+
+  // At most kMaxDormant asleep: retire_with refuses beyond, without calling empty().
+  std::size_t asleep = 0;
+  calls = 0;
+  for (std::size_t i = 0; i < more.size(); ++i)
+    asleep += map.retire_with(more[i].native, &more[i], [&](record*) { ++calls; return true; });
+  EXPECT_EQ(asleep, test_map<>::kMaxDormant);
+  EXPECT_EQ(calls, static_cast<int>(test_map<>::kMaxDormant));
+  map.drop_dormant([](record*) {});
+}
+
 // Below MPI_THREAD_MULTIPLE the cache in front of the table also remembers that a handle has no
 // record (the dup and free of objects mpiattr has nothing on then cost one cache probe). Every
 // change of the table for a handle must rewrite what the cache says of it.
