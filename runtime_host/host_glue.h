@@ -58,11 +58,26 @@ struct routine_name {
     for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
   }
 };
-// The host's routine `Name`, resolved once for the whole library (one static per routine).
+// The host's routine `Name` (Self: this library's routine of that signature). One pointer per
+// routine for the whole library, which starts at a trampoline that resolves the routine, stores
+// it and calls it: a call through it is one indirect call with nothing to check, so the entry
+// points that pass a call on keep no stack frame (a guarded static would need one, for the first
+// call's initialisation). Threads that race on the first call store the same value.
+template <routine_name Name, auto Self>
+struct host_slot;
+template <routine_name Name, typename R, typename... A, R (*Self)(A...)>
+struct host_slot<Name, Self> {
+  using fn_t = R (*)(A...);
+  [[gnu::cold, gnu::noinline]] static R first(A... a) {
+    const auto f = reinterpret_cast<fn_t>(resolve_host(Name.text, reinterpret_cast<void*>(Self)));
+    __atomic_store_n(&fn, f, __ATOMIC_RELAXED);
+    return f(a...);
+  }
+  static inline fn_t fn = &first;
+};
 template <routine_name Name, auto Self>
 inline decltype(Self) host_routine() {
-  static const auto fn = reinterpret_cast<decltype(Self)>(resolve_host(Name.text, reinterpret_cast<void*>(Self)));
-  return fn;
+  return __atomic_load_n(&host_slot<Name, Self>::fn, __ATOMIC_RELAXED);
 }
 // MPIATTR_HOST_PMPI(MPI_Comm_free): the host's PMPI_Comm_free.
 #define MPIATTR_HOST_PMPI(name) (::mpiattr::host::host_routine<"P" #name, &name>())

@@ -151,12 +151,8 @@ static int new_keyvals_see_attributes(void)
 
 int main(int argc, char **argv)
 {
-    int provided = MPI_THREAD_SINGLE, rank;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    hc_errors_return();
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int ran = provided == MPI_THREAD_MULTIPLE;
-    FACT("thread_multiple_provided", ran);
+    int rank;
+    const int ran = hc_init_thread_multiple(&argc, &argv, &rank);
 
     int started = 0, free_ok = 0, errors = 0, bad_values = 0, sightings = 0, frees_ok = 1;
     long kept_types = 0, kept_comms = 0;

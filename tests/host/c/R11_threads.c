@@ -426,12 +426,8 @@ static void keyval_freed_during_dups(int ran, int rank)
 
 int main(int argc, char **argv)
 {
-    int provided = MPI_THREAD_SINGLE, rank;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    hc_errors_return();
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int ran = provided == MPI_THREAD_MULTIPLE;
-    FACT("thread_multiple_provided", ran);
+    int rank;
+    const int ran = hc_init_thread_multiple(&argc, &argv, &rank);
 
     int started = 0;
     pthread_t tid[NT];

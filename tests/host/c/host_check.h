@@ -227,6 +227,18 @@ static inline void hc_errors_return(void)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 }
 
+/* MPI_Init_thread asking for MPI_THREAD_MULTIPLE, errors returned, *rank set; the FACT
+ * thread_multiple_provided says whether it was provided (the return value). */
+static inline int hc_init_thread_multiple(int *argc, char ***argv, int *rank)
+{
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    hc_errors_return();
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    FACT("thread_multiple_provided", provided == MPI_THREAD_MULTIPLE);
+    return provided == MPI_THREAD_MULTIPLE;
+}
+
 /* ---- which shared object answers the caching routines (see the header comment) ---- */
 static inline void hc_provider_check(void)
 {
