@@ -311,6 +311,33 @@ void type_dup_free(benchmark::State& state) {
   finish(state, rc, true);
 }
 
+// The benchmark loop of two alternating timed batches, run(true) and run(false), each order half
+// the time: the nanoseconds each side took in all, and the rounds.
+struct alternated {
+  double on_ns = 0, off_ns = 0;
+  long rounds = 0;
+};
+template <typename Run>
+alternated alternate(benchmark::State& state, Run&& run) {
+  using clock = std::chrono::steady_clock;
+  std::chrono::duration<double, std::nano> on{0}, off{0};
+  alternated a;
+  for (auto _ : state) {
+    const bool on_first = (a.rounds & 1) != 0;
+    const auto t0 = clock::now();
+    run(on_first);
+    const auto t1 = clock::now();
+    run(!on_first);
+    const auto t2 = clock::now();
+    (on_first ? on : off) += t1 - t0;
+    (on_first ? off : on) += t2 - t1;
+    ++a.rounds;
+  }
+  a.on_ns = on.count();
+  a.off_ns = off.count();
+  return a;
+}
+
 // The cost per attribute of a dup + free: the fixture's object (n attributes) and a bare object
 // of the same kind, dup'ed and freed in alternating batches inside one loop, each batch timed,
 // so that both sides see the same machine state (separate figures for t_n and t_0, a second
@@ -338,23 +365,10 @@ void dup_free_delta(benchmark::State& state) {
       }
     }
   };
-  using clock = std::chrono::steady_clock;
-  std::chrono::duration<double, std::nano> bare{0}, attrs{0};
-  long rounds = 0;
-  for (auto _ : state) {
-    const bool attrs_first = (rounds & 1) != 0;  // (each order half the time)
-    const auto t0 = clock::now();
-    run(attrs_first);
-    const auto t1 = clock::now();
-    run(!attrs_first);
-    const auto t2 = clock::now();
-    (attrs_first ? attrs : bare) += t1 - t0;
-    (attrs_first ? bare : attrs) += t2 - t1;
-    ++rounds;
-  }
+  const alternated a = alternate(state, run);  // on: with the attributes
   if (K == Kind::Comm) CHECK(MPI_Comm_free(&bare_comm));
   else CHECK(MPI_Type_free(&bare_type));
-  if (rounds > 0) state.counters["per_attr_ns"] = (attrs - bare).count() / (double(rounds) * batch * n);
+  if (a.rounds > 0) state.counters["per_attr_ns"] = (a.on_ns - a.off_ns) / (double(a.rounds) * batch * n);
   finish(state, rc, true);
 }
 
@@ -407,23 +421,10 @@ void dup_free_front(benchmark::State& state) {
       }
     }
   };
-  using clock = std::chrono::steady_clock;
-  std::chrono::duration<double, std::nano> mpi{0}, host{0};
-  long rounds = 0;
-  for (auto _ : state) {
-    const bool mpi_first = (rounds & 1) != 0;
-    const auto t0 = clock::now();
-    run(mpi_first);
-    const auto t1 = clock::now();
-    run(!mpi_first);
-    const auto t2 = clock::now();
-    (mpi_first ? mpi : host) += t1 - t0;
-    (mpi_first ? host : mpi) += t2 - t1;
-    ++rounds;
-  }
+  const alternated a = alternate(state, run);  // on: through the MPI_ names
   if (K == Kind::Comm) CHECK(MPI_Comm_free(&bare_comm));
   else CHECK(MPI_Type_free(&bare_type));
-  if (rounds > 0 && host.count() > 0) state.counters["front_ratio"] = mpi.count() / host.count();
+  if (a.rounds > 0 && a.off_ns > 0) state.counters["front_ratio"] = a.on_ns / a.off_ns;
   finish(state, rc, true);
 }
 
