@@ -316,6 +316,13 @@ MPIATTR_HOT bool no_records() {
 // the store's lock: the object's other writers are the census (kept out by the table's lock) and
 // calls on the object being freed, which are erroneous. Three lock round trips for the dup and
 // free of an object with one attribute, where the general path takes five.
+// The free of h, which has no record: mpiattr has no attribute to delete and the host frees (or
+// refuses), except MPI_COMM_WORLD and MPI_COMM_SELF, which before_free refuses itself (false).
+template <object_kind K>
+MPIATTR_HOT bool host_frees_alone(std::uintptr_t h) {
+  if constexpr (K == object_kind::comm) return h != native(MPI_COMM_WORLD) && h != native(MPI_COMM_SELF);
+  return true;
+}
 template <object_kind K>
 [[gnu::noinline]] bool fast_dup_concurrent(std::uintptr_t old, std::uintptr_t fresh) {
   auto* from = records<K>().find_shared(old);
@@ -332,10 +339,7 @@ template <object_kind K>
 template <object_kind K>
 [[gnu::noinline]] bool fast_free_concurrent(std::uintptr_t h) {
   auto* o = records<K>().find_shared(h);
-  if (o == nullptr) {  // as fast_free
-    if constexpr (K == object_kind::comm) return h != native(MPI_COMM_WORLD) && h != native(MPI_COMM_SELF);
-    return true;
-  }
+  if (o == nullptr) return host_frees_alone<K>(h);
   if (o->predefined) return false;
   return records<K>().retire_with(h, o, [](typename kind_traits<K>::object* r) {
     attr_store& s = r->attrs;
@@ -363,11 +367,7 @@ MPIATTR_HOT bool fast_free(std::uintptr_t h) {
   if (!g_fast.load(std::memory_order_relaxed)) return false;
   typename kind_traits<K>::object* o;
   if (!records<K>().cached(h, &o)) return false;
-  if (o == nullptr) {  // no mpiattr attribute: the host frees, or refuses
-    // (except MPI_COMM_WORLD and MPI_COMM_SELF, which before_free refuses itself)
-    if constexpr (K == object_kind::comm) return h != native(MPI_COMM_WORLD) && h != native(MPI_COMM_SELF);
-    return true;
-  }
+  if (o == nullptr) return host_frees_alone<K>(h);
   if (o->predefined) return false;  // (before_free refuses it)
   attr_store& s = o->attrs;
   if (!s.all_plain() || s.freeing || !s.inline_only()) return false;

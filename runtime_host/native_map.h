@@ -158,9 +158,7 @@ class native_map {
   MPIATTR_HOT bool retire(std::uintptr_t key, T* o) {
     std::lock_guard lock(mu_);
     if (dormant_ >= kMaxDormant) [[unlikely]] return false;
-    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);  // (what lookups check)
-    ++dormant_;
-    live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    put_to_sleep(o, key);
     if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key | kDormant, o};
     return true;
   }
@@ -188,9 +186,7 @@ class native_map {
     std::lock_guard lock(mu_);
     if (__atomic_load_n(&o->native, __ATOMIC_RELAXED) != key || dormant_ >= kMaxDormant) return false;
     if (!empty(o)) return false;
-    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);
-    ++dormant_;
-    live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    put_to_sleep(o, key);
     return true;
   }
 
@@ -216,14 +212,9 @@ class native_map {
   template <typename F>
   void for_each(F&& f) {
     std::lock_guard lock(mu_);
-    table* t = cur_.load(std::memory_order_relaxed);
-    if (t == nullptr) return;
-    for (std::size_t i = 0; i <= t->mask; ++i) {
-      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
-      if (k == kEmpty || k == kTombstone) continue;
-      T* o = t->slots[i].obj.load(std::memory_order_relaxed);
-      if (__atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == k) f(o);  // (not one asleep)
-    }
+    visit_slots([&](slot&, T* o, bool awake) {
+      if (awake) f(o);  // (not one asleep)
+    });
   }
 
   // How many records there are (a relaxed read: a quick "none" for the callers that may skip).
@@ -235,18 +226,13 @@ class native_map {
   template <typename F>
   void drop_dormant(F&& f) {
     std::lock_guard lock(mu_);
-    table* t = cur_.load(std::memory_order_relaxed);
-    if (t == nullptr) return;
-    for (std::size_t i = 0; i <= t->mask; ++i) {
-      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
-      if (k == kEmpty || k == kTombstone) continue;
-      T* o = t->slots[i].obj.load(std::memory_order_relaxed);
-      if (__atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == k) continue;  // awake
+    visit_slots([&](slot& sl, T* o, bool awake) {
+      if (awake) return;
       f(o);
-      t->slots[i].obj.store(nullptr, std::memory_order_release);
-      t->slots[i].key.store(kTombstone, std::memory_order_release);
+      sl.obj.store(nullptr, std::memory_order_release);
+      sl.key.store(kTombstone, std::memory_order_release);
       --dormant_;
-    }
+    });
     for (hot_entry& h : hot_)
       if (h.key & kDormant) h = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);  // (sleeping)
@@ -304,6 +290,25 @@ class native_map {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
 
+  // Calls f(slot, record, awake) for each slot of the current table that holds a record, awake or
+  // asleep (requires mu_).
+  template <typename F>
+  void visit_slots(F&& f) {
+    table* t = cur_.load(std::memory_order_relaxed);
+    if (t == nullptr) return;
+    for (std::size_t i = 0; i <= t->mask; ++i) {
+      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
+      if (k == kEmpty || k == kTombstone) continue;
+      T* o = t->slots[i].obj.load(std::memory_order_relaxed);
+      f(t->slots[i], o, __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == k);
+    }
+  }
+  // o, key's record, asleep in its slot (requires mu_; retire, retire_with); wake undoes it.
+  void put_to_sleep(T* o, std::uintptr_t key) {
+    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);  // (what lookups check)
+    ++dormant_;
+    live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+  }
   void wake(T* obj, std::uintptr_t key) {
     __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE);
     --dormant_;

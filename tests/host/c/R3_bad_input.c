@@ -127,15 +127,7 @@ int main(int argc, char **argv)
     void *v = NULL;
     MPI_Errhandler eh, ehw, ehs;
 
-#ifdef HOST_THREAD_MULTIPLE
-    /* The variant R3_bad_input_multiple (tests/host/CMakeLists.txt): the same calls where gets
-     * and sets first try mpiattr's thread-safe fast paths. */
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK("R11_thread_multiple_provided", provided == MPI_THREAD_MULTIPLE);
-#else
-    MPI_Init(&argc, &argv);
-#endif
+    hc_init(&argc, &argv); /* (the _multiple variant: at MPI_THREAD_MULTIPLE) */
     hc_errors_return();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 

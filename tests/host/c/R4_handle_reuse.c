@@ -244,15 +244,7 @@ static void datatypes(int rank)
 
 int main(int argc, char **argv)
 {
-#ifdef HOST_THREAD_MULTIPLE
-    /* The variant R4_handle_reuse_multiple (tests/host/CMakeLists.txt): the same loops where
-     * mpiattr's dups and frees of plain attributes take their MPI_THREAD_MULTIPLE paths (D32). */
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    CHECK("R11_thread_multiple_provided", provided == MPI_THREAD_MULTIPLE);
-#else
-    MPI_Init(&argc, &argv);
-#endif
+    hc_init(&argc, &argv); /* (the _multiple variant: at MPI_THREAD_MULTIPLE) */
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     communicators(rank);

@@ -227,6 +227,20 @@ static inline void hc_errors_return(void)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 }
 
+/* MPI_Init; in a program's _multiple variant (built with HOST_THREAD_MULTIPLE, tests/host/
+ * CMakeLists.txt: the same calls where mpiattr takes its MPI_THREAD_MULTIPLE paths),
+ * MPI_Init_thread asking for MPI_THREAD_MULTIPLE, which must be provided. */
+static inline void hc_init(int *argc, char ***argv)
+{
+#ifdef HOST_THREAD_MULTIPLE
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    CHECK("R11_thread_multiple_provided", provided == MPI_THREAD_MULTIPLE);
+#else
+    MPI_Init(argc, argv);
+#endif
+}
+
 /* MPI_Init_thread asking for MPI_THREAD_MULTIPLE, errors returned, *rank set; the FACT
  * thread_multiple_provided says whether it was provided (the return value). */
 static inline int hc_init_thread_multiple(int *argc, char ***argv, int *rank)
