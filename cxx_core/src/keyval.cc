@@ -163,7 +163,27 @@ status keyval_registry::rebind(int keyval, language lang, void* lang_state) {
 // any object, so that an attribute stored after the census passed its object counts itself; the
 // census adds the references as it goes, so that an attribute deleted behind it gives back one
 // it already has, while the handle's reference keeps the record alive throughout.
+//
+// A keyval that never had an attribute and has no language state (used_ 0; the usual case: a
+// library's keyval freed with its communicator) cannot have a callback in flight, so its only
+// reference besides the handle's is one that a get or delete naming the freed handle takes under
+// mu_ (acquire_freed): under mu_, with none taken, its index is recycled at once. That read of
+// used_ is a load, not an exchange: a first set racing the free (an erroneous program) would find
+// the same state either way.
 void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
+  if (__atomic_load_n(&used_[i], __ATOMIC_RELAXED) == 0) [[likely]] {
+    clear_hot(i, r->kind);
+    mu_.lock();
+    if (r->refs.load(std::memory_order_relaxed) == 1) [[likely]] {
+      r->refs.store(0, std::memory_order_relaxed);
+      recycle(r, i);
+      mu_.unlock();
+      return;
+    }
+    mu_.unlock();
+    release(r);
+    return;
+  }
   const bool used = (__atomic_exchange_n(&used_[i], std::uint8_t{0}, __ATOMIC_RELAXED) & kUsedAttribute) != 0;
   clear_hot(i, r->kind);
   if (used && census_ != nullptr) {

@@ -120,6 +120,29 @@ TEST_F(R1R2, R2_2_record_reclaimed_after_objects_freed_and_stale_handle_stays_in
   for (int& kk : keys) MPI_Comm_free_keyval(&kk);
 }
 
+// A keyval that never had an attribute gives its index back at the free itself (at both thread
+// levels: keyval_registry::free_fast below MPI_THREAD_MULTIPLE, drop_handle at it), so the next
+// create reuses it under a new handle, and the old handle stays invalid.
+TEST_F(R1R2, R2_1_never_used_keyval_gives_its_index_back_at_the_free) {
+  for (int round = 0; round < 3; ++round) {
+    int k;
+    ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+    const int stale = k;
+    ASSERT_OK(MPI_Comm_free_keyval(&k));
+    int again;
+    ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &again, nullptr));
+    EXPECT_EQ(again & 0xFFFFF, stale & 0xFFFFF) << "the freed keyval's index was not reused";
+    EXPECT_NE(again, stale);
+    int a = 5, flag = 1;
+    void* v = nullptr;
+    EXPECT_CLASS(MPI_Comm_set_attr(MPI_COMM_SELF, stale, &a), MPI_ERR_KEYVAL);
+    EXPECT_CLASS(MPI_Comm_get_attr(MPI_COMM_SELF, stale, &v, &flag), MPI_ERR_KEYVAL);
+    ASSERT_OK(MPI_Comm_get_attr(MPI_COMM_SELF, again, &v, &flag));
+    EXPECT_EQ(flag, 0);
+    ASSERT_OK(MPI_Comm_free_keyval(&again));
+  }
+}
+
 TEST_F(R1R2, R1_5_D5_wrong_kind_keyval_rejected_for_every_pair) {
   MPI_Comm c = fresh_comm();
   MPI_Datatype t = fresh_type();

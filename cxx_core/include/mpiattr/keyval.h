@@ -396,7 +396,10 @@ class keyval_registry {
   // state for it (release() gives it back).
   static constexpr std::uint8_t kUsedAttribute = 1, kUsedLangState = 2;
   static inline std::uint8_t used_[kMaxIndex] = {};
-  mutable sync::mutex mu_;
+  // Its critical sections are a few loads and stores (the index pool, a record's handle and
+  // references) and never run a user callback: a spinlock, one exchange per hold where a mutex
+  // takes two read-modify-writes and two calls (keyval create + free at MPI_THREAD_MULTIPLE).
+  mutable sync::spinlock mu_;
   index_pool free_;
   std::atomic<std::uint32_t> counted_{0};  // records with `counted` set
   attribute_census census_ = nullptr;
