@@ -29,7 +29,7 @@ void to_fortran(const char* src, char* dst, std::size_t len);
 
 }  // namespace mpiattr::fbind
 
-// The special addresses of the Fortran bindings (MPI-4.1 §2.5.4), defined here: mpi_f08's
+// The special addresses of the Fortran bindings (MPI-4.1 §3.5.4), defined here: mpi_f08's
 // BIND(C) variables, and the COMMON blocks of mpif.h and the mpi module (/MPIATTR_BOTTOM/, ...).
 // A routine given MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE writes no status; MPI_BOTTOM and
 // MPI_IN_PLACE become C's.
@@ -110,7 +110,7 @@ inline api::msg_status read_status(const MPI_Fint* s) {
 #define MPIATTR_F_VARIANTS(l, U) \
   MPIATTR_F_ALIAS_1(l##_, l, U) MPIATTR_F_ALIAS_2(l##__, l, U) MPIATTR_F_ALIAS_3(l, l, U) MPIATTR_F_ALIAS_4(U, l, U) \
   MPIATTR_F_PMPI(l, U)
-// The profiling names (MPI-4.1 §15.2): PMPI_X under every mangling, aliases of the MPI_X entry.
+// The profiling names (MPI-4.1 §16.2): PMPI_X under every mangling, aliases of the MPI_X entry.
 #define MPIATTR_F_PMPI(l, U) \
   MPIATTR_F_ALIAS(p##l##_, l, U) MPIATTR_F_ALIAS(p##l##__, l, U) MPIATTR_F_ALIAS(p##l, l, U) MPIATTR_F_ALIAS(P##U, l, U)
 // mpi_f08's profiling names: PMPI_Comm_set_attr_f08 under this compiler's mangling.

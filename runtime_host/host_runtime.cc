@@ -418,7 +418,7 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
     call_win_handler(from_native<MPI_Win>(key), code, routine);
   else if (has_target && kind == object_kind::comm)
     call_comm_handler(from_native<MPI_Comm>(key), code, routine);
-  else  // datatypes and keyvals: MPI_COMM_SELF's handler (MPI-4.1 §9.3)
+  else  // datatypes and keyvals: MPI_COMM_SELF's handler (MPI-4.1 §10.3)
     call_comm_handler(MPI_COMM_SELF, code, routine);
   return code;
 }
@@ -457,7 +457,7 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
 int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
   if (kind == object_kind::comm && (key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)))
-    // Erroneous (MPI-4.1 §7.4.3): refused before any attribute is deleted, as standalone does.
+    // Erroneous (MPI-4.1 §8.4.3): refused before any attribute is deleted, as standalone does.
     return raise(kind, key, true, mpiattr::fail(kErrComm, "a predefined communicator cannot be freed"), routine);
   attr_object* o = find(kind, key);
   if (o == nullptr) return MPI_SUCCESS;  // no mpiattr attribute: the host frees (or refuses)

@@ -176,7 +176,7 @@ status add_string(int code, const char* text) {
   std::lock_guard lock(u.mu);
   user_entry* e = user_of(code);
   if (e == nullptr)
-    return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 9.5: only "
+    return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 10.5: only "
                 "those take a string)", code);
   e->text = text;
   return status::ok();

@@ -160,7 +160,7 @@ struct unpublished {
   }
 };
 
-// A new communicator inherits its parent's error handler (MPI-4.1 §9.3).
+// A new communicator inherits its parent's error handler (MPI-4.1 §10.3).
 status publish_comm(unpublished<comm_object>& c, const comm_object& parent, handle_t& out) {
   comm_object* o = c.obj;
   o->errhandler.store(parent.errhandler.load(std::memory_order_acquire), std::memory_order_relaxed);
@@ -308,7 +308,7 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
   return status::ok();
 }
 
-// ---- type maps (MPI-4.1 §5.1) ----
+// ---- type maps (MPI-4.1 §6.1) ----
 
 // A datatype's layout, apart from the object (a receive keeps one: its datatype may be freed).
 struct type_layout {
@@ -474,7 +474,7 @@ int raise_error(const attr_object* target, status st, const char* routine) {
     kind = target->kind;
     obj = target->handle;
   } else if (r.usable()) {
-    // Errors not tied to a communicator or window go to MPI_COMM_SELF (MPI-4.1 §9.3).
+    // Errors not tied to a communicator or window go to MPI_COMM_SELF (MPI-4.1 §10.3).
     if (comm_object* self = r.comms.lookup(h::comm_self)) eh = self->errhandler.load();
   }
   // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
@@ -844,7 +844,7 @@ status type_create_struct(int count, const int* blocklengths, const aint* displa
   if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
   type_builder b;
   for (int i = 0; i < count; ++i) b.add(*types[i], displacements[i], blocklengths[i]);
-  return b.publish(newtype, /*pad_to_alignment=*/true);  // MPI-4.1 §5.1.6: the epsilon
+  return b.publish(newtype, /*pad_to_alignment=*/true);  // MPI-4.1 §6.1.6: the epsilon
 }
 
 status type_create_resized(type_object& old, aint lb, aint extent, handle_t& newtype) {
@@ -873,7 +873,7 @@ status type_get_true_extent(type_object& t, aint& true_lb, aint& true_extent) {
   return status::ok();
 }
 
-// ---- packing (MPI-4.1 §5.2) ----
+// ---- packing (MPI-4.1 §6.2) ----
 
 namespace {
 status check_committed(const type_object& t) {
@@ -1205,7 +1205,7 @@ status win_get_errhandler(win_object& win, handle_t& eh) {
 status errhandler_free(handle_t& eh) {
   errhandler_object* e = rt().errhandlers.lookup(eh);
   if (e == nullptr) return fail(MPI_ERR_ARG, "error handler 0x%x is null or not valid", eh);
-  // Objects still using a user handler keep it (MPI-4.1 §9.3.4): the record is not reclaimed, but
+  // Objects still using a user handler keep it (MPI-4.1 §10.3.4): the record is not reclaimed, but
   // kept with the other retired ones (no object counts its users; each costs a few bytes).
   if (!e->predefined) {
     rt().errhandlers.erase(e);
@@ -1234,7 +1234,7 @@ status error_class(int errorcode, int& errorclass) {
   return status::ok();
 }
 
-// User-defined classes and codes (MPI-4.1 §9.5): MPI_LASTUSEDCODE follows them (R8.2).
+// User-defined classes and codes (MPI-4.1 §10.5): MPI_LASTUSEDCODE follows them (R8.2).
 status add_error_class(int& errorclass) {
   if (status st = errors::add_class(errorclass); !st.is_ok()) return st;
   set_int(g_environment, MPI_LASTUSEDCODE, errors::last_used_code());
@@ -1420,7 +1420,7 @@ status ssend(const void* buf, int count, type_object& t, int dest, int tag, comm
   return post_send(buf, count, t, dest, tag, comm, send_mode::synchronous, 0);
 }
 
-// A ready send needs its receive posted first (MPI-4.1 §3.4); one that finds none is erroneous,
+// A ready send needs its receive posted first (MPI-4.1 §4.4); one that finds none is erroneous,
 // and is then buffered as a standard send, as MPICH and Open MPI do.
 status rsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
   return send(buf, count, t, dest, tag, comm);
@@ -1451,7 +1451,7 @@ status sendrecv_replace(void* buf, int count, type_object& t, int dest, int send
 }
 
 namespace {
-// A synchronous send completes when a receive takes its message (MPI-4.1 §3.4).
+// A synchronous send completes when a receive takes its message (MPI-4.1 §4.4).
 void release_sender(const message& m) {
   if (m.sync_request == 0) return;
   if (request_object* r = rt().requests.lookup(m.sync_request)) r->complete = true;
@@ -1663,7 +1663,7 @@ status testany(int count, handle_t* requests, int& index, bool& flag, msg_status
       return st;
     }
   }
-  flag = !any_active;  // no active request: flag true, index MPI_UNDEFINED (MPI-4.1 §3.7.5)
+  flag = !any_active;  // no active request: flag true, index MPI_UNDEFINED (MPI-4.1 §4.7.5)
   return status::ok();
 }
 
@@ -1685,7 +1685,7 @@ status testall(int count, handle_t* requests, bool& flag, msg_status* statuses) 
 status request_free(handle_t& request) {
   if (request == h::request_null) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
   {
-    // A freed receive still takes its message when it comes (MPI-4.1 §3.7.3); no one learns its
+    // A freed receive still takes its message when it comes (MPI-4.1 §4.7.3); no one learns its
     // status.
     auto& p = p2p();
     std::lock_guard lock(p.mu);
@@ -1703,7 +1703,7 @@ status bcast(void*, int count, type_object&, int root, comm_object&) {
   return check_root(root);
 }
 
-// An operation for a datatype: a user's (any datatype), or a predefined one, which MPI-4.1 §6.9.2
+// An operation for a datatype: a user's (any datatype), or a predefined one, which MPI-4.1 §7.9.2
 // defines for predefined datatypes only.
 static status check_op(handle_t op, const type_object& t) {
   if (rt().ops.lookup(op) != nullptr) return status::ok();
@@ -1711,7 +1711,7 @@ static status check_op(handle_t op, const type_object& t) {
     if (o.value == op) {
       if (!t.predefined)
         return fail(MPI_ERR_OP, "a predefined operation applies to predefined datatypes only, not "
-                    "to a derived one (MPI-4.1 section 6.9.2)");
+                    "to a derived one (MPI-4.1 section 7.9.2)");
       return status::ok();
     }
   return fail(MPI_ERR_OP, "operation handle 0x%x is not valid", op);
@@ -1738,11 +1738,11 @@ status op_free(handle_t& op) {
   return status::ok();
 }
 
-// ---- the other collectives on one process (MPI-4.1 §6): the process's own block only ----
+// ---- the other collectives on one process (MPI-4.1 §7): the process's own block only ----
 
 namespace {
 // count elements of stype at send into rcount elements of rtype at recv: the same type
-// signature (MPI-4.1 §6.1); more data than the receive holds is MPI_ERR_TRUNCATE.
+// signature (MPI-4.1 §7.1); more data than the receive holds is MPI_ERR_TRUNCATE.
 status transfer(const void* send, int scount, const type_object& stype, void* recv, int rcount,
                 const type_object& rtype) {
   if (status st = check_count(scount); !st.is_ok()) return st;
@@ -1823,7 +1823,7 @@ status scan(const void* sendbuf, void* recvbuf, int count, type_object& t, handl
   return status::ok();
 }
 
-// Rank 0's recvbuf is undefined after MPI_Exscan (MPI-4.1 §6.11.2): it is left as it is.
+// Rank 0's recvbuf is undefined after MPI_Exscan (MPI-4.1 §7.11.2): it is left as it is.
 status exscan(const void*, void*, int count, type_object& t, handle_t op, comm_object&) {
   if (status st = check_count(count); !st.is_ok()) return st;
   return check_op(op, t);

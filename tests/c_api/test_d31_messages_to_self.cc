@@ -82,7 +82,7 @@ TEST_F(D31, D31_bad_arguments_get_their_class) {
   EXPECT_EQ(flag, 0);  // nothing was queued by the failed sends
 }
 
-// MPI-4.1 §3.7.3: freeing an active request lets its communication complete.
+// MPI-4.1 §4.7.3: freeing an active request lets its communication complete.
 TEST_F(D31, D31_a_freed_receive_still_takes_its_message) {
   static int x = 0;  // outlives the request
   int y = 5;

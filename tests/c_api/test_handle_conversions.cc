@@ -1,4 +1,4 @@
-// MPI_XXX_c2f / MPI_XXX_f2c for every handle kind (MPI-4.1 §19.3.4): a handle is the same integer
+// MPI_XXX_c2f / MPI_XXX_f2c for every handle kind (MPI-4.1 §20.3.4): a handle is the same integer
 // in C and Fortran (D1), so each conversion round-trips, maps the null handle to the Fortran null
 // and back, and agrees with the handle's value.
 #include "attr_test_common.h"

@@ -1,4 +1,4 @@
-// Info objects (MPI-4.1 §11) and MPI_Get_address (§5.1.5) of the standalone runtime: what programs
+// Info objects (MPI-4.1 §11) and MPI_Get_address (§6.1.5) of the standalone runtime: what programs
 // written for MPICH and Open MPI pass to MPI_Comm_dup_with_info, MPI_Win_create and friends.
 // Bad input gets the right class through MPI_COMM_SELF's handler and changes nothing (D4).
 #include <cstring>

@@ -1,4 +1,4 @@
-// User-defined error classes, codes and strings (MPI-4.1 §9.5) and the predefined attribute that
+// User-defined error classes, codes and strings (MPI-4.1 §10.5) and the predefined attribute that
 // follows them, MPI_LASTUSEDCODE (R8.2); MPI_Get_library_version.
 #include <cstring>
 #include <string>
@@ -79,7 +79,7 @@ TEST_F(R8_2, R8_2_a_user_class_goes_through_error_handlers_and_callbacks) {
   ASSERT_OK(MPI_Add_error_code(cls, &code));
   MPI_Comm c;
   ASSERT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
-  // MPI_Comm_call_errhandler gives the handler the user code, and returns MPI_SUCCESS (§9.5).
+  // MPI_Comm_call_errhandler gives the handler the user code, and returns MPI_SUCCESS (§10.5).
   handler_calls().clear();
   ASSERT_OK(MPI_Comm_set_errhandler(c, counting_comm_errhandler()));
   EXPECT_EQ(MPI_Comm_call_errhandler(c, code), MPI_SUCCESS);

@@ -50,7 +50,7 @@ MPI_Aint c_get_deref_aint(MPI_Fint comm, MPI_Fint key) {
 MPI_Aint c_static_address(void) { return (MPI_Aint)&c_static_object; }
 int c_deref_static(MPI_Aint p) { return *(int*)p; }
 
-/* ---- handle conversions (MPI-4.1 §19.3.4) ---- */
+/* ---- handle conversions (MPI-4.1 §20.3.4) ---- */
 int c_roundtrip(MPI_Fint comm, MPI_Fint type, MPI_Fint win) {
   return MPI_Comm_c2f(MPI_Comm_f2c(comm)) == comm && MPI_Type_c2f(MPI_Type_f2c(type)) == type &&
          MPI_Win_c2f(MPI_Win_f2c(win)) == win && MPI_Comm_f2c(comm) != MPI_COMM_NULL;

@@ -1,7 +1,7 @@
 ! Bad input through `use mpi_f08` (R3, R1.5, R2.3, R8.1): every caching routine given an invalid
 ! keyval, a keyval of another kind, a freed keyval, a predefined keyval to set or delete, or a null
 ! handle returns the right error class under MPI_ERRORS_RETURN and changes nothing. The same calls
-! without the optional ierror (MPI-4.1 §19.1.2) still run the error handler: an error handler
+! without the optional ierror (MPI-4.1 §20.1.2) still run the error handler: an error handler
 ! created from mpi_f08 is called with the TYPE(MPI_Comm) / TYPE(MPI_Win) and the code, and the
 ! attribute is still there afterwards. MPI_Error_string describes the code.
 module handler08

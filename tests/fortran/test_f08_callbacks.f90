@@ -3,7 +3,7 @@
 ! and friends, so they receive TYPE(MPI_Comm) / TYPE(MPI_Datatype) / TYPE(MPI_Win) handles; dup
 ! (MPI_Comm_dup, _dup_with_info, _idup, MPI_Type_dup) and free of communicators, datatypes and
 ! windows; the predefined callbacks of mpi_f08, passed and called directly; a callback error
-! failing the call that ran it; the optional ierror left out (MPI-4.1 §19.1.2).
+! failing the call that ran it; the optional ierror left out (MPI-4.1 §20.1.2).
 module callbacks08
   use mpi_f08
   implicit none

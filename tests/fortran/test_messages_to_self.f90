@@ -1,4 +1,4 @@
-! Messages to self through `use mpi` (MPI-4.1 §3): a status array filled by MPI_RECV and read by
+! Messages to self through `use mpi` (MPI-4.1 §4): a status array filled by MPI_RECV and read by
 ! MPI_GET_COUNT, MPI_WAITANY's index counted from 1 in Fortran, MPI_WAITALL's array of statuses,
 ! MPI_STATUS_IGNORE. Sends whose receive comes later are MPI_ISEND (the standard does not promise
 ! that MPI_SEND buffers). test_messages_to_self_f08.f90 is the same through mpi_f08.

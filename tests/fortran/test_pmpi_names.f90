@@ -1,4 +1,4 @@
-! The Fortran profiling names (MPI-4.1 §15.2) are the same routines as the MPI names: through
+! The Fortran profiling names (MPI-4.1 §16.2) are the same routines as the MPI names: through
 ! `use mpi` (PMPI_COMM_CREATE_KEYVAL, ...; any mangling) and `use mpi_f08` (the generic
 ! PMPI_Comm_set_attr, specific PMPI_Comm_set_attr_f08). Standalone only: over a host MPI the PMPI
 ! names are the host's (docs/host.md), so this program has no host-mode differential run.

@@ -1,4 +1,4 @@
-! The special addresses of `use mpi` (MPI-4.1 §2.5.4, §19.1.2), which mpif.h shares: MPI_IN_PLACE
+! The special addresses of `use mpi` (MPI-4.1 §3.5.4, §20.1.2), which mpif.h shares: MPI_IN_PLACE
 ! as a reduction's send buffer, MPI_STATUS_IGNORE that no routine writes, MPI_BOTTOM as a window's
 ! base; MPI_GET_ADDRESS. test_special_addresses_f08.f90 does the same through mpi_f08.
 program test_special_addresses

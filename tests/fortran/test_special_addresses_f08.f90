@@ -1,4 +1,4 @@
-! test_special_addresses.f90 through `use mpi_f08` (MPI-4.1 §19.1.2): its MPI_IN_PLACE,
+! test_special_addresses.f90 through `use mpi_f08` (MPI-4.1 §20.1.2): its MPI_IN_PLACE,
 ! MPI_STATUS_IGNORE (a TYPE(MPI_Status)) and MPI_BOTTOM, MPI_Get_address.
 program test_special_addresses_f08
   use mpi_f08

@@ -46,7 +46,7 @@ def test_mpi22_every_routine_has_its_cxx_binding():
 LATER = '''
 [[function]]
 name = "MPI_Send"
-ref = "MPI-4.1 §3.2.1"
+ref = "MPI-4.1 §4.2.1"
 core = "send"
 cxx = { class = "Comm", method = "Send", const = true, self = "comm" }
 params = [
@@ -60,7 +60,7 @@ params = [
 
 [[function]]
 name = "MPI_Recv"
-ref = "MPI-4.1 §3.2.4"
+ref = "MPI-4.1 §4.2.4"
 core = "recv"
 cxx = { class = "Comm", method = "Recv", const = true, self = "comm" }
 params = [
@@ -75,7 +75,7 @@ params = [
 
 [[function]]
 name = "MPI_Isend"
-ref = "MPI-4.1 §3.7.2"
+ref = "MPI-4.1 §4.7.2"
 core = "isend"
 cxx = { class = "Comm", method = "Isend", const = true, self = "comm", returns = "request" }
 params = [
@@ -90,7 +90,7 @@ params = [
 
 [[function]]
 name = "MPI_Get_count"
-ref = "MPI-4.1 §3.2.5"
+ref = "MPI-4.1 §4.2.5"
 core = "get_count"
 cxx = { class = "Status", method = "Get_count", const = true, self = "status", returns = "count" }
 params = [
@@ -101,7 +101,7 @@ params = [
 
 [[function]]
 name = "MPI_Waitall"
-ref = "MPI-4.1 §3.7.5"
+ref = "MPI-4.1 §4.7.5"
 core = "waitall"
 cxx = { class = "Request", method = "Waitall", static = true }
 params = [
@@ -112,7 +112,7 @@ params = [
 
 [[function]]
 name = "MPI_Gatherv"
-ref = "MPI-4.1 §6.5.1"
+ref = "MPI-4.1 §7.5.1"
 core = "gatherv"
 cxx = { class = "Comm", method = "Gatherv", const = true, self = "comm" }
 params = [
@@ -129,7 +129,7 @@ params = [
 
 [[function]]
 name = "MPI_Type_create_struct"
-ref = "MPI-4.1 §5.1.2"
+ref = "MPI-4.1 §6.1.2"
 core = "type_create_struct"
 cxx = { class = "Datatype", method = "Create_struct", static = true, returns = "newtype" }
 params = [
@@ -142,7 +142,7 @@ params = [
 
 [[function]]
 name = "MPI_Info_get"
-ref = "MPI-4.1 §10.4"
+ref = "MPI-4.1 §11.4"
 core = "info_get"
 cxx = { class = "Info", method = "Get", const = true, returns = "flag" }
 params = [
@@ -155,7 +155,7 @@ params = [
 
 [[function]]
 name = "MPI_Get_processor_name"
-ref = "MPI-4.1 §9.1.1"
+ref = "MPI-4.1 §10.1.1"
 core = "get_processor_name"
 cxx = { class = "", method = "Get_processor_name" }
 params = [
@@ -165,7 +165,7 @@ params = [
 
 [[function]]
 name = "MPI_Add_error_class"
-ref = "MPI-4.1 §9.5"
+ref = "MPI-4.1 §10.5"
 core = "add_error_class"
 cxx = { class = "", method = "Add_error_class", returns = "errorclass" }
 params = [

@@ -89,7 +89,7 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
             buf = p.ignored_with
-            if buf:  # ignored with MPI_IN_PLACE (MPI-4.1 §6.2.1): programs pass MPI_DATATYPE_NULL
+            if buf:  # ignored with MPI_IN_PLACE (MPI-4.1 §7.2.1): programs pass MPI_DATATYPE_NULL
                 L.pre.append(f"auto* {n}_o = c.lookup_{obj}({buf} == MPI_IN_PLACE ? MPI_BYTE : {n}, \"{n}\");")
             else:
                 L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")

@@ -41,7 +41,7 @@ KIND_PARAMETERS = ("MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND", "MPI
 # Status layout: MPI_Status of mpi.h is 8 ints; MPI_SOURCE, MPI_TAG, MPI_ERROR index it (1-based).
 STATUS_SIZE = 8
 STATUS_INDICES = (("MPI_SOURCE", 1), ("MPI_TAG", 2), ("MPI_ERROR", 3))
-# The special addresses of mpif.h and the mpi module (MPI-4.1 §2.5.4): variables in COMMON blocks
+# The special addresses of mpif.h and the mpi module (MPI-4.1 §3.5.4): variables in COMMON blocks
 # of their own (/MPIATTR_BOTTOM/, ...) that libmpiattr defines (f_glue.cc) and the entry points
 # recognise by address (fbind::buffer, fbind::empty_status). (name, dimensions)
 SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)"),
@@ -358,7 +358,7 @@ def c_ident(name: str) -> str:
 
 # ---- mpi_f08 ----
 
-# The handle types of mpi_f08 (MPI-4.1 §19.3.5), each `TYPE(MPI_X)` with one INTEGER, MPI_VAL.
+# The handle types of mpi_f08 (MPI-4.1 §20.3.5), each `TYPE(MPI_X)` with one INTEGER, MPI_VAL.
 F08_HANDLE_TYPES = ("MPI_Comm", "MPI_Datatype", "MPI_Errhandler", "MPI_File", "MPI_Group",
                     "MPI_Info", "MPI_Message", "MPI_Op", "MPI_Request", "MPI_Session", "MPI_Win")
 
@@ -382,7 +382,7 @@ def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
 
 
 def f08_specific(fn: Function) -> str:
-    """The specific procedure name of a routine in mpi_f08 (MPI-4.1 §19.1.5): MPI_Comm_set_attr_f08."""
+    """The specific procedure name of a routine in mpi_f08 (MPI-4.1 §20.1.5): MPI_Comm_set_attr_f08."""
     return f"{fn.name}_f08"
 
 

@@ -25,7 +25,7 @@ bool string_of(int code, char* buf, std::size_t cap, int* len);
 const char* class_name(int error_class);
 const char* class_string(int error_class);
 
-// User-defined classes and codes (MPI_Add_error_class, _code, _string; MPI-4.1 §9.5). Their values
+// User-defined classes and codes (MPI_Add_error_class, _code, _string; MPI-4.1 §10.5). Their values
 // follow MPI_ERR_LASTCODE, one counter for both, so MPI_LASTUSEDCODE (last_used_code) is the
 // largest class or code in use; a user code's class is the class it was added to.
 status add_class(int& error_class);

@@ -66,7 +66,7 @@ struct type_object : attr_object {
   aint lb = 0;
   aint extent = 0;
   bool committed = false;
-  // The standalone runtime's type map (MPI-4.1 §5.1): the element's bytes in type-map order,
+  // The standalone runtime's type map (MPI-4.1 §6.1): the element's bytes in type-map order,
   // adjacent runs merged (shared, so a dup copies a pointer), and the alignment the struct
   // constructor pads to. Unused over a host.
   std::shared_ptr<const std::vector<type_block>> map;

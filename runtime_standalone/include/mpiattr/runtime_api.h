@@ -136,7 +136,7 @@ status waitall(int count, handle_t* requests, msg_status* statuses);
 status waitany(int count, handle_t* requests, int& index, msg_status& status);
 status testall(int count, handle_t* requests, bool& flag, msg_status* statuses);
 
-// ---- point-to-point on one process: messages to self (MPI-4.1 §3) ----
+// ---- point-to-point on one process: messages to self (MPI-4.1 §4) ----
 status send(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
 status recv(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
             msg_status& status);
@@ -160,7 +160,7 @@ status sendrecv_replace(void* buf, int count, type_object& datatype, int dest, i
                         int recvtag, comm_object& comm, msg_status& status);
 status testany(int count, handle_t* requests, int& index, bool& flag, msg_status& status);
 
-// ---- the other collectives and user operations on one process (MPI-4.1 §6) ----
+// ---- the other collectives and user operations on one process (MPI-4.1 §7) ----
 status op_create(fnptr user_fn, bool commute, handle_t& op);
 status op_free(handle_t& op);
 status gather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,

@@ -1,4 +1,4 @@
-/* The collectives of MPI-4.1 §6 on one process, as programs written for MPICH and Open MPI call
+/* The collectives of MPI-4.1 §7 on one process, as programs written for MPICH and Open MPI call
  * them in a one-process run: each moves the process's own block (gathers and scatters at the
  * displacement given, with datatype conversion between the two sides' types), MPI_IN_PLACE leaves
  * the buffer alone, the scans and reduce-scatters copy, and a user-defined operation is created,

@@ -1,6 +1,6 @@
-/* The standalone runtime's datatypes (MPI-4.1 §5.1, §5.2), as a program written for MPICH and
+/* The standalone runtime's datatypes (MPI-4.1 §6.1, §6.2), as a program written for MPICH and
  * Open MPI uses them around caching: the constructors' sizes, bounds and extents (a struct's
- * extent padded to its alignment, §5.1.6), a one-process reduction with a strided type that must
+ * extent padded to its alignment, §6.1.6), a one-process reduction with a strided type that must
  * not touch the gaps, MPI_Pack / MPI_Unpack round trips and their errors, and info objects
  * (§11) passed where hints are taken.
  */
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     }
     fact("unpack vector, blocks copied", blocks_copied);
     fact("unpack vector, gaps untouched", gaps_kept);
-    /* Predefined operations apply to predefined datatypes only (MPI-4.1 section 6.9.2). */
+    /* Predefined operations apply to predefined datatypes only (MPI-4.1 section 7.9.2). */
     rc = MPI_Allreduce(in, out, 1, vec, MPI_MAX, MPI_COMM_WORLD);
     printf("allreduce MPI_MAX on a vector type, class: %s\n", errclass_name(rc));
 

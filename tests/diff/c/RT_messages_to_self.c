@@ -1,5 +1,5 @@
-/* Point-to-point on one process (MPI-4.1 §3): messages a process sends to itself, as programs
- * written for MPICH and Open MPI use them in a one-process run. Order of matching (§3.5: messages
+/* Point-to-point on one process (MPI-4.1 §4): messages a process sends to itself, as programs
+ * written for MPICH and Open MPI use them in a one-process run. Order of matching (§4.5: messages
  * from one sender with the same communicator match in the order sent), tags and MPI_ANY_TAG,
  * communicators that do not match each other's messages, receives posted before the send,
  * MPI_Probe / MPI_Iprobe / MPI_Get_count, MPI_Sendrecv, MPI_PROC_NULL, a strided datatype sent

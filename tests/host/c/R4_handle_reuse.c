@@ -5,7 +5,7 @@
  *
  * MPI-4.1 §8.7.2, §8.4.2, §5.1.10: a dup copies each attribute through its copy callback
  * (MPI_COMM_DUP_FN / MPI_TYPE_DUP_FN copy the value); an object made otherwise carries no
- * attribute. §8.4.3, §5.1.9: a free deletes every attribute, running its delete callback once.
+ * attribute. §8.4.3, §6.1.9: a free deletes every attribute, running its delete callback once.
  * So after any number of frees and dups, each object carries exactly what was copied or set on it.
  *
  * The program mixes plain attributes (MPI_XXX_DUP_FN, MPI_XXX_NULL_DELETE_FN) with attributes

@@ -1,7 +1,7 @@
 /* R4_io_internal_dups.c: a communicator's attributes and MPI-IO, every rank.
  *
- * MPI_File_open (MPI-4.1 §14.2.1) may duplicate the communicator inside the MPI library: ROMIO
- * does, through PMPI_Comm_dup, which runs the copy callbacks (§7.4.2, §15.2.1: the PMPI_ name is
+ * MPI_File_open (MPI-4.1 §15.2.1) may duplicate the communicator inside the MPI library: ROMIO
+ * does, through PMPI_Comm_dup, which runs the copy callbacks (§8.4.2, §16.2.1: the PMPI_ name is
  * the same routine); Open MPI's own MPI-IO uses an internal duplicate that does not reach the
  * caching routines. Whatever the library copied, it deletes by MPI_File_close (§8.7.3: every
  * free runs the delete callbacks), and the program's own attribute is untouched.

@@ -1,14 +1,14 @@
 /* R4_pmpi_names_copy_and_delete.c: the profiling names copy and delete like the MPI_ names, every
  * rank.
  *
- * MPI-4.1 §15.2.1: each MPI routine can also be called by its PMPI_ name, and it is the same
+ * MPI-4.1 §16.2.1: each MPI routine can also be called by its PMPI_ name, and it is the same
  * routine. So PMPI_Comm_free, PMPI_Comm_disconnect, PMPI_Type_free and PMPI_Win_free run the
- * delete callbacks of every attribute at the call (§7.4.3, §11.10.4, §8.7.3-§8.7.5),
- * PMPI_Comm_dup and PMPI_Type_dup run the copy callbacks (§7.4.2, §6.1.10), a failing delete
+ * delete callbacks of every attribute at the call (§8.4.3, §12.10.4, §8.7.3-§8.7.5),
+ * PMPI_Comm_dup and PMPI_Type_dup run the copy callbacks (§8.4.2, §6.1.10), a failing delete
  * callback makes PMPI_Comm_free fail and leaves the communicator and its attributes in place
  * (§8.7.3), and a handle value the MPI library gives again after such a free never carries the
  * freed object's attributes. PMPI_Error_class and PMPI_Error_string know every error code the
- * caching routines return (§9.4). A tool placed in front of the library reaches these routines
+ * caching routines return (§10.4). A tool placed in front of the library reaches these routines
  * through exactly these names.
  */
 #include "host_check.h"

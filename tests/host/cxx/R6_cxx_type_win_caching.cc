@@ -7,7 +7,7 @@
 // callbacks (flag true stores attribute_val_out), Delete_attr(), a replacing Set_attr() and Free()
 // the delete callbacks. Win::Create_keyval the same for windows (Get_group() answers), where no
 // routine duplicates a window, so no copy callback runs, and Free() deletes. A window caches
-// MPI::WIN_BASE, WIN_SIZE and WIN_DISP_UNIT at creation (MPI-4.1 §12.2.6, R8.3: C++ gets what C
+// MPI::WIN_BASE, WIN_SIZE and WIN_DISP_UNIT at creation (MPI-4.1 §13.2.6, R8.3: C++ gets what C
 // gets: the base address itself, pointers to the size and the unit). The predefined C++
 // callbacks Datatype::DUP_FN / NULL_COPY_FN / NULL_DELETE_FN exist in MPICH's bindings only.
 #include "host_check.h"

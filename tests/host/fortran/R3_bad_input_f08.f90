@@ -1,14 +1,14 @@
 ! R3_bad_input_f08.f90 (use mpi_f08): R3_bad_input_mpif.f90 through the `mpi_f08` module (without
 ! the MPI-1 routines, which have no mpi_f08 binding). Erroneous caching calls from Fortran under
 ! MPI_ERRORS_RETURN: IERROR is not MPI_SUCCESS, MPI_ERROR_CLASS of it gives the class the
-! standard names, MPI_ERROR_STRING describes it. IERROR is optional in mpi_f08 (§19.1.2): a
+! standard names, MPI_ERROR_STRING describes it. IERROR is optional in mpi_f08 (§20.1.2): a
 ! failing call without it returns under MPI_ERRORS_RETURN, and the program goes on.
 !
 ! MPI-4.1 §8.7 (advice to implementors, R1.5): a key used with another object kind's routine
 ! should raise an error; §8.7.2 (R2.3): MPI_KEYVAL_INVALID and a freed key are erroneous;
 ! §8.7.5, §10.4 (R3.1): the class of an erroneous key is MPI_ERR_KEYVAL, of a bad handle
 ! MPI_ERR_COMM / MPI_ERR_TYPE. §17.1: the same for MPI_ATTR_PUT / MPI_ATTR_GET. §10.3:
-! MPI_ERROR_CLASS of a code an MPI routine returned succeeds; §10.2: MPI_ERROR_STRING gives a
+! MPI_ERROR_CLASS of a code an MPI routine returned succeeds; §10.4: MPI_ERROR_STRING gives a
 ! non-empty text of at most MPI_MAX_ERROR_STRING characters. §10.1.2 (R8.1): setting or deleting
 ! a predefined attribute is erroneous (no class named: only the failure is checked). Errors
 ! without a communicator or window go to MPI_COMM_SELF's handler (§10.3) or MPI_COMM_WORLD's (the

@@ -8,7 +8,7 @@
 ! should raise an error; §8.7.2 (R2.3): MPI_KEYVAL_INVALID and a freed key are erroneous;
 ! §8.7.5, §10.4 (R3.1): the class of an erroneous key is MPI_ERR_KEYVAL, of a bad handle
 ! MPI_ERR_COMM / MPI_ERR_TYPE. §17.1: the same for MPI_ATTR_PUT / MPI_ATTR_GET. §10.3:
-! MPI_ERROR_CLASS of a code an MPI routine returned succeeds; §10.2: MPI_ERROR_STRING gives a
+! MPI_ERROR_CLASS of a code an MPI routine returned succeeds; §10.4: MPI_ERROR_STRING gives a
 ! non-empty text of at most MPI_MAX_ERROR_STRING characters. §10.1.2 (R8.1): setting or deleting
 ! a predefined attribute is erroneous (no class named: only the failure is checked). Errors
 ! without a communicator or window go to MPI_COMM_SELF's handler (§10.3) or MPI_COMM_WORLD's (the

@@ -1,6 +1,6 @@
 ! R4_comm_attr_values_f08.f90 (use mpi_f08): R4_comm_attr_values_mpif.f90 through the `mpi_f08`
 ! module, with TYPE(MPI_Comm) handles; the calls whose outcome is checked otherwise leave out the
-! optional IERROR (MPI-4.1 §19.1.2). MPI_COMM_SET_ATTR, MPI_COMM_GET_ATTR and MPI_COMM_DELETE_ATTR
+! optional IERROR (MPI-4.1 §20.1.2). MPI_COMM_SET_ATTR, MPI_COMM_GET_ATTR and MPI_COMM_DELETE_ATTR
 ! values from Fortran, and the predefined attributes of MPI_COMM_WORLD.
 !
 ! MPI-4.1 §8.7.2: MPI_COMM_GET_ATTR gives FLAG = .FALSE. for a key with no value on the object

@@ -1,6 +1,6 @@
 ! R6_comm_callbacks_f08.f90 (use mpi_f08): R6_comm_callbacks_mpif.f90 through the `mpi_f08`
 ! module, with TYPE(MPI_Comm) handles; calls whose result is checked through other means leave out
-! the optional IERROR (MPI-4.1 §19.1.2). Keyvals with Fortran copy and delete callbacks;
+! the optional IERROR (MPI-4.1 §20.1.2). Keyvals with Fortran copy and delete callbacks;
 ! MPI_COMM_DUP, MPI_COMM_DUP_WITH_INFO and MPI_COMM_IDUP run the copy callbacks, MPI_COMM_FREE,
 ! MPI_COMM_DELETE_ATTR and a replacing MPI_COMM_SET_ATTR the delete callbacks; the predefined
 ! MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN and MPI_COMM_NULL_DELETE_FN.
@@ -16,7 +16,7 @@
 ! program holds, values are INTEGER(KIND=MPI_ADDRESS_KIND), here above 2**32. In mpi_f08 the
 ! callbacks are of the abstract interfaces MPI_Comm_copy_attr_function and
 ! MPI_Comm_delete_attr_function, whose handle is TYPE(MPI_Comm) (its MPI_VAL is the same INTEGER
-! as in `mpi`), and the predefined callbacks are the module's own procedures (MPI-4.1 §19.1.2).
+! as in `mpi`), and the predefined callbacks are the module's own procedures (MPI-4.1 §20.1.2).
 module cb_log
   use mpi_f08
   implicit none

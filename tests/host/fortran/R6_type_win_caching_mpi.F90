@@ -11,7 +11,7 @@
 ! Windows, MPI-4.1 §8.7.3: the same for MPI_WIN_SET_ATTR / GET_ATTR / DELETE_ATTR and
 ! MPI_WIN_FREE; no routine duplicates a window, so no window copy callback ever runs (R6.1). A
 ! window caches MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR and
-! MPI_WIN_MODEL at creation (§12.2.6, R8.3); Fortran gets the base address as an integer and the
+! MPI_WIN_MODEL at creation (§13.2.6, R8.3); Fortran gets the base address as an integer and the
 ! others as their values (§20.3.7, R7.5).
 ! Fortran callbacks get the Fortran INTEGER handle the program holds (§20.3.7, R1.6).
 module cb_log

@@ -2,7 +2,7 @@
  * program calls these (BIND(C)) to create keyvals, set, read, duplicate and free from C what
  * Fortran created, set or duplicated, so that one executable on every rank sees each cell of
  * the MPI-4.1 §20.3.7 table and keyvals whose callbacks cross the language boundary. Handles cross
- * as MPI_Fint through the host's MPI_Comm_f2c / MPI_Comm_c2f (MPI-4.1 §19.3.4). Standard C MPI
+ * as MPI_Fint through the host's MPI_Comm_f2c / MPI_Comm_c2f (MPI-4.1 §20.3.4). Standard C MPI
  * only, compiled with the host's mpicc; the expectations are in the Fortran file.
  */
 #define _POSIX_C_SOURCE 200809L
