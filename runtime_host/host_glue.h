@@ -306,8 +306,9 @@ MPIATTR_HOT bool no_records() {
 // of the call when the object has no record (the host's objects mpiattr has nothing on), or when
 // every attribute is plain (attr_store::all_plain: copied by MPI_XXX_DUP_FN, no delete callback,
 // no keyval reference). Then a dup copies to the record the fresh handle's last object left asleep
-// (native_map::revive), and a free empties the record and puts it to sleep (retire). True when
-// done; false, having changed nothing, when the general path must do it.
+// (native_map::revive_unsynchronised), and a free empties the record and puts it to sleep
+// (retire_unsynchronised): neither takes the table's lock nor reads the thread level, which
+// g_fast implies. True when done; false, having changed nothing, when the general path must do it.
 //
 // At MPI_THREAD_MULTIPLE the same cases, each in one hold of the record table's lock
 // (native_map::revive_with, retire_with), which the census holds while it visits the records:
@@ -357,7 +358,7 @@ MPIATTR_HOT bool fast_dup(std::uintptr_t old, std::uintptr_t fresh) {
   if (from == nullptr) return true;  // no mpiattr attribute to copy
   const attr_store& s = from->attrs;
   if (!s.all_plain() || s.size() == 0 || keyvals().counting()) return false;
-  auto* to = records<K>().revive(fresh);
+  auto* to = records<K>().revive_unsynchronised(fresh);
   if (to == nullptr) return false;
   s.copy_plain_into(to->attrs);
   return true;
@@ -372,7 +373,7 @@ MPIATTR_HOT bool fast_free(std::uintptr_t h) {
   attr_store& s = o->attrs;
   if (!s.all_plain() || s.freeing || !s.inline_only()) return false;
   s.template drop_plain<false>();
-  if (!records<K>().retire(h, o)) [[unlikely]] let_go(o, K, h);
+  if (!records<K>().retire_unsynchronised(h, o)) [[unlikely]] let_go(o, K, h);
   return true;
 }
 

@@ -152,6 +152,25 @@ class native_map {
     return revive_found(key);
   }
 
+  // revive and retire for the fast paths below MPI_THREAD_MULTIPLE (host_glue.h: fast_dup,
+  // fast_free), which have checked that no two MPI calls overlap: no lock and no test of the
+  // thread level, so that they read no line of memory beyond the cache entry, the record and the
+  // counts.
+  MPIATTR_HOT T* revive_unsynchronised(std::uintptr_t key) {
+    hot_entry& h = hot_[hot_index(key)];
+    if (h.key != (key | kDormant)) [[unlikely]] return revive_found(key);
+    T* obj = h.obj;
+    wake(obj, key);
+    h = hot_entry{key, obj};
+    return obj;
+  }
+  MPIATTR_HOT bool retire_unsynchronised(std::uintptr_t key, T* o) {
+    if (dormant_ >= kMaxDormant) [[unlikely]] return false;
+    put_to_sleep(o, key);
+    hot_[hot_index(key)] = hot_entry{key | kDormant, o};
+    return true;
+  }
+
   // Puts o, the record of key (whose object is being freed; its store is empty and fresh), to
   // sleep in its slot, unless kMaxDormant records sleep already. Returns whether it did; if not,
   // the caller erases the record.

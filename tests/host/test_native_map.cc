@@ -338,6 +338,46 @@ TEST(record_table, D32_the_cache_never_answers_for_a_handle_whose_record_changed
   mpiattr::sync::set_concurrent(true);
 }
 
+// Below MPI_THREAD_MULTIPLE the fast dup and free use revive_unsynchronised and
+// retire_unsynchronised (host_glue.h: fast_dup, fast_free). They must leave the table, its counts
+// and its cache as retire and revive do: a sleeping record answers no lookup, wakes for its own
+// handle only, also once the cache has forgotten it (then from the table), and no more than
+// kMaxDormant sleep.
+TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_revive_do) {
+  mpiattr::sync::set_concurrent(false);
+  test_map<> map;
+  constexpr std::size_t kMax = test_map<>::kMaxDormant;
+  std::vector<record> recs(kMax + 2);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i].native = handle_of(i);
+    map.insert(recs[i].native, &recs[i]);
+  }
+  record* o = nullptr;
+  for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_of(i), &recs[i]));
+  EXPECT_FALSE(map.retire_unsynchronised(handle_of(kMax), &recs[kMax]));  // the cap
+  EXPECT_EQ(recs[kMax].native, handle_of(kMax));  // refused: untouched, awake
+  EXPECT_EQ(map.dormant(), kMax);
+  EXPECT_EQ(map.size(), 2u);
+  EXPECT_EQ(map.lookup(handle_of(0)), nullptr);
+  EXPECT_EQ(map.find(handle_of(0)), nullptr);
+  EXPECT_TRUE(map.cached(handle_of(0), &o));
+  EXPECT_EQ(o, nullptr);
+  EXPECT_EQ(map.revive_unsynchronised(handle_of(kMax + 1)), nullptr);  // awake: nothing to wake
+  EXPECT_EQ(map.revive_unsynchronised(handle_of(100000)), nullptr);   // no record at all
+  ASSERT_EQ(map.revive_unsynchronised(handle_of(0)), &recs[0]);       // from the cache
+  EXPECT_EQ(recs[0].native, handle_of(0));
+  EXPECT_EQ(map.find_hot(handle_of(0)), &recs[0]);
+  EXPECT_EQ(map.find(handle_of(0)), &recs[0]);
+  EXPECT_EQ(map.revive_unsynchronised(handle_of(0)), nullptr);  // awake now
+  // The cache forgets handle 1's entry (lookups of other handles take its slots): it still wakes.
+  for (std::size_t i = 0; i < 4000; ++i) (void)map.lookup(handle_of(100000 + i));
+  ASSERT_EQ(map.revive_unsynchronised(handle_of(1)), &recs[1]);
+  EXPECT_EQ(map.lookup(handle_of(1)), &recs[1]);
+  EXPECT_EQ(map.dormant(), kMax - 2);
+  EXPECT_EQ(map.size(), 4u);
+  mpiattr::sync::set_concurrent(true);
+}
+
 // The protocol itself, step by step: a lookup reads the table that is current, is held there
 // while the table is replaced twice (so that its table is refilled) and resumes on the emptied
 // table. It must notice and start again, and find the record in the table now current.
