@@ -140,22 +140,24 @@ class native_map {
   // new object): it is key's record again. Returns it, or nullptr when there is none. Every
   // insert of a key is preceded by a revive of it (no key is in the table twice).
   MPIATTR_HOT T* revive(std::uintptr_t key) {
-    if (!sync::concurrent()) {
-      hot_entry& h = hot_[hot_index(key)];
-      if (h.key == (key | kDormant)) [[likely]] {
-        T* obj = h.obj;
-        wake(obj, key);
-        h = hot_entry{key, obj};
-        return obj;
-      }
-    }
+    if (!sync::concurrent()) return revive_unsynchronised(key);
     return revive_found(key);
   }
+  // Puts o, the record of key (whose object is being freed; its store is empty and fresh), to
+  // sleep in its slot, unless kMaxDormant records sleep already. Returns whether it did; if not,
+  // the caller erases the record.
+  MPIATTR_HOT bool retire(std::uintptr_t key, T* o) {
+    if (!sync::concurrent()) return retire_unsynchronised(key, o);
+    std::lock_guard lock(mu_);
+    if (dormant_ >= kMaxDormant) [[unlikely]] return false;
+    put_to_sleep(o, key);
+    return true;
+  }
 
-  // revive and retire for the fast paths below MPI_THREAD_MULTIPLE (host_glue.h: fast_dup,
-  // fast_free), which have checked that no two MPI calls overlap: no lock and no test of the
-  // thread level, so that they read no line of memory beyond the cache entry, the record and the
-  // counts.
+  // revive and retire below MPI_THREAD_MULTIPLE, where no two MPI calls overlap: through the
+  // cache in front of the table, with no lock. The fast paths (host_glue.h: fast_dup, fast_free),
+  // which have checked that already, call them directly, so that they read no line of memory
+  // beyond the cache entry, the record and the counts (not the thread level).
   MPIATTR_HOT T* revive_unsynchronised(std::uintptr_t key) {
     hot_entry& h = hot_[hot_index(key)];
     if (h.key != (key | kDormant)) [[unlikely]] return revive_found(key);
@@ -168,17 +170,6 @@ class native_map {
     if (dormant_ >= kMaxDormant) [[unlikely]] return false;
     put_to_sleep(o, key);
     hot_[hot_index(key)] = hot_entry{key | kDormant, o};
-    return true;
-  }
-
-  // Puts o, the record of key (whose object is being freed; its store is empty and fresh), to
-  // sleep in its slot, unless kMaxDormant records sleep already. Returns whether it did; if not,
-  // the caller erases the record.
-  MPIATTR_HOT bool retire(std::uintptr_t key, T* o) {
-    std::lock_guard lock(mu_);
-    if (dormant_ >= kMaxDormant) [[unlikely]] return false;
-    put_to_sleep(o, key);
-    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key | kDormant, o};
     return true;
   }
 

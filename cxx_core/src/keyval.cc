@@ -171,22 +171,18 @@ status keyval_registry::rebind(int keyval, language lang, void* lang_state) {
 // used_ is a load, not an exchange: a first set racing the free (an erroneous program) would find
 // the same state either way.
 void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
-  if (__atomic_load_n(&used_[i], __ATOMIC_RELAXED) == 0) [[likely]] {
-    clear_hot(i, r->kind);
-    mu_.lock();
+  const bool never_used = __atomic_load_n(&used_[i], __ATOMIC_RELAXED) == 0;
+  const bool used = !never_used &&
+                    (__atomic_exchange_n(&used_[i], std::uint8_t{0}, __ATOMIC_RELAXED) & kUsedAttribute) != 0;
+  clear_hot(i, r->kind);
+  if (never_used) [[likely]] {
+    std::lock_guard lock(mu_);
     if (r->refs.load(std::memory_order_relaxed) == 1) [[likely]] {
       r->refs.store(0, std::memory_order_relaxed);
       recycle(r, i);
-      mu_.unlock();
       return;
     }
-    mu_.unlock();
-    release(r);
-    return;
-  }
-  const bool used = (__atomic_exchange_n(&used_[i], std::uint8_t{0}, __ATOMIC_RELAXED) & kUsedAttribute) != 0;
-  clear_hot(i, r->kind);
-  if (used && census_ != nullptr) {
+  } else if (used && census_ != nullptr) {
     {
       std::lock_guard lock(mu_);  // with recycle(), which resets them
       r->counted.store(true, std::memory_order_seq_cst);
