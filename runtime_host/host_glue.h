@@ -310,13 +310,15 @@ MPIATTR_HOT bool no_records() {
 // (retire_unsynchronised): neither takes the table's lock nor reads the thread level, which
 // g_fast implies. True when done; false, having changed nothing, when the general path must do it.
 //
-// At MPI_THREAD_MULTIPLE the same cases, each in one hold of the record table's lock
-// (native_map::revive_with, retire_with), which the census holds while it visits the records:
-// a dup copies, under the source's store lock, into the record the fresh handle's last object
-// left asleep, and wakes it; a free clears the record and puts it to sleep. A free does not take
-// the store's lock: the object's other writers are the census (kept out by the table's lock) and
-// calls on the object being freed, which are erroneous. Three lock round trips for the dup and
-// free of an object with one attribute, where the general path takes five.
+// At MPI_THREAD_MULTIPLE the same cases: a dup copies, under the source's store lock, into the
+// record the fresh handle's last object left asleep, and wakes it; a free clears the record and
+// puts it to sleep. A free does not take the store's lock: the object's other writers are the
+// census and calls on the object being freed, which are erroneous. What keeps the census out is
+// native_map's protocol without a lock (revive_lock_free, retire_lock_free: a busy mark and
+// asymmetric fences), where the kernel provides those fences and the record holds a sleep token;
+// else one hold of the record table's lock (revive_with, retire_with), which the census holds
+// while it visits the records. One lock round trip for the dup and free of an object with one
+// attribute (three with the table's lock; the general path takes five).
 // The free of h, which has no record: mpiattr has no attribute to delete and the host frees (or
 // refuses), except MPI_COMM_WORLD and MPI_COMM_SELF, which before_free refuses itself (false).
 template <object_kind K>
@@ -328,26 +330,39 @@ template <object_kind K>
 [[gnu::noinline]] bool fast_dup_concurrent(std::uintptr_t old, std::uintptr_t fresh) {
   auto* from = records<K>().find_shared(old);
   if (from == nullptr) return true;  // no mpiattr attribute to copy
-  return records<K>().revive_with(fresh, [from](typename kind_traits<K>::object* to) {
+  auto fill = [from](typename kind_traits<K>::object* to) {
     const attr_store& s = from->attrs;
     std::lock_guard lock(s.mutex());
-    // (A census that has passed this table since it began is seen here: counting().)
+    // (A census that has begun is seen here: counting(). Under the table's lock, one that has
+    // passed this table; without it, one that has made its heavy fence.)
     if (!s.all_plain() || s.size() == 0 || keyvals().counting()) return false;
     s.copy_plain_into(to->attrs);
     return true;
-  });
+  };
+  // (The lock-free form finds what the locked one would: only a call on `fresh`, which no other
+  // thread has yet, could change whether its record sleeps.)
+  if (asymmetric::enabled()) return records<K>().revive_lock_free(fresh, fill);
+  return records<K>().revive_with(fresh, fill);
 }
 template <object_kind K>
 [[gnu::noinline]] bool fast_free_concurrent(std::uintptr_t h) {
   auto* o = records<K>().find_shared(h);
   if (o == nullptr) return host_frees_alone<K>(h);
   if (o->predefined) return false;
-  return records<K>().retire_with(h, o, [](typename kind_traits<K>::object* r) {
+  auto empty = [](typename kind_traits<K>::object* r) {
     attr_store& s = r->attrs;
     if (!s.all_plain() || s.freeing || !s.inline_only()) return false;
     s.template drop_plain<true>();
     return true;
-  });
+  };
+  // Without the lock while the record holds a sleep token and no census has begun; otherwise (its
+  // first sleep, or a census) under it.
+  if (asymmetric::enabled() &&
+      records<K>().retire_lock_free(h, o, [&](typename kind_traits<K>::object* r) {
+        return !keyvals().counting() && empty(r);
+      }))
+    return true;
+  return records<K>().retire_with(h, o, empty);
 }
 
 template <object_kind K>

@@ -289,6 +289,7 @@ void insert(attr_object* o) {
 // record of `kind`, and on those a dup is filling. A dup publishes its record (insert) before it
 // leaves the dups in progress, so that each record is found in one place or the other.
 void census(object_kind kind, std::uint32_t index) {
+  asymmetric::heavy();  // (the keyval is counted: a lock-free dup or free from now on sees it)
   census_in_construction(kind, index);
   with_map(kind, [&](auto& m) { m.for_each([&](attr_object* o) { census_one(*o, index); }); });
 }
@@ -309,6 +310,7 @@ namespace {
   int level = host_thread_single;
   PMPI_Query_thread(&level);
   sync::set_concurrent(level == host_thread_multiple);  // the level the host provides (R11)
+  if (level == host_thread_multiple) asymmetric::enable();  // (or the dups and frees lock)
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
   keyvals().set_attribute_census(census);

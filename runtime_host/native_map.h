@@ -18,12 +18,18 @@
 // the same handle out again (MPICH and Open MPI reuse a freed handle for the next object) and a
 // dup copies attributes to it, or its first attribute is set, the record wakes in place (revive):
 // no allocation and no change to the table, so that an object's first attribute costs little
-// more than a later one (docs/decisions.md D32). At most kMaxDormant records sleep in a map.
+// more than a later one (docs/decisions.md D32). A record sleeps only if it holds one of the map's
+// kMaxDormant sleep tokens, which it takes at its first sleep and gives back when it leaves the
+// table: so at most kMaxDormant records sleep in a map, and a record that holds a token sleeps and
+// wakes without changing any count (which at MPI_THREAD_MULTIPLE lets a dup and a free of it take
+// no lock: revive_lock_free, retire_lock_free).
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 
+#include "asymmetric_fence.h"
 #include "mpiattr/config.h"
 #include "mpiattr/sync.h"
 
@@ -43,7 +49,11 @@ class native_map {
   native_map(const native_map&) = delete;
 
   // The record of host handle `key`, or nullptr.
-  MPIATTR_HOT T* find(std::uintptr_t key) const {
+  MPIATTR_HOT T* find(std::uintptr_t key) const { return find_as(key, key); }
+
+ private:
+  // The record in key's slot whose handle reads `as` (key awake, key | kDormant asleep), or nullptr.
+  MPIATTR_HOT T* find_as(std::uintptr_t key, std::uintptr_t as) const {
     while (true) {
       const table* t = cur_.load(std::memory_order_acquire);
       if (t == nullptr) return nullptr;
@@ -58,7 +68,7 @@ class native_map {
         if (k == key) {
           found = t->slots[i].obj.load(std::memory_order_acquire);
           // (A record asleep in its slot is no record of the handle: retire.)
-          if (found != nullptr && __atomic_load_n(&found->native, __ATOMIC_ACQUIRE) != key) found = nullptr;
+          if (found != nullptr && __atomic_load_n(&found->native, __ATOMIC_ACQUIRE) != as) found = nullptr;
           break;
         }
         if (k == kEmpty) break;
@@ -72,6 +82,8 @@ class native_map {
         return found;
     }
   }
+
+ public:
 
   // A direct-mapped cache of recent lookups in front of the table, below MPI_THREAD_MULTIPLE only,
   // where no two MPI calls overlap (it is plain memory). An entry says of a handle: {key, record},
@@ -144,12 +156,12 @@ class native_map {
     return revive_found(key);
   }
   // Puts o, the record of key (whose object is being freed; its store is empty and fresh), to
-  // sleep in its slot, unless kMaxDormant records sleep already. Returns whether it did; if not,
-  // the caller erases the record.
+  // sleep in its slot, unless it holds no sleep token and none is left. Returns whether it did; if
+  // not, the caller erases the record.
   MPIATTR_HOT bool retire(std::uintptr_t key, T* o) {
     if (!sync::concurrent()) return retire_unsynchronised(key, o);
     std::lock_guard lock(mu_);
-    if (dormant_ >= kMaxDormant) [[unlikely]] return false;
+    if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
     return true;
   }
@@ -167,7 +179,7 @@ class native_map {
     return obj;
   }
   MPIATTR_HOT bool retire_unsynchronised(std::uintptr_t key, T* o) {
-    if (dormant_ >= kMaxDormant) [[unlikely]] return false;
+    if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
     hot_[hot_index(key)] = hot_entry{key | kDormant, o};
     return true;
@@ -181,8 +193,8 @@ class native_map {
   // does: the map's lock first). If fill returns true the record wakes; if there is none, or
   // fill returns false having changed nothing, nothing changes. retire_with: for o, the record of
   // key, calls empty(o), which clears its store; if it returns true o goes to sleep (retire).
-  // false, with nothing changed, when o is not key's record any more, when kMaxDormant records
-  // sleep, or when empty() declined.
+  // false, with nothing changed, when o is not key's record any more, when it has no sleep token
+  // and none is left, or when empty() declined. (The lock-free forms below come first where they may run.)
   template <typename F>
   bool revive_with(std::uintptr_t key, F&& fill) {
     std::lock_guard lock(mu_);
@@ -194,10 +206,48 @@ class native_map {
   template <typename F>
   bool retire_with(std::uintptr_t key, T* o, F&& empty) {
     std::lock_guard lock(mu_);
-    if (__atomic_load_n(&o->native, __ATOMIC_RELAXED) != key || dormant_ >= kMaxDormant) return false;
+    if (__atomic_load_n(&o->native, __ATOMIC_RELAXED) != key || !token_free(o)) return false;
     if (!empty(o)) return false;
+    take_token(o);
     put_to_sleep(o, key);
     return true;
+  }
+
+  // revive_with and retire_with with no lock, at MPI_THREAD_MULTIPLE, where the process makes
+  // asymmetric fences (asymmetric_fence.h), for a record that holds a sleep token: its sleep and
+  // wake then change no count, only its handle. What they guard against is the census of lazy
+  // counting, the one writer of a record that is not a call on its object: the record is marked
+  // busy first, and fill and empty, called after a light fence, must read the census's flag
+  // (keyvals().counting()) and decline when it is set. The census sets its flag, makes a heavy
+  // fence and, in for_each, waits for each record to be idle before it visits it: so it sees a
+  // record before the change or after it, or the change sees its flag and declines. Other
+  // threads cannot reach the record meanwhile: its handle is the fresh object's, which the dup has
+  // not returned yet, or the object being freed, which no other call may use (R11). false, with
+  // nothing changed, as the locked forms, and also when the record has no token (the locked form
+  // gives it one).
+  template <typename F>
+  MPIATTR_HOT bool revive_lock_free(std::uintptr_t key, F&& fill) {
+    T* obj = sleeping_lock_free(key);
+    if (obj == nullptr) return false;
+    __atomic_store_n(&obj->busy, std::uint8_t{1}, __ATOMIC_RELAXED);
+    asymmetric::light();
+    const bool done = fill(obj);
+    if (done) {
+      __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE);
+      shared_[hot_index(key)].store(obj, std::memory_order_release);
+    }
+    __atomic_store_n(&obj->busy, std::uint8_t{0}, __ATOMIC_RELEASE);
+    return done;
+  }
+  template <typename F>
+  MPIATTR_HOT bool retire_lock_free(std::uintptr_t key, T* o, F&& empty) {
+    if (!__atomic_load_n(&o->may_sleep, __ATOMIC_RELAXED)) return false;
+    __atomic_store_n(&o->busy, std::uint8_t{1}, __ATOMIC_RELAXED);
+    asymmetric::light();
+    const bool done = __atomic_load_n(&o->native, __ATOMIC_RELAXED) == key && empty(o);
+    if (done) __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);
+    __atomic_store_n(&o->busy, std::uint8_t{0}, __ATOMIC_RELEASE);
+    return done;
   }
 
   // Removes key; returns its record (the caller owns it), or nullptr.
@@ -214,23 +264,37 @@ class native_map {
         t->slots[i].obj.store(nullptr, std::memory_order_release);
         t->slots[i].key.store(kTombstone, std::memory_order_release);
         live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+        give_token(obj);
         return obj;
       }
     }
   }
 
+  // Calls f(record) for each record awake, holding the lock. A record that a lock-free revive or
+  // retire is changing is waited for (the census's side of their protocol; the census has made
+  // its heavy fence before).
   template <typename F>
   void for_each(F&& f) {
     std::lock_guard lock(mu_);
-    visit_slots([&](slot&, T* o, bool awake) {
-      if (awake) f(o);  // (not one asleep)
+    visit_slots([&](slot& sl, T* o, bool) {
+      wait_idle(o);
+      if (__atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == sl.key.load(std::memory_order_relaxed))
+        f(o);  // (not one asleep)
     });
   }
 
-  // How many records there are (a relaxed read: a quick "none" for the callers that may skip).
+  // How many records there are, awake or asleep (a relaxed read: a quick "none" for the callers
+  // that may skip).
   std::size_t size() const { return live_.load(std::memory_order_relaxed); }
-  // How many records sleep (written under the lock).
-  std::size_t dormant() const { return dormant_; }
+  // How many records sleep now (a count under the lock, for the tests), and how many hold a sleep
+  // token (at most kMaxDormant).
+  std::size_t dormant() {
+    std::lock_guard lock(mu_);
+    std::size_t n = 0;
+    visit_slots([&](slot&, T*, bool awake) { n += !awake; });
+    return n;
+  }
+  std::size_t sleepers() const { return tokens_; }
   // Calls f(record) for each dormant record and forgets them all (the tests' maps, and
   // release()'s callers, free the records).
   template <typename F>
@@ -238,10 +302,11 @@ class native_map {
     std::lock_guard lock(mu_);
     visit_slots([&](slot& sl, T* o, bool awake) {
       if (awake) return;
+      give_token(o);
       f(o);
       sl.obj.store(nullptr, std::memory_order_release);
       sl.key.store(kTombstone, std::memory_order_release);
-      --dormant_;
+      live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     });
     for (hot_entry& h : hot_)
       if (h.key & kDormant) h = hot_entry{};
@@ -259,7 +324,7 @@ class native_map {
     cur_.store(nullptr, std::memory_order_relaxed);
     spare_ = nullptr;
     used_ = 0;
-    dormant_ = 0;
+    tokens_ = 0;
     live_.store(0, std::memory_order_relaxed);
     for (hot_entry& h : hot_) h = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
@@ -313,21 +378,42 @@ class native_map {
       f(t->slots[i], o, __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == k);
     }
   }
-  // o, key's record, asleep in its slot (requires mu_; retire, retire_with); wake undoes it.
-  void put_to_sleep(T* o, std::uintptr_t key) {
-    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);  // (what lookups check)
-    ++dormant_;
-    live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+  // Sleep tokens (requires mu_, or no concurrency): whether o holds one or one is left for it;
+  // take_token gives o one if it has none (false: none left); give_token takes o's back.
+  bool token_free(const T* o) const { return o->may_sleep || tokens_ < kMaxDormant; }
+  bool take_token(T* o) {
+    if (o->may_sleep) return true;
+    if (tokens_ >= kMaxDormant) return false;
+    ++tokens_;
+    __atomic_store_n(&o->may_sleep, true, __ATOMIC_RELAXED);  // (read by retire_lock_free)
+    return true;
   }
-  void wake(T* obj, std::uintptr_t key) {
-    __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE);
-    --dormant_;
-    live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  void give_token(T* o) {
+    if (!o->may_sleep) return;
+    --tokens_;
+    __atomic_store_n(&o->may_sleep, false, __ATOMIC_RELAXED);
+  }
+  // o, key's record (holding a token), asleep in its slot; wake undoes it. Neither changes a count.
+  static void put_to_sleep(T* o, std::uintptr_t key) {
+    __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);  // (what lookups check)
+  }
+  static void wake(T* obj, std::uintptr_t key) { __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE); }
+  // Waits until no lock-free revive or retire is changing o (for_each).
+  static void wait_idle(const T* o) {
+    for (unsigned spins = 0; __atomic_load_n(&o->busy, __ATOMIC_ACQUIRE) != 0; ++spins) {
+      if (spins >= 64) {
+        std::this_thread::yield();
+        continue;
+      }
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
   }
   // The record asleep in key's slot, or nullptr (requires mu_). At MPI_THREAD_MULTIPLE the shared
   // cache usually still names it (find_shared filled it while its last object was alive).
   T* sleeping(std::uintptr_t key) {
-    if (dormant_ == 0) return nullptr;
+    if (tokens_ == 0) return nullptr;
     if (sync::concurrent()) {
       T* o = shared_[hot_index(key)].load(std::memory_order_relaxed);
       if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_RELAXED) == (key | kDormant)) [[likely]]
@@ -344,6 +430,14 @@ class native_map {
       return obj;
     }
   }
+  // The record asleep for key, without the lock (revive_lock_free): through the shared cache, or
+  // the table as find reads it.
+  MPIATTR_HOT T* sleeping_lock_free(std::uintptr_t key) {
+    T* o = shared_[hot_index(key)].load(std::memory_order_acquire);
+    if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == (key | kDormant)) [[likely]] return o;
+    return find_as(key, key | kDormant);
+  }
+
   // revive's search of the table, when the cache does not name the record.
   [[gnu::noinline]] T* revive_found(std::uintptr_t key) {
     std::lock_guard lock(mu_);
@@ -410,7 +504,7 @@ class native_map {
   // The table that replaces `old`: twice as large, or as large when tombstones fill it, with the
   // live entries.
   table* grow(table* old) {
-    const std::size_t live = live_.load(std::memory_order_relaxed) + dormant_;
+    const std::size_t live = live_.load(std::memory_order_relaxed);
     const std::size_t cap = old == nullptr                          ? 64
                             : (live + 1) * 4 > (old->mask + 1)      ? (old->mask + 1) * 2
                                                                     : old->mask + 1;
@@ -440,8 +534,8 @@ class native_map {
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)
   std::size_t used_ = 0;  // live entries and tombstones in the current table
-  std::atomic<std::size_t> live_{0};  // records awake
-  std::size_t dormant_ = 0;  // records asleep (written under mu_)
+  std::atomic<std::size_t> live_{0};  // records, awake or asleep (written under mu_)
+  std::size_t tokens_ = 0;  // records that hold a sleep token (written under mu_)
   table* spare_ = nullptr;  // at MPI_THREAD_MULTIPLE: the table the current one replaced, same size
   table* held_ = nullptr;  // every table held, newest first
   std::size_t held_tables_ = 0, held_slots_ = 0;  // (written under mu_)

@@ -20,6 +20,9 @@ namespace {
 
 struct record {
   std::uintptr_t native;  // the host handle, as attr_object::native
+  bool may_sleep = false;  // as attr_object's
+  std::uint8_t busy = 0;
+  int census_saw = -1;  // (the census test: the last round whose census visited the record)
 };
 
 // Host handles as the tests use them: never 0 or 1 (the table's own marks), spread like pointers.
@@ -181,8 +184,9 @@ TEST_P(level, D32_a_sleeping_record_answers_no_lookup_and_wakes_for_its_handle) 
   map.insert(b.native, &b);
   ASSERT_EQ(map.lookup(handle_of(1)), &a);
   ASSERT_TRUE(map.retire(handle_of(1), &a));
-  EXPECT_EQ(map.size(), 1u);
+  EXPECT_EQ(map.size(), 2u);  // (records, awake or asleep)
   EXPECT_EQ(map.dormant(), 1u);
+  EXPECT_EQ(map.sleepers(), 1u);
   EXPECT_EQ(map.find(handle_of(1)), nullptr);
   EXPECT_EQ(map.lookup(handle_of(1)), nullptr);
   EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
@@ -196,6 +200,7 @@ TEST_P(level, D32_a_sleeping_record_answers_no_lookup_and_wakes_for_its_handle) 
   EXPECT_EQ(a.native, handle_of(1));
   EXPECT_EQ(map.size(), 2u);
   EXPECT_EQ(map.dormant(), 0u);
+  EXPECT_EQ(map.sleepers(), 1u);  // (a keeps its token: its next sleep changes no count)
   EXPECT_EQ(map.lookup(handle_of(1)), &a);
   EXPECT_EQ(map.find(handle_of(1)), &a);
   EXPECT_EQ(map.revive(handle_of(1)), nullptr);  // awake now
@@ -215,7 +220,8 @@ TEST_P(level, D32_a_sleeping_record_answers_no_lookup_and_wakes_for_its_handle) 
   for (std::size_t i = 0; i < more.size(); ++i) ASSERT_EQ(map.find(more[i].native), &more[i]);
 }
 
-// Sleeping records are bounded: beyond kMaxDormant a freed object's record is erased instead.
+// Sleeping records are bounded: a record sleeps only with one of kMaxDormant tokens; beyond, a
+// freed object's record is erased instead. A token goes back with its record.
 TEST_P(level, D32_at_most_kMaxDormant_records_sleep) {
   test_map<> map;
   constexpr std::size_t kMax = test_map<>::kMaxDormant;
@@ -235,11 +241,25 @@ TEST_P(level, D32_at_most_kMaxDormant_records_sleep) {
   }
   EXPECT_EQ(asleep, kMax);
   EXPECT_EQ(map.dormant(), kMax);
-  EXPECT_EQ(map.size(), 0u);
+  EXPECT_EQ(map.sleepers(), kMax);
+  EXPECT_EQ(map.size(), kMax);
+  // A woken record keeps its token; erased, it gives it back, and another record may sleep.
+  ASSERT_EQ(map.revive(handle_of(0)), &recs[0]);
+  EXPECT_EQ(map.sleepers(), kMax);
+  EXPECT_FALSE(map.retire(recs[kMax].native, &recs[kMax]));
+  EXPECT_EQ(map.erase(handle_of(0)), &recs[0]);
+  EXPECT_FALSE(recs[0].may_sleep);
+  EXPECT_EQ(map.sleepers(), kMax - 1);
+  recs[kMax].native = handle_of(kMax);
+  map.insert(recs[kMax].native, &recs[kMax]);
+  EXPECT_TRUE(map.retire(recs[kMax].native, &recs[kMax]));
+  EXPECT_EQ(map.sleepers(), kMax);
   std::size_t dropped = 0;
   map.drop_dormant([&](record*) { ++dropped; });
   EXPECT_EQ(dropped, kMax);
   EXPECT_EQ(map.dormant(), 0u);
+  EXPECT_EQ(map.sleepers(), 0u);
+  EXPECT_EQ(map.size(), 0u);
   for (std::size_t i = 0; i < recs.size(); ++i) EXPECT_EQ(map.revive(handle_of(i)), nullptr);
 }
 
@@ -266,7 +286,7 @@ TEST_P(level, D32_revive_with_and_retire_with_change_nothing_unless_they_act) {
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(map.find(handle_of(1)), nullptr);
   EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
-  EXPECT_EQ(map.size(), 1u);
+  EXPECT_EQ(map.size(), 2u);
   EXPECT_EQ(map.dormant(), 1u);
   EXPECT_FALSE(map.retire_with(handle_of(1), &a, [&](record*) { ++calls; return true; }));  // asleep
   EXPECT_EQ(calls, 2);
@@ -298,13 +318,15 @@ TEST_P(level, D32_revive_with_and_retire_with_change_nothing_unless_they_act) {
   EXPECT_TRUE(map.revive_with(handle_of(1), [&](record* r) { return r == &a; }));
   EXPECT_EQ(map.find(handle_of(1)), &a);
 
-  // At most kMaxDormant asleep: retire_with refuses beyond, without calling empty().
+  // At most kMaxDormant tokens (a, awake, holds one): retire_with refuses beyond, without
+  // calling empty().
   std::size_t asleep = 0;
   calls = 0;
   for (std::size_t i = 0; i < more.size(); ++i)
     asleep += map.retire_with(more[i].native, &more[i], [&](record*) { ++calls; return true; });
-  EXPECT_EQ(asleep, test_map<>::kMaxDormant);
-  EXPECT_EQ(calls, static_cast<int>(test_map<>::kMaxDormant));
+  EXPECT_EQ(asleep, test_map<>::kMaxDormant - 1);
+  EXPECT_EQ(calls, static_cast<int>(test_map<>::kMaxDormant - 1));
+  EXPECT_EQ(map.sleepers(), test_map<>::kMaxDormant);
   map.drop_dormant([](record*) {});
 }
 
@@ -357,7 +379,8 @@ TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_reviv
   EXPECT_FALSE(map.retire_unsynchronised(handle_of(kMax), &recs[kMax]));  // the cap
   EXPECT_EQ(recs[kMax].native, handle_of(kMax));  // refused: untouched, awake
   EXPECT_EQ(map.dormant(), kMax);
-  EXPECT_EQ(map.size(), 2u);
+  EXPECT_EQ(map.sleepers(), kMax);
+  EXPECT_EQ(map.size(), kMax + 2);
   EXPECT_EQ(map.lookup(handle_of(0)), nullptr);
   EXPECT_EQ(map.find(handle_of(0)), nullptr);
   EXPECT_TRUE(map.cached(handle_of(0), &o));
@@ -374,8 +397,123 @@ TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_reviv
   ASSERT_EQ(map.revive_unsynchronised(handle_of(1)), &recs[1]);
   EXPECT_EQ(map.lookup(handle_of(1)), &recs[1]);
   EXPECT_EQ(map.dormant(), kMax - 2);
-  EXPECT_EQ(map.size(), 4u);
+  EXPECT_EQ(map.sleepers(), kMax);
+  EXPECT_EQ(map.size(), kMax + 2);
   mpiattr::sync::set_concurrent(true);
+}
+
+// At MPI_THREAD_MULTIPLE the dup and free of plain attributes take no lock when the record holds a
+// sleep token (host_glue.h: fast_dup_concurrent, fast_free_concurrent; docs/decisions.md D32).
+// Like the locked forms they change nothing unless they act: no token, no record asleep for the
+// handle, a record that is not the handle's, or a declining fill or empty leave everything as it
+// was, so that the locked form or the general path finds it so.
+TEST(record_table, D32_lock_free_revive_and_retire_change_nothing_unless_they_act) {
+  mpiattr::sync::set_concurrent(true);
+  test_map<> map;
+  record a{handle_of(1)}, b{handle_of(2)};
+  map.insert(a.native, &a);
+  map.insert(b.native, &b);
+  int calls = 0;
+  auto yes = [&](record*) { ++calls; return true; };
+  auto no = [&](record*) { ++calls; return false; };
+  EXPECT_FALSE(map.retire_lock_free(handle_of(1), &a, yes));  // no token yet
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  ASSERT_TRUE(map.retire(handle_of(1), &a));  // (the first sleep, under the lock, takes one)
+  EXPECT_TRUE(a.may_sleep);
+  EXPECT_FALSE(map.revive_lock_free(handle_of(2), yes));  // awake: nothing to wake
+  EXPECT_FALSE(map.revive_lock_free(handle_of(3), yes));  // no record at all
+  EXPECT_EQ(calls, 0);
+  EXPECT_FALSE(map.revive_lock_free(handle_of(1), no));  // declined: still asleep
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(map.find(handle_of(1)), nullptr);
+  EXPECT_TRUE(map.revive_lock_free(handle_of(1), yes));
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  EXPECT_EQ(map.find_shared(handle_of(1)), &a);
+  EXPECT_FALSE(map.retire_lock_free(handle_of(2), &a, yes));  // a is not 2's record
+  EXPECT_FALSE(map.retire_lock_free(handle_of(1), &a, no));   // declined: still awake
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  EXPECT_TRUE(map.retire_lock_free(handle_of(1), &a, yes));
+  EXPECT_EQ(map.find(handle_of(1)), nullptr);
+  EXPECT_EQ(map.find_shared(handle_of(1)), nullptr);
+  EXPECT_EQ(map.dormant(), 1u);
+  EXPECT_EQ(map.sleepers(), 1u);
+  EXPECT_EQ(map.size(), 2u);
+  // Found from the table once the shared cache names another record.
+  std::vector<record> more(600);
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    more[i].native = handle_of(10 + i);
+    map.insert(more[i].native, &more[i]);
+    (void)map.find_shared(more[i].native);
+  }
+  EXPECT_TRUE(map.revive_lock_free(handle_of(1), yes));
+  EXPECT_EQ(map.find(handle_of(1)), &a);
+  EXPECT_EQ(a.busy, 0);
+}
+
+// The census of lazy counting (host_runtime.cc) against lock-free dups and frees, at
+// MPI_THREAD_MULTIPLE (D20, D32). A dup that copies uncounted attributes into a record the census
+// has passed, or a free that empties one it is counting, would leave an attribute uncounted or a
+// reference unreturned. So each record is seen by the census before a change or after it, or the
+// change sees the census's flag and declines. Here workers wake and put to sleep records of their
+// own without the lock while the census runs; once it has run, its flag stays set, so every
+// change declines and a record awake then must have been visited by it.
+TEST(record_table, R11_1_D20_census_sees_every_record_a_lock_free_dup_woke) {
+  mpiattr::sync::set_concurrent(true);
+  if (!mpiattr::host::asymmetric::enable()) GTEST_SKIP() << "the kernel refuses membarrier(2)";
+  test_map<> map;
+  constexpr int kWorkers = 3, kPerWorker = 4, kRounds = 100;
+  std::vector<record> recs(kWorkers * kPerWorker);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i].native = handle_of(i);
+    map.insert(recs[i].native, &recs[i]);
+    ASSERT_TRUE(map.retire(recs[i].native, &recs[i]));  // (each takes its token)
+  }
+  std::atomic<int> counting{0};
+  // A copy or a clearing takes a while: what the census must not see half done.
+  auto work = [] {
+    for (int i = 0; i < 200; ++i) std::atomic_signal_fence(std::memory_order_seq_cst);
+  };
+  int missed = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    counting.store(0, std::memory_order_seq_cst);
+    std::atomic<bool> stop{false};
+    std::atomic<int> started{0};
+    std::vector<std::thread> workers;
+    for (int w = 0; w < kWorkers; ++w) {
+      workers.emplace_back([&, w] {
+        started.fetch_add(1);
+        while (!stop.load(std::memory_order_relaxed)) {
+          for (int j = 0; j < kPerWorker; ++j) {
+            record& r = recs[w * kPerWorker + j];
+            const std::uintptr_t h = handle_of(w * kPerWorker + j);
+            auto act = [&](record*) {
+              if (counting.load(std::memory_order_relaxed) != 0) return false;  // (as counting())
+              work();
+              return true;
+            };
+            if (__atomic_load_n(&r.native, __ATOMIC_RELAXED) == h) map.retire_lock_free(h, &r, act);
+            else map.revive_lock_free(h, act);
+          }
+        }
+      });
+    }
+    while (started.load() != kWorkers) std::this_thread::yield();
+    for (int i = 0; i < 1000 * (round % 4); ++i) std::atomic_signal_fence(std::memory_order_seq_cst);
+    counting.store(1, std::memory_order_seq_cst);
+    mpiattr::host::asymmetric::heavy();
+    map.for_each([&](record* r) { r->census_saw = round; });
+    stop.store(true);
+    for (std::thread& t : workers) t.join();
+    for (const record& r : recs) {
+      ASSERT_EQ(r.busy, 0);
+      if (r.native == handle_of(&r - recs.data()) && r.census_saw != round) ++missed;
+    }
+  }
+  EXPECT_EQ(missed, 0) << "records woken behind the census";
+  map.drop_dormant([](record*) {});
 }
 
 // The protocol itself, step by step: a lookup reads the table that is current, is held there

@@ -9,12 +9,12 @@
  *
  * Each object carries two plain attributes: one under a keyval that lives through the test
  * (kkeep: every copy must read its source's value) and one under a keyval the main thread frees
- * while the threads work (kgone). mpiattr over a host copies and clears such attributes in one
- * hold of its record table's lock (docs/decisions.md D32), and counts the attributes of a freed
- * keyval by a census that runs concurrently (D20): a copy the census missed would let the freed
- * keyval's index be reused while an attribute still sits under it. So, afterwards, the kept
- * objects are freed one by one, and before each free new keyvals are created: none may show an
- * attribute on any object still alive.
+ * while the threads work (kgone). mpiattr over a host copies and clears such attributes without
+ * its record table's lock, or in one hold of it (docs/decisions.md D32), and counts the
+ * attributes of a freed keyval by a census that runs concurrently (D20): a copy the census missed
+ * would let the freed keyval's index be reused while an attribute still sits under it. So,
+ * afterwards, the kept objects are freed one by one, and before each free new keyvals are
+ * created: none may show an attribute on any object still alive.
  *
  * If MPI_THREAD_MULTIPLE is not provided, every check is recorded as passed and the FACT
  * thread_multiple_provided says 0.
