@@ -27,7 +27,6 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
-#include <thread>
 
 #include "asymmetric_fence.h"
 #include "mpiattr/config.h"
@@ -400,15 +399,7 @@ class native_map {
   static void wake(T* obj, std::uintptr_t key) { __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE); }
   // Waits until no lock-free revive or retire is changing o (for_each).
   static void wait_idle(const T* o) {
-    for (unsigned spins = 0; __atomic_load_n(&o->busy, __ATOMIC_ACQUIRE) != 0; ++spins) {
-      if (spins >= 64) {
-        std::this_thread::yield();
-        continue;
-      }
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    }
+    for (unsigned spins = 0; __atomic_load_n(&o->busy, __ATOMIC_ACQUIRE) != 0;) sync::backoff(spins);
   }
   // The record asleep in key's slot, or nullptr (requires mu_). At MPI_THREAD_MULTIPLE the shared
   // cache usually still names it (find_shared filled it while its last object was alive).

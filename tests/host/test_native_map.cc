@@ -34,6 +34,15 @@ struct test_map : mpiattr::host::native_map<record, Hooks> {
   ~test_map() { this->release(); }
 };
 
+// Gives records[i] the handle handle_of(first + i) and adds it to the map.
+template <typename Map>
+void insert_records(Map& map, std::vector<record>& records, std::size_t first = 0) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].native = handle_of(first + i);
+    map.insert(records[i].native, &records[i]);
+  }
+}
+
 class level : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override { mpiattr::sync::set_concurrent(GetParam()); }
@@ -45,10 +54,7 @@ class level : public ::testing::TestWithParam<bool> {
 TEST_P(level, D22_record_table_memory_stays_bounded_under_churn) {
   test_map<> map;
   std::vector<record> live(8);
-  for (std::size_t i = 0; i < live.size(); ++i) {
-    live[i].native = handle_of(i);
-    map.insert(live[i].native, &live[i]);
-  }
+  insert_records(map, live);
   record churned{};
   std::size_t most_slots = 0;
   for (std::size_t i = 0; i < 200000; ++i) {
@@ -98,10 +104,7 @@ TEST(record_table, R11_1_D22_lookups_concurrent_with_rebuilds_find_every_live_re
   mpiattr::sync::set_concurrent(true);
   test_map<> map;
   std::vector<record> live(24);
-  for (std::size_t i = 0; i < live.size(); ++i) {
-    live[i].native = handle_of(i);
-    map.insert(live[i].native, &live[i]);
-  }
+  insert_records(map, live);
   // Records never reused for another handle while a reader may hold them: one per churned handle.
   std::vector<record> pool(100000);
   for (std::size_t i = 0; i < pool.size(); ++i) pool[i].native = handle_of(1000 + i);
@@ -209,10 +212,7 @@ TEST_P(level, D32_a_sleeping_record_answers_no_lookup_and_wakes_for_its_handle) 
   // table grows under it: it still wakes, from the table.
   ASSERT_TRUE(map.retire(handle_of(1), &a));
   std::vector<record> more(3000);
-  for (std::size_t i = 0; i < more.size(); ++i) {
-    more[i].native = handle_of(10 + i);
-    map.insert(more[i].native, &more[i]);
-  }
+  insert_records(map, more, 10);
   for (std::size_t i = 0; i < 4000; ++i) (void)map.lookup(handle_of(100000 + i));
   EXPECT_EQ(map.find(handle_of(1)), nullptr);
   EXPECT_EQ(map.revive(handle_of(1)), &a);
@@ -226,10 +226,7 @@ TEST_P(level, D32_at_most_kMaxDormant_records_sleep) {
   test_map<> map;
   constexpr std::size_t kMax = test_map<>::kMaxDormant;
   std::vector<record> recs(kMax + 10);
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handle_of(i);
-    map.insert(recs[i].native, &recs[i]);
-  }
+  insert_records(map, recs);
   std::size_t asleep = 0;
   for (std::size_t i = 0; i < recs.size(); ++i) {
     if (map.retire(recs[i].native, &recs[i])) {
@@ -310,11 +307,8 @@ TEST_P(level, D32_revive_with_and_retire_with_change_nothing_unless_they_act) {
   // Found from the table once the shared cache names another record.
   ASSERT_TRUE(map.retire_with(handle_of(1), &a, [](record*) { return true; }));
   std::vector<record> more(600);
-  for (std::size_t i = 0; i < more.size(); ++i) {
-    more[i].native = handle_of(10 + i);
-    map.insert(more[i].native, &more[i]);
-    (void)map.find_shared(more[i].native);
-  }
+  insert_records(map, more, 10);
+  for (record& r : more) (void)map.find_shared(r.native);  // (the shared cache names them)
   EXPECT_TRUE(map.revive_with(handle_of(1), [&](record* r) { return r == &a; }));
   EXPECT_EQ(map.find(handle_of(1)), &a);
 
@@ -370,10 +364,7 @@ TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_reviv
   test_map<> map;
   constexpr std::size_t kMax = test_map<>::kMaxDormant;
   std::vector<record> recs(kMax + 2);
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handle_of(i);
-    map.insert(recs[i].native, &recs[i]);
-  }
+  insert_records(map, recs);
   record* o = nullptr;
   for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_of(i), &recs[i]));
   EXPECT_FALSE(map.retire_unsynchronised(handle_of(kMax), &recs[kMax]));  // the cap
@@ -443,11 +434,8 @@ TEST(record_table, D32_lock_free_revive_and_retire_change_nothing_unless_they_ac
   EXPECT_EQ(map.size(), 2u);
   // Found from the table once the shared cache names another record.
   std::vector<record> more(600);
-  for (std::size_t i = 0; i < more.size(); ++i) {
-    more[i].native = handle_of(10 + i);
-    map.insert(more[i].native, &more[i]);
-    (void)map.find_shared(more[i].native);
-  }
+  insert_records(map, more, 10);
+  for (record& r : more) (void)map.find_shared(r.native);  // (the shared cache names them)
   EXPECT_TRUE(map.revive_lock_free(handle_of(1), yes));
   EXPECT_EQ(map.find(handle_of(1)), &a);
   EXPECT_EQ(a.busy, 0);
@@ -466,11 +454,8 @@ TEST(record_table, R11_1_D20_census_sees_every_record_a_lock_free_dup_woke) {
   test_map<> map;
   constexpr int kWorkers = 3, kPerWorker = 4, kRounds = 100;
   std::vector<record> recs(kWorkers * kPerWorker);
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handle_of(i);
-    map.insert(recs[i].native, &recs[i]);
-    ASSERT_TRUE(map.retire(recs[i].native, &recs[i]));  // (each takes its token)
-  }
+  insert_records(map, recs);
+  for (record& r : recs) ASSERT_TRUE(map.retire(r.native, &r));  // (each takes its token)
   std::atomic<int> counting{0};
   // A copy or a clearing takes a while: what the census must not see half done.
   auto work = [] {

@@ -31,6 +31,18 @@ class mutex {
   std::mutex mu_;
 };
 
+// One step of a short wait for another thread: a pause, and from the 64th step on a yield of the
+// processor, so that a thread preempted on an oversubscribed node gets to run.
+inline void backoff(unsigned& spins) {
+  if (++spins >= 64) {
+    std::this_thread::yield();
+    return;
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // A lock for short critical sections that never block (an attribute store's writers, who run no
 // callback under it, R11.1): taking it is one exchange, releasing it one store, where a mutex pair
 // is two calls and two read-modify-writes. A waiter spins briefly, then yields the processor, so
@@ -50,16 +62,8 @@ class spinlock {
 
  private:
   [[gnu::noinline]] void lock_contended() {
-    for (unsigned spins = 0;; ++spins) {
-      while (held_.load(std::memory_order_relaxed)) {
-        if (++spins >= 64) {
-          std::this_thread::yield();
-          continue;
-        }
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-      }
+    for (unsigned spins = 0;;) {
+      while (held_.load(std::memory_order_relaxed)) backoff(spins);
       if (!held_.exchange(true, std::memory_order_acquire)) return;
     }
   }
