@@ -98,13 +98,21 @@ keyval_record* keyval_registry::acquire_freed(int keyval) {
   return n > 0 ? r : nullptr;
 }
 
+// Hot entry 0 of each kind is addressed by every keyval whose low 20 bits are 0: mpiattr's
+// MPI_KEYVAL_INVALID (0), and in host mode the host's own keyvals of that form, such as Open MPI's
+// MPI_TAG_UB (0). Zero-initialised, the entry would hold handle 0 and live_user() would take
+// keyval 0 for a live mpiattr keyval of index 0, so a fast get of MPI_TAG_UB on an object with
+// mpiattr attributes read mpiattr's empty slot 0 (flag false) instead of asking the host. The
+// entry gets a handle no keyval has (its index bits are not 0) when the library is loaded, before
+// any keyval exists, whichever runtime runs the core; no user keyval has index 0
+// (kFirstUserIndex), so nothing ever writes the entry again.
+bool keyval_registry::reserve_hot_entry_zero() {
+  for (auto& kind_entries : hot_) kind_entries[0].handle = 1;
+  return true;
+}
+const bool keyval_registry::hot_entry_zero_reserved_ = keyval_registry::reserve_hot_entry_zero();
+
 void keyval_registry::define_predefined(int keyval, object_kind kind) {
-  {
-    std::lock_guard lock(mu_);
-    // MPI_KEYVAL_INVALID (0) addresses hot entry 0 of each kind: give it a handle no keyval has
-    // (its index bits are not 0), so that live_user() rejects 0 with its one compare.
-    for (auto& kind_entries : hot_) kind_entries[0].handle = 1;
-  }
   keyval_record* r = at(index_of(keyval));
   r->handle = keyval;
   r->kind = kind;

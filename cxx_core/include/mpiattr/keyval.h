@@ -330,7 +330,7 @@ class keyval_registry {
 
  private:
   struct hot_entry {
-    std::uint32_t handle;  // 0: no live keyval
+    std::uint32_t handle;  // 0: no live keyval (entry 0 holds 1: reserve_hot_entry_zero)
     std::uint8_t flags;    // valid while handle is not 0
   };
   static_assert(sizeof(hot_entry) == 8);
@@ -396,6 +396,9 @@ class keyval_registry {
   // state for it (release() gives it back).
   static constexpr std::uint8_t kUsedAttribute = 1, kUsedLangState = 2;
   static inline std::uint8_t used_[kMaxIndex] = {};
+  // Makes hot entry 0 of each kind unmatchable (keyval.cc), at load time.
+  static bool reserve_hot_entry_zero();
+  static const bool hot_entry_zero_reserved_;
   // Its critical sections are a few loads and stores (the index pool, a record's handle and
   // references) and never run a user callback: a spinlock, one exchange per hold where a mutex
   // takes two read-modify-writes and two calls (keyval create + free at MPI_THREAD_MULTIPLE).
