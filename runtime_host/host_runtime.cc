@@ -328,20 +328,44 @@ namespace {
   return true;
 }
 
-// Calls the host's error handler of `c` (or `w`) for code; an mpiattr code is first printed when
-// the handler is fatal, since the host cannot say what it means.
+// The message of `code`: mpiattr's for a code mpiattr made, the host's for any other (a code a
+// user callback returned is the host's, R4.5, and only the host knows its numbering).
+void message_of(int code, char (&text)[MPI_MAX_ERROR_STRING]) {
+  int len = 0;
+  if (errors::made_code(code) ? errors::string_of(code, text, sizeof text, &len)
+                              : MPIATTR_HOST_PMPI(MPI_Error_string)(code, text, &len) == MPI_SUCCESS)
+    return;
+  std::snprintf(text, sizeof text, "error code %d", code);
+}
+[[gnu::cold]] void print_fatal(int code, const char* routine) {
+  char text[MPI_MAX_ERROR_STRING];
+  message_of(code, text);
+  std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+  std::fflush(stderr);
+}
+
+// Calls the host's error handler of `c` (or `w`) for code; the message is first printed when the
+// handler is fatal, with the routine's name, since the host cannot say what an mpiattr code means
+// nor in which routine it was raised.
 void print_if_fatal(MPI_Errhandler eh, int code, const char* routine) {
   bool fatal = eh == MPI_ERRORS_ARE_FATAL;
 #ifdef MPI_ERRORS_ABORT
   fatal = fatal || eh == MPI_ERRORS_ABORT;
 #endif
-  if (fatal) {
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
-    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
-    std::fflush(stderr);
-  }
+  if (fatal) print_fatal(code, routine);
+}
+
+// Where an error that belongs to no communicator or window goes (datatypes, keyvals, null
+// handles): the rule of the standard the host declares in its mpi.h (docs/decisions.md D4).
+// MPI-4.0 moved it from MPI_COMM_WORLD's handler to MPI_COMM_SELF's (MPI-4.1 §10.3); programs
+// written for an MPI-3.1 host (Open MPI 4.1) set MPI_ERRORS_RETURN on MPI_COMM_WORLD alone and
+// expect the error code back.
+MPI_Comm no_object_comm() {
+#if MPI_VERSION >= 4
+  return MPI_COMM_SELF;
+#else
+  return MPI_COMM_WORLD;
+#endif
 }
 bool predefined_handler(MPI_Errhandler eh) {
   return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
@@ -409,19 +433,15 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
   detail::clear_last();
   if (g_state.load(std::memory_order_acquire) != kRunning) {
     // Before MPI_Init and after MPI_Finalize no handler can run: the initial one is fatal.
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    errors::string_of(code, text, sizeof text, &len);
-    std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
-    std::fflush(stderr);
+    print_fatal(code, routine);
     std::_Exit(1);
   }
   if (has_target && kind == object_kind::win)
     call_win_handler(from_native<MPI_Win>(key), code, routine);
   else if (has_target && kind == object_kind::comm)
     call_comm_handler(from_native<MPI_Comm>(key), code, routine);
-  else  // datatypes and keyvals: MPI_COMM_SELF's handler (MPI-4.1 §10.3)
-    call_comm_handler(MPI_COMM_SELF, code, routine);
+  else  // datatypes, keyvals, null handles: the handler of the host's standard (D4)
+    call_comm_handler(no_object_comm(), code, routine);
   return code;
 }
 

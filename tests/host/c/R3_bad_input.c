@@ -9,8 +9,9 @@
  * no callback runs. MPI-4.1 §10.3: the error is raised on the communicator argument's error
  * handler (a user handler from MPI_Comm_create_errhandler gets a code whose MPI_Error_class is
  * the class and whose MPI_Error_string is not empty, §10.4); errors with no communicator
- * argument go to MPI_COMM_SELF's handler (MPI-4) or MPI_COMM_WORLD's (MPI-3): either is accepted
- * and the one used is recorded.
+ * argument go to MPI_COMM_SELF's handler from MPI-4.0 on, MPI_COMM_WORLD's before: the handler
+ * must be the one of the standard version the MPI library declares (MPI_VERSION of its mpi.h,
+ * docs/decisions.md D4), and the one used is recorded.
  *
  * Safety on the hosts alone (a crash would hide the other results): a freed communicator is only
  * read (MPI_Comm_get_attr right after MPI_Comm_free of a split communicator that never had an
@@ -249,6 +250,20 @@ int main(int argc, char **argv)
           rc != MPI_SUCCESS && same_error(rc, calls_w + calls_s, code));
     INFO_S("datatype_error_handler", calls_w + calls_s != 1 ? "none-or-both"
                                      : calls_w ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
+    /* The rule of the declared version, for both errors above: a program written for an MPI-3.1
+     * library that sets MPI_ERRORS_RETURN on MPI_COMM_WORLD alone gets the code back. */
+    CHECK("R3_D4_datatype_error_on_the_handler_of_the_declared_version",
+          MPI_VERSION >= 4 ? calls_s == 1 && calls_w == 0 : calls_w == 1 && calls_s == 0);
+    {
+        int nw = 0, ns = 0;
+        hw_calls = hs_calls = 0;
+        rc = MPI_Comm_get_attr(MPI_COMM_NULL, kc, &v, &f);
+        nw = hw_calls;
+        ns = hs_calls;
+        CHECK("R3_D4_COMM_NULL_error_on_the_handler_of_the_declared_version",
+              rc != MPI_SUCCESS && (MPI_VERSION >= 4 ? ns == 1 && nw == 0 : nw == 1 && ns == 0));
+    }
+    FACT("declared_MPI_VERSION", MPI_VERSION);
     CHECK("R3_errors_elsewhere_change_nothing", intact());
     hc_errors_return();
     MPI_Errhandler_free(&ehw);
