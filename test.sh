@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the spec checker, the C API tests, the C programs, the examples, the manual
-# pages, the differential tests against MPICH and Open MPI, host mode over both under mpiexec, the
-# consumer test (an installed mpiattr used as its users would: tests/consumer/run.sh), the
+# pages, the differential tests against MPICH and Open MPI, host mode over both under mpiexec,
+# host mode in front of real libraries (mpi4py, parallel HDF5, Boost.MPI: tests/reallib/run.sh),
+# the consumer test (an installed mpiattr used as its users would: tests/consumer/run.sh), the
 # benchmark's quick mode as a smoke test (no timing is measured), the multithreaded stress tests
 # under ThreadSanitizer, then the suite again (without the peers) under ASan + UBSan.
 #
@@ -59,12 +60,16 @@ summary() {
   printf '  %s\n' "${results[@]}"
 }
 
-stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base
+stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base \
+  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev patchelf pkg-config
 
 stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo
 stage build cmake --build build -j"$jobs"
 stage build-has-no-warnings no_warnings "$log"
 stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
+
+# mpiattr in front of real libraries (mpi4py, parallel HDF5, Boost.MPI): tests/reallib/run.sh.
+stage real-libraries tests/reallib/run.sh build
 
 # An installed mpiattr used as its users would: find_package, pkg-config, the wrappers, a moved
 # prefix, add_subdirectory, the .deb.
