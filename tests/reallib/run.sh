@@ -12,7 +12,7 @@
 #            mpicxx.openmpi and -lmpiattr_openmpi, and for mpi4py (prebuilt by Debian) a copy of the
 #            package whose extension module lists libmpiattr_openmpi.so first among the libraries
 #            it needs (patchelf --add-needed, what building mpi4py with mpiattr-openmpi-cc gives;
-#            docs/decisions.md D33), found first through PYTHONPATH.
+#            docs/decisions.md D34), found first through PYTHONPATH.
 # Each rank writes its lines to out.<rank>; the preload and linked runs must give exactly the
 # alone run's lines, standard output and exit status (0). A `divergence NAME: standard V | this
 # run W` line is compared without its values, and with mpiattr W must be V (the host alone's W is
