@@ -76,7 +76,9 @@ inline void release(callbacks& cbs) {
 // mpiattr_keyval_set_release: MPI_SUCCESS (0), or the error class why not (not a live keyval).
 inline int set_release(int keyval, state_release fn) {
   const status s = keyvals().rebind(keyval, language::c, reinterpret_cast<void*>(fn));
-  return s.is_ok() ? 0 : s.error_class();
+  if (!s.is_ok()) return s.error_class();
+  report::keyval_from_cxx(keyval);  // (only mpiattr's MPI:: glue calls this)
+  return 0;
 }
 
 }  // namespace mpiattr::ccallbacks

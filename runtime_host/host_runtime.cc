@@ -11,6 +11,7 @@
 // the host is finalizing when MPI_Finalize was not called through one of mpiattr's names.
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -24,6 +25,14 @@
 // both hosts.
 static const int host_thread_single = MPI_THREAD_SINGLE;
 static const int host_thread_multiple = MPI_THREAD_MULTIPLE;
+// The host, as MPIATTR_REPORT's header names it.
+#if defined(OMPI_MAJOR_VERSION)
+static const char* const kHostName = "over Open MPI";
+#elif defined(MPICH_VERSION)
+static const char* const kHostName = "over MPICH";
+#else
+static const char* const kHostName = "over the host MPI";
+#endif
 
 namespace mpiattr::host {
 
@@ -208,6 +217,13 @@ status finalize_attributes() {
   g_fast.store(false);
   g_fast_concurrent.store(false);
   g_state.store(kFinalized, std::memory_order_release);
+  // MPIATTR_REPORT: what survives finalize's deletions, with the counts (docs/decisions.md D33).
+  // (No host call: this may run inside the host's MPI_Finalize, from finalize_guard.)
+  report::finish([](const std::function<void(const attr_object&)>& f) {
+    g_comms.for_each([&](attr_object* o) { f(*o); });
+    g_types.for_each([&](attr_object* o) { f(*o); });
+    g_wins.for_each([&](attr_object* o) { f(*o); });
+  });
   return status::ok();
 }
 
@@ -322,8 +338,13 @@ namespace {
     std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's own keyvals; caching is unavailable\n");
     return false;
   }
-  g_fast.store(level != host_thread_multiple);
-  g_fast_concurrent.store(level == host_thread_multiple);
+  // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h).
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  const bool reporting = report::start(rank, size, kHostName);
+  g_fast.store(level != host_thread_multiple && !reporting);
+  g_fast_concurrent.store(level == host_thread_multiple && !reporting);
   g_state.store(kRunning, std::memory_order_release);
   return true;
 }
@@ -491,6 +512,8 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
 }
 
 int before_finalize() {
+  // A program that made no caching call has not started mpiattr; MPIATTR_REPORT still reports.
+  if (g_state.load(std::memory_order_acquire) == kNotStarted && report::requested()) ready();
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
   if (status st = finalize_attributes(); !st.is_ok())
     return raise(object_kind::comm, native(MPI_COMM_SELF), true, st, "MPI_Finalize");

@@ -77,5 +77,8 @@ extern "C" MPIATTR_EXPORT void MPII_Keyval_set_proxy(int keyval, mpiattr::host::
     return;
   }
   auto* p = new proxies{copy, del};
-  if (!mpiattr::keyvals().rebind(keyval, mpiattr::language::cxx, p).is_ok()) delete p;
+  if (!mpiattr::keyvals().rebind(keyval, mpiattr::language::cxx, p).is_ok())
+    delete p;
+  else
+    mpiattr::report::keyval_from_cxx(keyval);  // (MPIATTR_REPORT: MPICH's MPI::Comm::Create_keyval)
 }

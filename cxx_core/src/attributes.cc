@@ -46,7 +46,9 @@ constexpr attr_store::flags_t kCopyDup = attr_flags::copy_dup, kCopyUser = attr_
 int call_delete(const keyval_record& r, const attr_object& obj, attribute_value v, const aint* home) {
   if (r.cbs.delete_kind != delete_behaviour::user) return 0;
   const language_binding* b = binding_for(r.cbs.lang);
-  return b->del(r.cbs, obj.kind, obj.app_handle(), r.handle, v, home);
+  const int rc = b->del(r.cbs, obj.kind, obj.app_handle(), r.handle, v, home);
+  report::callback_ran(false, rc);
+  return rc;
 }
 
 }  // namespace
@@ -72,11 +74,18 @@ status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delet
   callbacks cbs;
   if (!make_callbacks(lang, copy_fn, delete_fn, extra_state, &cbs))
     return fail(MPI_ERR_INTERN, "no binding registered for this language");
-  return keyvals().create(kind, cbs, &keyval);
+  status st = keyvals().create(kind, cbs, &keyval);
+  if (report::on()) [[unlikely]]
+    if (st.is_ok()) report::keyval_created(kind, keyval);
+  return st;
 }
 
 status free_keyval(object_kind kind, int& keyval) {
-  return keyvals().free(kind, &keyval, kind_name(kind));
+  const int k = keyval;
+  status st = keyvals().free(kind, &keyval, kind_name(kind));
+  if (report::on()) [[unlikely]]
+    if (st.is_ok()) report::keyval_freed(kind, k);
+  return st;
 }
 
 // The part of set_attr that runs no callback, with the store's lock held: true when done.
@@ -88,6 +97,7 @@ static bool store_without_callback(attr_store& s, const keyval_record& r, std::u
       if (keyvals().attach(idx)) s.mark_counted(idx);  // the attribute's reference (R2.2, D20)
       return true;
     case attr_store::put_result::replaced:  // no delete callback to run on the old value
+      report::add(report::attrs_deleted, r.kind);  // (a replaced value counts as deleted: R4.1)
       return true;
     default:
       return false;
@@ -105,7 +115,10 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   if (s.freeing)
     return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
   attr_store::put_result result;
-  if (store_without_callback(s, *r, idx, value, &result)) return status::ok();
+  if (store_without_callback(s, *r, idx, value, &result)) {
+    report::add(report::attrs_set, obj.kind);
+    return status::ok();
+  }
   if (result == attr_store::put_result::deleting)
     return fail(MPI_ERR_OTHER, "the attribute under keyval 0x%x is being deleted by its delete callback",
                 static_cast<unsigned>(keyval));
@@ -122,6 +135,8 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
     return callback_failed(rc, "the delete callback, run on the value being replaced (MPI-4.1 section 8.7.2; see docs/rules.md R4.1),");
   }
   s.put(idx, value, flags_of(r->cbs));  // clears `deleting`; now the most recently set (R10.1)
+  report::add(report::attrs_deleted, obj.kind);
+  report::add(report::attrs_set, obj.kind);
   return status::ok();
 }
 
@@ -132,10 +147,12 @@ status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool&
   // index from being reused while the slot is read.
   if (keyval_record* r = keyvals().acquire_freed(keyval)) {
     status st = status::ok();
-    if (r->kind == obj.kind)
+    if (r->kind == obj.kind) {
       flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
-    else
+      report::add(report::attrs_read, obj.kind);
+    } else {
       st = wrong_kind(*r, obj, keyval);
+    }
     keyvals().release(r);
     return st;
   }
@@ -144,6 +161,7 @@ status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool&
   if (st.is_ok()) {  // it became live since the caller looked (another thread created it): read
     std::uint32_t index = keyval_registry::index_of(keyval);
     flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value) : read_predefined(obj, index, &value);
+    report::add(report::attrs_read, obj.kind, index >= kPredefinedIndices);
   }
   return st;
 }
@@ -190,6 +208,7 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
   }
   const bool counted = s.erase(idx);
   lock.unlock();
+  report::add(report::attrs_deleted, obj.kind);
   if (counted) keyvals().detach(idx);
   return status::ok();
 }
@@ -207,6 +226,7 @@ namespace {
       any_user = any_user || e.deleting || (e.flags & kDeleteUser);
     });
     if (!any_user) {
+      report::add(report::attrs_deleted, obj.kind, s.size());
       s.clear([](const attr_store::entry& e) {
         if (e.counted) keyvals().detach(e.index);
       });
@@ -236,6 +256,7 @@ status delete_all(attr_object& obj) {
     // cheap).
     if (!s.freeing && s.all_plain()) {
       s.freeing = true;
+      report::add(report::attrs_deleted, obj.kind, s.size());
       s.drop_plain();
       return status::ok();
     }
@@ -302,6 +323,7 @@ namespace {
       user.push_back({e, r});
       return attr_store::pick::skip;
     });
+    report::add(report::attrs_copied, to.kind, d.size());  // (the MPI_XXX_DUP_FN copies)
   }
   // Copy callbacks run oldest first (D10).
   std::sort(user.begin(), user.end(), [](const pending& a, const pending& b) { return a.e.seq < b.e.seq; });
@@ -314,6 +336,7 @@ namespace {
     bool keep = false;
     aint stored = p.e.value.word();  // home of the value the callback sees
     int rc = b->copy(p.r->cbs, from.kind, from.app_handle(), p.r->handle, p.e.value, &stored, &out, &keep);
+    report::callback_ran(true, rc);
     if (rc != 0) {
       result = callback_failed(rc, "the copy callback");
       break;
@@ -321,6 +344,7 @@ namespace {
     if (keep) {
       std::lock_guard to_lock(d.mutex());
       d.put_private(p.e.index, out, p.e.seq, p.e.flags, keyvals().attach(p.e.index, false));
+      report::add(report::attrs_copied, to.kind);
     }
   }
   for (auto& p : user) keyvals().release(p.r);
@@ -344,6 +368,7 @@ namespace {
       });
       for (std::uint32_t index : newer)
         if (d.erase(index)) newer_counted.push_back(index);
+      report::add(report::attrs_deleted, to.kind, newer.size());
       made = d.snapshot_newest_first();
     }
     for (std::uint32_t index : newer_counted) keyvals().detach(index);  // the dropped copy's reference
@@ -363,6 +388,7 @@ status copy_all(const attr_object& from, attr_object& to) {
     std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
     if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
       s.copy_plain_into(d);
+      report::add(report::attrs_copied, to.kind, d.size());
       return status::ok();
     }
   }

@@ -568,6 +568,7 @@ status init_thread(int*, char***, int required, int& provided) {
   sync::set_concurrent(r.thread_level == MPI_THREAD_MULTIPLE);  // before any object is shared
   keyvals().set_attribute_census(census);
   provided = r.thread_level;
+  report::start(0, 1, "standalone");  // (before set_phase: a report keeps the fast paths off)
   r.set_phase(phase::running);
   return status::ok();
 }
@@ -598,6 +599,15 @@ status finalize() {
     return st;
   }
   r.set_phase(phase::finalized);
+  // MPIATTR_REPORT: what survives finalize's deletions, with the counts (D33).
+  report::finish([&](const std::function<void(const attr_object&)>& f) {
+    auto visit = [&](attr_object* o) { f(*o); };
+    r.comms.for_each(visit);
+    r.comms.for_each_predefined(visit);
+    r.types.for_each(visit);
+    r.types.for_each_predefined(visit);
+    r.wins.for_each(visit);
+  });
   return status::ok();
 }
 

@@ -8,6 +8,7 @@
 #include "mpiattr/attr_store.h"
 #include "mpiattr/keyval.h"
 #include "mpiattr/object.h"
+#include "mpiattr/report.h"
 #include "mpiattr/status.h"
 
 namespace mpiattr::api {
@@ -32,6 +33,7 @@ MPIATTR_HOT status get_attr(const attr_object& obj, int keyval, attr_read& value
   std::uint32_t index = keyval_registry::index_of(keyval);
   flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value)
                                      : detail::read_predefined(obj, index, &value);
+  report::add(report::attrs_read, obj.kind, index >= kPredefinedIndices);  // (not the predefined keys)
   return status::ok();
 }
 status delete_attr(attr_object& obj, int keyval);

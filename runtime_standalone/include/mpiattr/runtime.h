@@ -6,6 +6,7 @@
 #include "mpiattr/handles.h"
 #include "mpiattr/lifecycle.h"
 #include "mpiattr/object.h"
+#include "mpiattr/report.h"
 #include "mpiattr/status.h"
 
 namespace mpiattr {
@@ -18,6 +19,7 @@ struct runtime {
   // MPI_THREAD_MULTIPLE). It is the mask a fast path applies to a handle to index its table
   // (handles.h: object_table::fast_lookup): all index bits when they may, 0 when not, so that
   // every handle then finds the table's entry 0, which is always empty. The gate costs nothing.
+  // MPIATTR_REPORT keeps them off, so that every call is counted (report.h).
   std::atomic<std::uint32_t> fast_mask{0};
   bool fast_paths() const { return fast_mask.load(std::memory_order_relaxed) != 0; }
   int thread_level = 0;
@@ -33,7 +35,7 @@ struct runtime {
 
   void set_phase(phase p) {
     state.store(static_cast<int>(p), std::memory_order_release);
-    fast_mask.store(usable() && !sync::concurrent() ? handles::kIndexMask : 0u,
+    fast_mask.store(usable() && !sync::concurrent() && !report::on() ? handles::kIndexMask : 0u,
                     std::memory_order_release);
   }
   bool running() const { return state.load(std::memory_order_acquire) == static_cast<int>(phase::running); }
