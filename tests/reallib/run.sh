@@ -81,8 +81,10 @@ for h in openmpi mpich; do
 done
 # Boost.MPI calls the C API: the host's mpicxx, and mpiattr's host library before the host's (not
 # mpiattr-openmpi-cxx, which gives mpiattr's own MPI:: classes).
-mpicxx.openmpi -O1 -Wall "$here/boost_mpi.cc" -lboost_mpi -lboost_serialization -o "$bin/boost_alone"
-mpicxx.openmpi -O1 -Wall "$here/boost_mpi.cc" -L"$lib" -Wl,-rpath,"$lib" -lmpiattr_openmpi \
+# Compiled once (Boost's headers are slow), linked twice.
+mpicxx.openmpi -O1 -Wall -c "$here/boost_mpi.cc" -o "$tmp/boost_mpi.o"
+mpicxx.openmpi "$tmp/boost_mpi.o" -lboost_mpi -lboost_serialization -o "$bin/boost_alone"
+mpicxx.openmpi "$tmp/boost_mpi.o" -L"$lib" -Wl,-rpath,"$lib" -lmpiattr_openmpi \
   -lboost_mpi -lboost_serialization -o "$bin/boost_linked"
 for p in "$bin"/*; do built "$p"; done
 # mpi4py, linked: a copy of Debian's package whose extension module needs libmpiattr_openmpi.so
@@ -103,16 +105,17 @@ needed=$(readelf -d "$ext" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' 
 echo "  reallib: built the programs and the linked mpi4py ($((SECONDS - started)) s)"
 
 # ---- runs ------------------------------------------------------------------------------------------
-# launch HOST N DIR CONFIG COMMAND...: runs COMMAND on N ranks in DIR; its exit status to DIR/status
-# (appended: a program may have several steps); the report path for this step from $report.
+# launch HOST N DIR CONFIG PYPATH REPORT COMMAND...: runs COMMAND on N ranks in DIR, with
+# MPIATTR_REPORT=DIR/REPORT and, when PYPATH is not empty, PYTHONPATH=PYPATH; its exit status is
+# appended to DIR/status (a case may have several steps).
 launch() {
-  local h=$1 n=$2 dir=$3 config=$4
-  shift 4
+  local h=$1 n=$2 dir=$3 config=$4 pypath=$5 report=$6
+  shift 6
   local -a l
   if [ "$h" = openmpi ]; then
     l=(mpiexec.openmpi --oversubscribe -n "$n" -x "MPIATTR_REPORT=$dir/$report")
     [ "$config" = preload ] && l+=(-x "LD_PRELOAD=$lib/libmpiattr_openmpi.so")
-    [ "$config" = linked ] && [ -n "${PYLINKED:-}" ] && l+=(-x "PYTHONPATH=$PYLINKED")
+    [ -n "$pypath" ] && l+=(-x "PYTHONPATH=$pypath")
   else
     l=(mpiexec.mpich -n "$n" -genv MPIATTR_REPORT "$dir/$report")
     [ "$config" = preload ] && l+=(-genv LD_PRELOAD "$lib/libmpiattr_mpich.so")
@@ -169,9 +172,10 @@ divergences_ok() {
   fi
 }
 
-# case NAME HOST N STEPS...: runs every step (each "ARGS..." a word list, the program's command
-# with @DIR@ for the run's directory and a report prefix "report-STEPNAME") in the three
-# configurations, and compares. $cmd_alone, $cmd_linked hold each configuration's program.
+# case_ NAME HOST N STEP...: runs the steps, in order, in each of the three configurations, and
+# judges them. A step is "STEPNAME:ARGS", ARGS the program's arguments with @DIR@ for the run's
+# directory; its report prefix is report-STEPNAME. The program: $alone_prog (alone, preload) or
+# $linked_prog (linked, then with PYTHONPATH=$pylinked when that is set), each split into words.
 runs=0
 case_() {
   local name=$1 h=$2 n=$3
@@ -184,7 +188,6 @@ case_() {
     : >"$dir/status"
     for step in "$@"; do
       local stepname=${step%%:*} args=${step#*:}
-      local report="report-$stepname.%r"
       local -a argv
       # shellcheck disable=SC2086  # the step's words
       read -r -a argv <<<"${args//@DIR@/$dir}"
@@ -193,8 +196,10 @@ case_() {
         linked) prog=${linked_prog} ;;
         *) prog=${alone_prog} ;;
       esac
+      local pypath=""
+      [ "$config" = linked ] && pypath=${pylinked:-}
       # shellcheck disable=SC2086  # the program may be an interpreter and a script
-      PYLINKED=$( [ "$config" = linked ] && echo "${pylinked:-}" ) launch "$h" "$n" "$dir" "$config" $prog "${argv[@]}"
+      launch "$h" "$n" "$dir" "$config" "$pypath" "report-$stepname.%r" $prog "${argv[@]}"
       runs=$((runs + 1))
     done
     outputs "$dir" "$n" >"$dir/outputs"
@@ -227,10 +232,9 @@ for n in 1 4; do
   pylinked=
   for h in openmpi mpich; do
     alone_prog=$bin/hdf5_${h}_alone linked_prog=$bin/hdf5_${h}_linked
-    case_ hdf5 "$h" "$n" "write:@DIR@ @DIR@/data.h5 write" "leave:@DIR@ @DIR@/data.h5 leave" \
-      "check:@DIR@ @DIR@/data.h5 check"
+    case_ hdf5 "$h" "$n" "write:@DIR@ @DIR@/data.h5 write" "check:@DIR@ @DIR@/data.h5 check"
   done
   alone_prog=$bin/boost_alone linked_prog=$bin/boost_linked
   case_ boost-mpi openmpi "$n" "boost:@DIR@"
 done
-echo "  reallib: $runs runs of mpiexec, all as the host alone: ok ($((SECONDS - started)) s)"
+echo "  reallib: $runs runs of mpiexec; with mpiattr, each as the host alone and reported: ok ($((SECONDS - started)) s)"
