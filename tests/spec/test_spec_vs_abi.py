@@ -1,0 +1,86 @@
+"""The spec's constants against the MPI Forum's reference header of the MPI-5.0 ABI, vendored in
+reference/mpi-abi/ (docs/decisions.md D1, D2): every constant the spec defines and the header names
+has the header's value. The spec's MPI_VERSION and MPI_SUBVERSION are the exception: mpiattr
+declares the MPI-4.1 routines it implements (D1), the header MPI-5.0.
+
+Names the header has and the spec lacks are not checked here yet (issue 26); their count is
+recorded so that it can only go down."""
+import hashlib
+import re
+import tomllib
+
+import pytest
+
+import spec_check as sc
+
+ABI_DIR = sc.SOURCE_DIR / "reference" / "mpi-abi"
+ABI_SHA256 = "bf957b3d64443ee321282188cf42c76b9c37819a47403cda56e5ecf388fb2159"
+NOT_ABI = {"MPI_VERSION", "MPI_SUBVERSION"}  # D1
+_NUMBER = r"(-?0x[0-9a-fA-F]+|-?\d+)"
+
+
+def abi_values(text: str) -> dict[str, int]:
+    """Every integer constant of the header: `#define MPI_X ((MPI_Type)0x...)`, `#define MPI_X 12`
+    and the enumerators `MPI_X = 12,`."""
+    values: dict[str, int] = {}
+    for pattern in (rf"^#define\s+(MPI_\w+)\s+\(\(\w+\)\s*{_NUMBER}\)",
+                    rf"^#define\s+(MPI_\w+)\s+{_NUMBER}\b",
+                    rf"^\s+(MPI_\w+)\s*=\s*{_NUMBER}\s*,?"):
+        for m in re.finditer(pattern, text, re.M):
+            values[m.group(1)] = int(m.group(2), 0)
+    return values
+
+
+def spec_values(constants: dict) -> dict[str, int]:
+    values = {e["name"]: e["value"]
+              for table in ("predefined_key", "handle", "datatype", "error_class", "op")
+              for e in constants[table]}
+    values[constants["keyval_invalid"]["name"]] = constants["keyval_invalid"]["value"]
+    values.update(constants["integers"])
+    values.update(constants["version"])
+    return values
+
+
+def mismatches(spec: dict[str, int], abi: dict[str, int]) -> list[str]:
+    return [f"{name}: spec {value:#x}, ABI {abi[name]:#x}" for name, value in sorted(spec.items())
+            if name in abi and name not in NOT_ABI and abi[name] != value]
+
+
+@pytest.fixture(scope="module")
+def abi():
+    return abi_values((ABI_DIR / "mpi.h").read_text())
+
+
+@pytest.fixture(scope="module")
+def spec():
+    with open(sc.SPEC_DIR / "constants.toml", "rb") as f:
+        return spec_values(tomllib.load(f))
+
+
+def test_abi_header_is_the_documented_snapshot(abi):
+    assert hashlib.sha256((ABI_DIR / "mpi.h").read_bytes()).hexdigest() == ABI_SHA256
+    # The parser found the header's tables: handles, datatypes, error classes, keys, limits.
+    assert abi["MPI_COMM_WORLD"] == 0x101 and abi["MPI_TAG_UB"] == 501 and abi["MPI_ERR_KEYVAL"] == 36
+    assert len(abi) >= 330
+
+
+def test_D1_D2_spec_constants_have_the_abi_values(spec, abi):
+    found = mismatches(spec, abi)
+    if found:
+        pytest.fail(f"{len(found)} value(s) out of step with reference/mpi-abi/mpi.h:\n" +
+                    "\n".join(found), pytrace=False)
+
+
+def test_every_spec_constant_is_an_abi_name(spec, abi):
+    assert sorted(set(spec) - set(abi)) == []
+
+
+def test_the_check_sees_a_changed_value(spec, abi):
+    for name in ("MPI_APPNUM", "MPI_ERRORS_RETURN", "MPI_CHARACTER", "MPI_MAX_INFO_KEY"):
+        altered = dict(spec, **{name: spec[name] + 1})
+        assert [m for m in mismatches(altered, abi) if m.startswith(name + ":")], name
+
+
+def test_abi_names_missing_from_the_spec_only_go_down(spec, abi):
+    missing = sorted(set(abi) - set(spec))
+    assert len(missing) <= 185, f"{len(missing)} ABI names missing: {missing}"
