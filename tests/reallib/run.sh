@@ -218,6 +218,9 @@ case_() {
     for step in "$@"; do
       local msg
       msg=$(report_ok "$dir" "$n" "$hostname" "report-${step%%:*}") || { show "$dir"; fail "$name $h n=$n $config: $msg"; }
+      # The log shows rank 0's counts of each mpiattr run.
+      echo "    $config ${step%%:*}, rank 0's report: $(sed -n 's/^mpiattr report: \(\(keyvals created\|attributes set\|delete callbacks\): .*\)/\1/p' \
+        "$dir/report-${step%%:*}.0" | paste -sd';' | sed 's/;/; /g')"
     done
     local msg
     msg=$(divergences_ok "$dir" "$n") || { show "$dir"; fail "$name $h n=$n $config: $msg"; }
