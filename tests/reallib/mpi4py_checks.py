@@ -7,7 +7,9 @@ environment tests of mpi4py 3.1.4's own test/ folder (not packaged by Debian): k
 Python copy and delete callbacks on communicators, datatypes and windows; set, get, delete, free
 of keyvals; the predefined attributes (read after a user attribute is set on the same object);
 Dup, Clone, Dup_with_info, Idup, Split, Create and Free with attributes copied or not as the copy
-callback says; Datatype.Dup; windows from Win.Create and Win.Allocate; the environment.
+callback says; Datatype.Dup; windows from Win.Create and Win.Allocate; the environment; and
+mpi4py's own caching: its pickle-based operations (allgather, allreduce) keep their context in an
+attribute of a keyval mpi4py creates.
 
 At the end attributes are left on COMM_SELF and COMM_WORLD. With `atexit`, a Python atexit handler
 calls MPI.Finalize, so their Python delete callbacks run inside MPI_Finalize while the interpreter

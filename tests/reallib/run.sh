@@ -189,7 +189,6 @@ case_() {
     for step in "$@"; do
       local stepname=${step%%:*} args=${step#*:}
       local -a argv
-      # shellcheck disable=SC2086  # the step's words
       read -r -a argv <<<"${args//@DIR@/$dir}"
       local prog
       case $config in
