@@ -8,8 +8,10 @@
 #   alone    the host by itself;
 #   preload  mpiattr's host library given to the ranks through the launcher
 #            (mpiexec.openmpi -x LD_PRELOAD=..., mpiexec.mpich -genv LD_PRELOAD ...);
-#   linked   the program linked with it: HDF5's with build/bin/mpiattr-<host>-cc, Boost.MPI's with
-#            mpicxx.openmpi and -lmpiattr_openmpi, and for mpi4py (prebuilt by Debian) a copy of the
+#   linked   the program linked with it, the library first: HDF5's with mpicc.<host>
+#            -lmpiattr_<host> before HDF5's pkg-config flags, Boost.MPI's with mpicxx.openmpi
+#            -lmpiattr_openmpi (checked: libmpiattr_<host> is NEEDED before the host's library),
+#            and for mpi4py (prebuilt by Debian) a copy of the
 #            package whose extension module lists libmpiattr_openmpi.so first among the libraries
 #            it needs (patchelf --add-needed, what building mpi4py with mpiattr-openmpi-cc gives;
 #            docs/decisions.md D34), found first through PYTHONPATH.
@@ -17,7 +19,7 @@
 # alone run's lines, standard output and exit status (0). A `divergence NAME: standard V | this
 # run W` line is compared without its values, and with mpiattr W must be V (the host alone's W is
 # only logged: a place where the host alone departs from the standard).
-# Every run has MPIATTR_REPORT=<run dir>/report.%r: the mpiattr runs must leave, for each rank, a
+# Every run has MPIATTR_REPORT=<run dir>/report-<step>.%r: the mpiattr runs must leave, for each rank, a
 # report whose header names the rank and the host and whose "keyvals created" and "attributes set"
 # totals are not zero (mpiattr, not the host, answered the caching calls); the alone runs must
 # leave none.
