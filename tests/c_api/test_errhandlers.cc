@@ -1,5 +1,7 @@
 // D3, D4: errors of the caching routines go to the right error handler, and the code's string
 // names the routine and the reason.
+#include <cstring>
+
 #include "attr_test_common.h"
 
 namespace {
@@ -168,6 +170,41 @@ TEST_F(D4, D3_each_failure_has_its_own_code_and_message) {
   EXPECT_EQ(error_class(rc1), MPI_ERR_KEYVAL);
   EXPECT_EQ(error_class(rc2), MPI_ERR_KEYVAL);
   MPI_Comm_free(&c);
+}
+
+// Every error class of MPI-4.1 §10.4 (and MPI-5.0's MPI_ERR_ABI) exists with its ABI value and is
+// a class of its own: MPI_Error_class gives it back and MPI_Error_string names it (D1, D3). The
+// I/O, RMA, name-service and session classes were missing until issue 26, so programs that
+// mention them (an MPI test suite's support library) did not compile.
+TEST_F(D4, D3_every_standard_error_class_is_its_own_class_with_a_string) {
+  struct cls { int value, abi; const char* name; };
+  const cls classes[] = {
+      {MPI_ERR_ACCESS, 20, "MPI_ERR_ACCESS"}, {MPI_ERR_AMODE, 21, "MPI_ERR_AMODE"},
+      {MPI_ERR_ASSERT, 22, "MPI_ERR_ASSERT"}, {MPI_ERR_BAD_FILE, 23, "MPI_ERR_BAD_FILE"},
+      {MPI_ERR_CONVERSION, 25, "MPI_ERR_CONVERSION"}, {MPI_ERR_DUP_DATAREP, 27, "MPI_ERR_DUP_DATAREP"},
+      {MPI_ERR_FILE_EXISTS, 28, "MPI_ERR_FILE_EXISTS"}, {MPI_ERR_FILE_IN_USE, 29, "MPI_ERR_FILE_IN_USE"},
+      {MPI_ERR_FILE, 30, "MPI_ERR_FILE"}, {MPI_ERR_IO, 35, "MPI_ERR_IO"},
+      {MPI_ERR_KEYVAL, 36, "MPI_ERR_KEYVAL"}, {MPI_ERR_LOCKTYPE, 37, "MPI_ERR_LOCKTYPE"},
+      {MPI_ERR_NAME, 38, "MPI_ERR_NAME"}, {MPI_ERR_NOT_SAME, 40, "MPI_ERR_NOT_SAME"},
+      {MPI_ERR_NO_SPACE, 41, "MPI_ERR_NO_SPACE"}, {MPI_ERR_NO_SUCH_FILE, 42, "MPI_ERR_NO_SUCH_FILE"},
+      {MPI_ERR_PORT, 43, "MPI_ERR_PORT"}, {MPI_ERR_QUOTA, 44, "MPI_ERR_QUOTA"},
+      {MPI_ERR_READ_ONLY, 45, "MPI_ERR_READ_ONLY"}, {MPI_ERR_RMA_ATTACH, 46, "MPI_ERR_RMA_ATTACH"},
+      {MPI_ERR_RMA_CONFLICT, 47, "MPI_ERR_RMA_CONFLICT"}, {MPI_ERR_RMA_RANGE, 48, "MPI_ERR_RMA_RANGE"},
+      {MPI_ERR_RMA_SHARED, 49, "MPI_ERR_RMA_SHARED"}, {MPI_ERR_RMA_SYNC, 50, "MPI_ERR_RMA_SYNC"},
+      {MPI_ERR_SERVICE, 51, "MPI_ERR_SERVICE"}, {MPI_ERR_SPAWN, 53, "MPI_ERR_SPAWN"},
+      {MPI_ERR_UNSUPPORTED_DATAREP, 54, "MPI_ERR_UNSUPPORTED_DATAREP"},
+      {MPI_ERR_UNSUPPORTED_OPERATION, 55, "MPI_ERR_UNSUPPORTED_OPERATION"},
+      {MPI_ERR_RMA_FLAVOR, 57, "MPI_ERR_RMA_FLAVOR"}, {MPI_ERR_PROC_ABORTED, 58, "MPI_ERR_PROC_ABORTED"},
+      {MPI_ERR_VALUE_TOO_LARGE, 59, "MPI_ERR_VALUE_TOO_LARGE"}, {MPI_ERR_SESSION, 60, "MPI_ERR_SESSION"},
+      {MPI_ERR_ERRHANDLER, 61, "MPI_ERR_ERRHANDLER"}, {MPI_ERR_ABI, 62, "MPI_ERR_ABI"},
+  };
+  for (const cls& c : classes) {
+    EXPECT_EQ(c.value, c.abi) << c.name;
+    EXPECT_EQ(error_class(c.value), c.value) << c.name;
+    const std::string s = error_string(c.value);
+    EXPECT_EQ(s.rfind(c.name, 0), 0u) << "the string of " << c.name << " begins with its name: " << s;
+    EXPECT_GT(s.size(), std::strlen(c.name) + 4) << "and says what it means: " << s;
+  }
 }
 
 }  // namespace
