@@ -71,9 +71,16 @@ namespace api {
 
 status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn, int& keyval,
                      aint extra_state) {
+  return create_keyval(kind, lang, copy_fn, delete_fn, nullptr, keyval, extra_state);
+}
+
+status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn, fnptr release_fn,
+                     int& keyval, aint extra_state) {
   callbacks cbs;
   if (!make_callbacks(lang, copy_fn, delete_fn, extra_state, &cbs))
     return fail(MPI_ERR_INTERN, "no binding registered for this language");
+  // Set before the record exists, so that no free or last release can miss it (keyval.cc create).
+  cbs.lang_state = reinterpret_cast<void*>(release_fn);
   status st = keyvals().create(kind, cbs, &keyval);
   if (report::on()) [[unlikely]]
     if (st.is_ok()) report::keyval_created(kind, keyval);

@@ -16,6 +16,13 @@ namespace mpiattr::api {
 // ---- caching (R1-R6) ----
 status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn, int& keyval,
                      aint extra_state);
+// The same, with the creating language's state for the record set atomically with it (the
+// MPICH extensions MPIX_*_create_keyval_x, docs/decisions.md D35): for C, `release_fn` is a
+// function `void (*)(void* extra_state)` that the binding runs once when the record dies, after the
+// keyval was freed and its last attribute deleted (bindings_c/c_callbacks.h release). A null
+// `release_fn` makes it exactly the routine above.
+status create_keyval(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn, fnptr release_fn,
+                     int& keyval, aint extra_state);
 status free_keyval(object_kind kind, int& keyval);
 status set_attr(attr_object& obj, int keyval, attribute_value value);
 namespace detail {
