@@ -157,14 +157,66 @@ def spec_entries(spec) -> list:
     return [*spec.functions, *spec.callbacks, *spec.predefined_callbacks]
 
 
-def check_spec(spec, apis: dict, errata: list[dict], caching: dict | None = None) -> list[str]:
-    """All mismatches between the spec and apis.json; with `caching` (caching_apis.json's entries),
-    also every caching entry the spec lacks."""
+# The MPICH extensions of the spec (docs/decisions.md D35): apis.json is the standard's and has none,
+# so each is checked against its C prototype as MPICH's mpi.h declares it (MPICH 4.2, mpi_proto.h;
+# whitespace aside), under its MPIX_ and PMPIX_ names, and must have neither a Fortran binding
+# (MPICH gives none) nor a C++ one. Only names of MPIX_ form are ever exempt from apis.json: an MPI_
+# routine listed here is still compared with apis.json, and this table is reported.
+MPICH_EXTENSIONS = {
+    "MPIX_Comm_create_keyval_x":
+        "int MPIX_Comm_create_keyval_x(MPI_Comm_copy_attr_function *comm_copy_attr_fn, "
+        "MPI_Comm_delete_attr_function *comm_delete_attr_fn, MPIX_Destructor_function *destructor_fn, "
+        "int *comm_keyval, void *extra_state)",
+    "MPIX_Type_create_keyval_x":
+        "int MPIX_Type_create_keyval_x(MPI_Type_copy_attr_function *type_copy_attr_fn, "
+        "MPI_Type_delete_attr_function *type_delete_attr_fn, MPIX_Destructor_function *destructor_fn, "
+        "int *type_keyval, void *extra_state)",
+    "MPIX_Win_create_keyval_x":
+        "int MPIX_Win_create_keyval_x(MPI_Win_copy_attr_function *win_copy_attr_fn, "
+        "MPI_Win_delete_attr_function *win_delete_attr_fn, MPIX_Destructor_function *destructor_fn, "
+        "int *win_keyval, void *extra_state)",
+}
+
+
+def is_mpich_extension(name: str) -> bool:
+    """Whether a spec entry is checked against MPICH_EXTENSIONS instead of apis.json: an MPIX_ name
+    (never an MPI_ one, whatever the table says)."""
+    return name.startswith("MPIX_")
+
+
+def check_extension(e, extensions: dict) -> list[str]:
+    """An MPICH extension of the spec against its MPICH prototype."""
+    from mpiattr_codegen.lang.c import c_prototype
     out = []
+    theirs = extensions.get(e.name)
+    if theirs is None:
+        return [f"{e.name}: an MPIX_ entry that is neither in apis.json nor a known MPICH extension"]
+    pairs = [("C", c_prototype(e), theirs),
+             ("PMPI", c_prototype(e, e.pmpi_name), theirs.replace(f" {e.name}(", f" P{e.name}(", 1))]
+    for what, mine, official in pairs:
+        if normalise_c(mine) != normalise_c(official):
+            out.append(f"{e.name}: {what} prototype differs from MPICH's:\n  ours:  {mine}\n"
+                       f"  MPICH: {official}")
+    if (e.fortran or {}).get("binding", True) is not False:
+        out.append(f"{e.name}: MPICH has no Fortran binding for it; the spec must say fortran = {{ binding = false }}")
+    if getattr(e, "cxx", None):
+        out.append(f"{e.name}: an MPICH extension has no MPI:: binding")
+    return out
+
+
+def check_spec(spec, apis: dict, errata: list[dict], caching: dict | None = None,
+               extensions: dict = MPICH_EXTENSIONS) -> list[str]:
+    """All mismatches between the spec and apis.json; with `caching` (caching_apis.json's entries),
+    also every caching entry the spec lacks. The MPICH extensions are checked against `extensions`
+    instead (is_mpich_extension)."""
+    out = [f"{n}: listed as an MPICH extension, but only MPIX_ names can be"
+           for n in extensions if not is_mpich_extension(n)]
     entries = spec_entries(spec)
     for e in entries:
         official = apis.get(e.name.lower())
-        if official is None:
+        if official is None and is_mpich_extension(e.name):
+            out.extend(check_extension(e, extensions))
+        elif official is None:
             out.append(f"{e.name}: in our spec but not in apis.json")
         else:
             out.extend(compare_entry(e, official, errata))

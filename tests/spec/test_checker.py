@@ -200,3 +200,37 @@ def test_prototype_pointer_dropped_is_caught(spec, caching):
     altered = edit_param(spec, "MPI_Comm_copy_attr_function", "flag", dir="in")
     found = sc.check_prototypes(altered, caching)
     assert names(found, "MPI_Comm_copy_attr_function", "int flag")
+
+
+# ---- the MPICH extensions: checked against MPICH's prototypes, never an MPI_ name (D35) ----
+
+def test_D35_mpich_extension_prototype_is_checked(spec, new_mismatches):
+    found = new_mismatches(spec_=edit_param(spec, "MPIX_Comm_create_keyval_x", "destructor_fn",
+                                            name="destructor"))
+    assert any("MPIX_Comm_create_keyval_x: C prototype differs from MPICH's" in m for m in found)
+    assert any("PMPI prototype differs" in m for m in found)
+
+
+def test_D35_mpich_extension_needs_no_fortran_binding(spec, new_mismatches):
+    found = new_mismatches(spec_=replace_entry(spec, "MPIX_Win_create_keyval_x",
+                                               lambda e: dataclasses.replace(e, fortran=None)))
+    assert any("MPIX_Win_create_keyval_x: MPICH has no Fortran binding" in m for m in found)
+
+
+def test_D35_unknown_mpix_entry_is_reported(spec, new_mismatches):
+    found = new_mismatches(spec_=replace_entry(spec, "MPIX_Type_create_keyval_x",
+                                               lambda e: dataclasses.replace(e, name="MPIX_Type_made_up")))
+    assert any(m.startswith("MPIX_Type_made_up: an MPIX_ entry that is neither") for m in found)
+
+
+def test_D35_exemption_cannot_hide_an_mpi_routine(spec, apis, errata, caching):
+    """An MPI_ routine absent from apis.json is reported even when the extension table lists it,
+    and the table itself is reported for listing it."""
+    renamed = replace_entry(spec, "MPIX_Comm_create_keyval_x",
+                            lambda e: dataclasses.replace(e, name="MPI_Comm_create_keyval_x"))
+    table = dict(sc.MPICH_EXTENSIONS)
+    table["MPI_Comm_create_keyval_x"] = table["MPIX_Comm_create_keyval_x"].replace("MPIX_", "MPI_", 1)
+    found = sc.check_spec(renamed, apis, errata, caching, extensions=table)
+    assert "MPI_Comm_create_keyval_x: in our spec but not in apis.json" in found
+    assert any(m.startswith("MPI_Comm_create_keyval_x: listed as an MPICH extension") for m in found)
+    assert not sc.is_mpich_extension("MPI_Comm_create_keyval")

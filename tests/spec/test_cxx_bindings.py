@@ -30,6 +30,8 @@ NO_CXX = {
     # Has one (MPI::Op::Init), not generated yet: a C++ MPI::User_function needs glue of its own
     # (CXX_FUNCTIONS in lang/cxx.py), as the error handler functions have.
     "MPI_Op_create": "MPI::Op::Init takes a C++ user function; its glue is not written yet",
+    **{n: "an MPICH extension, which MPICH binds in C only (docs/decisions.md D35)"
+       for n in ("MPIX_Comm_create_keyval_x", "MPIX_Type_create_keyval_x", "MPIX_Win_create_keyval_x")},
 }
 
 

@@ -42,7 +42,8 @@ def test_spec_matches_apis_json(spec, apis, caching):
 
 def test_spec_covers_runtime_and_caching(spec, caching):
     """The checker really looked at every kind of entry (a guard against an empty spec)."""
-    assert len(spec.caching_functions) == 20 and len(spec.callbacks) == 8
+    # (20 of the standard, and the 3 MPICH extensions MPIX_*_create_keyval_x: D35)
+    assert len(spec.caching_functions) == 23 and len(spec.callbacks) == 8
     assert len(spec.predefined_callbacks) == 12
     assert len(spec.functions) > len(spec.caching_functions)
     names = {e.name for e in sc.spec_entries(spec)}

@@ -48,6 +48,34 @@ def c_type(p: Param) -> str:
     return f"{k.c}* {p.name}"
 
 
+# The C typedefs of the MPICH extensions' callback types that spec parameters name (func_type):
+# the MPI Forum's apis.json has none of them, so they are not spec entries; each is written as
+# MPICH's mpi.h declares it (docs/decisions.md D35). mpi.h and the host-mode header and entry points
+# declare them from here.
+EXTENSION_TYPEDEFS = {
+    "MPIX_Destructor_function": "typedef void MPIX_Destructor_function(void* extra_state)",
+}
+
+
+def extension(entry) -> bool:
+    """An MPICH extension (MPIX_ name), not a routine of the standard (docs/decisions.md D35)."""
+    return entry.name.startswith("MPIX_")
+
+
+def extension_typedefs(spec: Spec) -> list[str]:
+    """The typedefs of EXTENSION_TYPEDEFS that the spec's parameters use, in first-use order; a
+    func_type of MPIX_ form without one is an error."""
+    out = []
+    for fn in spec.functions:
+        for p in fn.params:
+            t = p.func_type
+            if t and t.startswith("MPIX_") and EXTENSION_TYPEDEFS.get(t) is None:
+                raise ValueError(f"{fn.origin}: no C typedef for extension callback type {t}")
+            if t in EXTENSION_TYPEDEFS and EXTENSION_TYPEDEFS[t] not in out:
+                out.append(EXTENSION_TYPEDEFS[t])
+    return out
+
+
 def c_params(entry) -> str:
     return ", ".join(c_type(p) for p in entry.params) or "void"
 
@@ -204,6 +232,8 @@ def fast_path(fn: Function) -> str | None:
     without one."""
     if not fn.object or fn.core not in ("get_attr", "set_attr", "create_keyval", "free_keyval"):
         return None
+    if extension(fn):  # MPIX_*_create_keyval_x: its destructor is set at creation (checked path)
+        return None
     obj = lowering.OBJECT_ENUM[fn.object]
     kind = f"mpiattr::object_kind::{obj}"
     names = [p.name for p in fn.params]
@@ -246,8 +276,8 @@ def handle_types(spec: Spec) -> list[str]:
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "fast_path": fast_path, "predefined_body": predefined_body,
-            "unused_params": unused_params, "return_expr": return_expr}
+            "unused_params": unused_params, "return_expr": return_expr, "extension": extension}
 
 
 def context(spec: Spec) -> dict:
-    return {"handle_types": handle_types(spec)}
+    return {"handle_types": handle_types(spec), "extension_typedefs": extension_typedefs(spec)}

@@ -300,6 +300,10 @@ def page(spec: Spec, e) -> dict:
         "fortran": fortran_synopsis(e),
         "f08": f08_synopsis(e),
         "f08_none": f08_none(e),
+        "fortran_none": (f"None: MPICH, whose extension this {kind_word(e)} is, gives it no Fortran "
+                         f"binding, and neither does mpiattr (docs/decisions.md D35)."
+                         if c_lang.extension(e) else
+                         f"None: this {kind_word(e)} cannot be expressed in Fortran."),
         "cxx": cxx_synopsis(spec, e),
         "desc": description(spec, e),
         "params": [(p.name, p.dir.upper(), param_word(p)) for p in e.params],
