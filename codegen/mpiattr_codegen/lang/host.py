@@ -31,7 +31,8 @@ from ..lowering import Lowering
 from ..model import Function, Param, Spec
 
 OUTPUTS = [("host/functions.cc.j2", "src/host/functions.cc"),
-           ("host/fortran.cc.j2", "src/host/fortran.cc")]
+           ("host/fortran.cc.j2", "src/host/fortran.cc"),
+           ("host/mpi.h.j2", "include/host/mpi.h")]
 
 _DUP = {"comm_dup", "comm_dup_with_info", "comm_idup", "comm_idup_with_info", "type_dup"}
 _FREE = {"comm_free", "comm_disconnect", "type_free", "win_free"}
@@ -59,8 +60,22 @@ def role(fn: Function) -> str | None:
 
 
 def guard(fn: Function) -> str | None:
-    """The preprocessor condition under which the host has the routine, or None: always."""
-    return None if fn.name in _ALWAYS else f"MPIATTR_HOST_HAS_{fn.name}"
+    """The preprocessor condition under which the host has the routine, or None: always. The MPICH
+    extensions (MPIX_) are mpiattr's on every host, which may lack them (docs/decisions.md D35)."""
+    return None if fn.name in _ALWAYS or clang.extension(fn) else f"MPIATTR_HOST_HAS_{fn.name}"
+
+
+def extension_pmpi_guard(fn: Function) -> str | None:
+    """For an MPICH extension, the condition under which the library defines its PMPIX_ name too:
+    the host has no such routine. Where it has one (MPICH >= 4.1), the PMPIX_ name stays the
+    host's, as the caching routines' PMPI_ names do (D21)."""
+    return f"!MPIATTR_HOST_HAS_{fn.name}" if clang.extension(fn) else None
+
+
+def extensions(spec: Spec) -> list[Function]:
+    """The MPICH extensions of the spec: the host's mpi.h may not declare them (include/host/mpi.h
+    does, for programs)."""
+    return [fn for fn in spec.functions if clang.extension(fn)]
 
 
 def kind_enum(obj: str) -> str:
@@ -128,6 +143,8 @@ def fast_path(fn: Function) -> str | None:
     communicator routines (spec `object`)."""
     if fn.core not in ("get_attr", "set_attr", "create_keyval", "free_keyval"):
         return None
+    if clang.extension(fn):  # MPIX_*_create_keyval_x: its destructor is set at creation
+        return None
     names = ", ".join(p.name for p in fn.params)
     kind = kind_enum(lowering.OBJECT_ENUM[fn.object])
     if fn.core in ("create_keyval", "free_keyval"):
@@ -186,7 +203,8 @@ def predefined_entries(spec: Spec) -> list[tuple[str, str]]:
 
 
 def filters(spec: Spec) -> dict:
-    return {"c_params": clang.c_params, "host_role": role, "host_guard": guard,
+    return {"c_params": clang.c_params, "c_prototype": clang.c_prototype, "host_role": role,
+            "host_guard": guard, "extension_pmpi_guard": extension_pmpi_guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
             "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path,
             "fast_path_concurrent": fast_path_concurrent, "dup_args": dup_args, "free_param": free_param,
@@ -195,6 +213,7 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     return {"predefined_entries": predefined_entries(spec),
+            "extension_typedefs": clang.extension_typedefs(spec), "extensions": extensions(spec),
             "predefined_f08_entries": [(pc.name, pc.behaviour, pc.deprecated is not None)
                                        for pc in spec.predefined_callbacks],
             "host_ffunctions": fortran_functions(spec)}
