@@ -1,7 +1,8 @@
 // mpiattr/lifecycle.h: the small interface between the caching core and whatever really creates
-// and destroys MPI objects. Standalone, mpiattr implements it for one process (runtime.cc); the
-// host-MPI mode (a later issue) implements it over MPICH or Open MPI through PMPI, and the caching
-// core (keyvals, attribute stores, copy and delete callbacks) stays the same.
+// and destroys MPI objects. Standalone, mpiattr implements it for one process
+// (runtime_standalone/src/runtime.cc); host mode implements it over MPICH or Open MPI through
+// PMPI (runtime_host/host_runtime.cc, docs/host.md). The caching core (keyvals, attribute stores,
+// copy and delete callbacks) is the same under both.
 #pragma once
 #include "mpiattr/object.h"
 #include "mpiattr/status.h"
