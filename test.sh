@@ -80,9 +80,9 @@ stage bench-smoke /usr/bin/python3 bench/run.py --quick
 
 stage tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
       -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
-stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_native_map
+stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_d35_keyval_x_threads test_native_map
 stage tsan-build-has-no-warnings no_warnings "$log"
-stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(R11_|D20\.|record_table\.)'"
+stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(R11_|D20\.|D35\.|record_table\.)'"
 
 # Last: CI reads ctest's closing lines.
 stage asan-configure cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
