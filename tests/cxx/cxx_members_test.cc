@@ -105,6 +105,17 @@ TEST_F(CxxMembers, Constants) {
   EXPECT_EQ(static_cast<MPI_Datatype>(MPI::F_COMPLEX), MPI_COMPLEX);
   EXPECT_EQ(MPI::BOOL.Get_size(), static_cast<int>(sizeof(bool)));
   EXPECT_EQ(MPI::TWOINT.Get_size(), static_cast<int>(2 * sizeof(int)));
+  // MPI-2.2's C++ datatypes (A.1.1) are the MPI_CXX_ ones; MPI::COMPLEX is not Fortran's COMPLEX.
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::BOOL), MPI_CXX_BOOL);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::COMPLEX), MPI_CXX_FLOAT_COMPLEX);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::DOUBLE_COMPLEX), MPI_CXX_DOUBLE_COMPLEX);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::LONG_DOUBLE_COMPLEX), MPI_CXX_LONG_DOUBLE_COMPLEX);
+  EXPECT_EQ(MPI::DOUBLE_COMPLEX.Get_size(), static_cast<int>(2 * sizeof(double)));
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::FLOAT_INT), MPI_FLOAT_INT);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::LONG_INT), MPI_LONG_INT);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::TWOREAL), MPI_2REAL);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::TWODOUBLE_PRECISION), MPI_2DOUBLE_PRECISION);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::TWOINTEGER), MPI_2INTEGER);
   EXPECT_EQ(static_cast<MPI_Errhandler>(MPI::ERRORS_RETURN), MPI_ERRORS_RETURN);
   EXPECT_EQ(static_cast<MPI_Errhandler>(MPI::ERRORS_ARE_FATAL), MPI_ERRORS_ARE_FATAL);
   EXPECT_NE(MPI::ERRORS_THROW_EXCEPTIONS, MPI::ERRORS_RETURN);

@@ -71,10 +71,15 @@ CXX_FUNCTIONS = {"MPI_Comm_errhandler_function": ("Errhandler_function", "comm_e
 # MPI-2.2's C++ names of predefined datatypes where they are not the C name without "MPI_"
 # (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX and DOUBLE COMPLEX as
 # MPI::F_COMPLEX and MPI::F_DOUBLE_COMPLEX (MPI::COMPLEX and MPI::DOUBLE_COMPLEX are the C++
-# complex<float> and complex<double>), and the C++ bool type MPI::BOOL, which has the C _Bool's
-# size here.
+# complex<float> and complex<double>, MPI_CXX_FLOAT_COMPLEX and MPI_CXX_DOUBLE_COMPLEX), the C++
+# bool type MPI::BOOL (MPI_CXX_BOOL), and the Fortran pairs MPI::TWOREAL, ... (MPI_2REAL, ...).
 DATATYPE_NAMES = {"MPI_2INT": ("TWOINT",), "MPI_COMPLEX": ("F_COMPLEX",),
-                  "MPI_DOUBLE_COMPLEX": ("F_DOUBLE_COMPLEX",), "MPI_C_BOOL": ("C_BOOL", "BOOL")}
+                  "MPI_DOUBLE_COMPLEX": ("F_DOUBLE_COMPLEX",), "MPI_C_BOOL": ("C_BOOL",),
+                  "MPI_CXX_BOOL": ("BOOL",), "MPI_CXX_FLOAT_COMPLEX": ("COMPLEX",),
+                  "MPI_CXX_DOUBLE_COMPLEX": ("DOUBLE_COMPLEX",),
+                  "MPI_CXX_LONG_DOUBLE_COMPLEX": ("LONG_DOUBLE_COMPLEX",),
+                  "MPI_2REAL": ("TWOREAL",), "MPI_2DOUBLE_PRECISION": ("TWODOUBLE_PRECISION",),
+                  "MPI_2INTEGER": ("TWOINTEGER",)}
 
 
 def cxx_entries(fn: Function) -> list[dict]:
