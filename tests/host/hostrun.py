@@ -29,9 +29,11 @@ Modes:
            (the wrapper appends those after the user's arguments). Every check must be ok.
   wrapper  built with mpiattr's wrapper for the host (--wrapper build/bin/mpiattr-<host>-cc),
            which adds the library itself; judged as linked.
-  preload  built plainly, run with LD_PRELOAD=<lib> given to the ranks through the launcher
-           (`mpiexec.mpich -genv LD_PRELOAD <lib>`, `mpiexec.openmpi -x LD_PRELOAD=<lib>`), so the
-           launcher itself does not load it. Every check must be ok.
+  preload  built plainly (with --facts-from, a copy of the alone run's executable when it is
+           newer than the sources and the harness), run with LD_PRELOAD=<lib> given to the ranks
+           through the launcher (`mpiexec.mpich -genv LD_PRELOAD <lib>`,
+           `mpiexec.openmpi -x LD_PRELOAD=<lib>`), so the launcher itself does not load it.
+           Every check must be ok.
 
   standalone
            no host at all: --host mpiattr, built with standalone mpiattr's own wrappers
@@ -281,6 +283,27 @@ def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None,
     return exe
 
 
+def plain_build_of_alone(host: Host, args, src: Path, extra: tuple[Path, ...]) -> Path | None:
+    """A preload run needs the plain build, which the alone run (--facts-from, a fixture that ran
+    just before) has already made from the same sources and defines: a copy of its executable,
+    when that is newer than every source and the harness, so that the suite compiles each host
+    program once less. None: build it."""
+    if args.facts_from is None:
+        return None
+    stem = Path(args.program).stem if args.program else src.stem
+    alone = args.facts_from.resolve() / f"{stem}.{host.name}.alone"
+    try:
+        built = alone.stat().st_mtime
+        inputs = (src, *extra, HARNESS_INCLUDE / "host_check.h", Path(__file__))
+        if built <= max(p.stat().st_mtime for p in inputs):
+            return None
+        exe = args.workdir.resolve() / f"{stem}.{host.name}.{args.mode}"
+        shutil.copy2(alone, exe)
+        return exe
+    except OSError:
+        return None
+
+
 def launch(host: Host, mode: str, exe: Path, np: int, lib: Path | None,
            timeout: float) -> tuple[str, str, float]:
     env = clean_env()
@@ -488,8 +511,10 @@ def main() -> int:
         write_facts(workdir, program, host.name, None)
 
     try:
-        exe = build(host, args.mode, src, workdir, lib, args.wrapper, extra, args.program,
-                    tuple(args.define))
+        exe = plain_build_of_alone(host, args, src, extra) if args.mode == "preload" else None
+        if exe is None:
+            exe = build(host, args.mode, src, workdir, lib, args.wrapper, extra, args.program,
+                        tuple(args.define))
         out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout)
     except RunError as e:
         print(f"FAIL {tag}\n{e}")
