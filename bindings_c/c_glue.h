@@ -8,6 +8,7 @@
 
 #include "mpi.h"
 #include "mpiattr/api.h"
+#include "mpiattr/errors.h"
 #include "mpiattr/fast.h"
 #include "mpiattr/runtime.h"
 #include "mpiattr/runtime_api.h"
@@ -114,6 +115,20 @@ class call {
   // Raises MPI_ERR_ARG for a NULL output or inout pointer `name`; returns the error code.
   [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
     return fail(mpiattr::fail(MPI_ERR_ARG, "%s is a NULL pointer", name));
+  }
+
+  // A routine the standalone runtime does not carry out (spec/surface.toml `unsupported`):
+  // MPI_ERR_UNSUPPORTED_OPERATION, with why, through the chosen error handler.
+  [[gnu::cold, gnu::noinline]] int unsupported(const char* why) {
+    return fail(mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why));
+  }
+  // The same on a file routine: the runtime has no files, so the handler is MPI_FILE_NULL's, which
+  // is MPI_ERRORS_RETURN (MPI-4.1 §15.7): the code, with its message, is only returned.
+  [[gnu::cold, gnu::noinline]] int unsupported_on_file(const char* why) {
+    (void)mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why);
+    const int code = mpiattr::errors::make_code(MPI_ERR_UNSUPPORTED_OPERATION, routine_);
+    mpiattr::detail::clear_last();
+    return code;
   }
 
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.

@@ -58,10 +58,15 @@ extern "C" void throw_win_handler(MPI_Win*, int* code, ...) {
   pending_code = *code;
   pending = true;
 }
+extern "C" void throw_file_handler(MPI_File*, int* code, ...) {
+  pending_code = *code;
+  pending = true;
+}
 
 std::mutex handler_mutex;
 MPI_Errhandler comm_throw = MPI_ERRHANDLER_NULL;
 MPI_Errhandler win_throw = MPI_ERRHANDLER_NULL;
+MPI_Errhandler file_throw = MPI_ERRHANDLER_NULL;
 
 // ---- keyval states ----
 
@@ -244,6 +249,8 @@ struct slots {
 };
 slots<Comm::Errhandler_function> comm_slots;
 slots<Win::Errhandler_function> win_slots;
+slots<File::Errhandler_function> file_slots;
+slots<User_function> op_slots;  // MPI::Op::Init: the C function has no extra_state to find it by
 std::mutex slot_mutex;
 
 template <typename F>
@@ -274,6 +281,30 @@ void win_slot(MPI_Win* win, int* code, ...) {
   });
 }
 
+template <int I>
+void file_slot(MPI_File* file, int* code, ...) {
+  File::Errhandler_function* f = file_slots.fns[I].load(std::memory_order_acquire);
+  keep_exception([&] {
+    File fh(*file);
+    f(fh, code);
+  });
+}
+// A C++ exception cannot cross the C library's reduction: it is kept and rethrown by the member
+// that called it, as for error handler functions.
+template <int I>
+void op_slot(void* in, void* inout, int* len, MPI_Datatype* type) {
+  User_function* f = op_slots.fns[I].load(std::memory_order_acquire);
+  keep_exception([&] { f(in, inout, *len, Datatype(*type)); });
+}
+
+template <int... I>
+std::array<MPI_File_errhandler_function*, sizeof...(I)> file_slot_table(std::integer_sequence<int, I...>) {
+  return {{&file_slot<I>...}};
+}
+template <int... I>
+std::array<MPI_User_function*, sizeof...(I)> op_slot_table(std::integer_sequence<int, I...>) {
+  return {{&op_slot<I>...}};
+}
 template <int... I>
 std::array<MPI_Comm_errhandler_function*, sizeof...(I)> comm_slot_table(std::integer_sequence<int, I...>) {
   return {{&comm_slot<I>...}};
@@ -284,6 +315,67 @@ std::array<MPI_Win_errhandler_function*, sizeof...(I)> win_slot_table(std::integ
 }
 const auto comm_slot_fns = comm_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
 const auto win_slot_fns = win_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+const auto file_slot_fns = file_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+const auto op_slot_fns = op_slot_table(std::make_integer_sequence<int, kErrhandlerSlots>());
+
+// ---- generalized requests and data representations: C++ functions behind C ones ----
+
+struct grequest_state {
+  const Grequest::Query_function* query;
+  const Grequest::Free_function* free;
+  const Grequest::Cancel_function* cancel;
+  void* extra_state;
+};
+extern "C" int grequest_query(void* state, MPI_Status* status) {
+  auto* g = static_cast<grequest_state*>(state);
+  Status s(*status);
+  int rc = MPI_ERR_OTHER;
+  keep_exception([&] { rc = g->query(g->extra_state, s); });
+  *status = s;
+  return rc;
+}
+extern "C" int grequest_free(void* state) {
+  auto* g = static_cast<grequest_state*>(state);
+  int rc = MPI_ERR_OTHER;
+  keep_exception([&] { rc = g->free(g->extra_state); });
+  delete g;
+  return rc;
+}
+extern "C" int grequest_cancel(void* state, int complete) {
+  auto* g = static_cast<grequest_state*>(state);
+  int rc = MPI_ERR_OTHER;
+  keep_exception([&] { rc = g->cancel(g->extra_state, complete != 0); });
+  return rc;
+}
+
+// Kept until the program ends: a data representation cannot be unregistered (MPI-2.2 §13.5.3).
+struct datarep_state {
+  Datarep_conversion_function* read;
+  Datarep_conversion_function* write;
+  Datarep_extent_function* extent;
+  void* extra_state;
+};
+extern "C" int datarep_read(void* userbuf, MPI_Datatype type, int count, void* filebuf,
+                            MPI_Offset position, void* state) {
+  auto* d = static_cast<datarep_state*>(state);
+  Datatype t(type);
+  keep_exception([&] { d->read(userbuf, t, count, filebuf, position, d->extra_state); });
+  return MPI_SUCCESS;
+}
+extern "C" int datarep_write(void* userbuf, MPI_Datatype type, int count, void* filebuf,
+                             MPI_Offset position, void* state) {
+  auto* d = static_cast<datarep_state*>(state);
+  Datatype t(type);
+  keep_exception([&] { d->write(userbuf, t, count, filebuf, position, d->extra_state); });
+  return MPI_SUCCESS;
+}
+extern "C" int datarep_extent(MPI_Datatype type, MPI_Aint* extent, void* state) {
+  auto* d = static_cast<datarep_state*>(state);
+  Aint e = 0;
+  keep_exception([&] { d->extent(Datatype(type), e, d->extra_state); });
+  *extent = e;
+  return MPI_SUCCESS;
+}
 
 // The slot of f (taken if f has none): its C function; null when every slot is taken (then the
 // C call refuses the null function through its error handler).
@@ -361,6 +453,41 @@ MPI_Win_errhandler_function* win_errhandler_fn(Win::Errhandler_function* f) {
   return slot_for(win_slots, win_slot_fns, f);
 }
 
+MPI_File_errhandler_function* file_errhandler_fn(File::Errhandler_function* f) {
+  return slot_for(file_slots, file_slot_fns, f);
+}
+
+MPI_Op op_init(User_function* function, bool commute) {
+  MPI_Op op = MPI_OP_NULL;
+  // Every slot taken: the null function makes MPI_Op_create fail through its error handler.
+  check(MPI_Op_create(slot_for(op_slots, op_slot_fns, function), commute ? 1 : 0, &op));
+  return op;
+}
+
+MPI_Request grequest_start(const Grequest::Query_function* query_fn,
+                           const Grequest::Free_function* free_fn,
+                           const Grequest::Cancel_function* cancel_fn, void* extra_state) {
+  auto* g = new grequest_state{query_fn, free_fn, cancel_fn, extra_state};
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, g, &r);
+  if (rc != MPI_SUCCESS) delete g;
+  check(rc);
+  return r;
+}
+
+void register_datarep(const char* datarep, Datarep_conversion_function* read_conversion_fn,
+                      Datarep_conversion_function* write_conversion_fn,
+                      Datarep_extent_function* dtype_file_extent_fn, void* extra_state) {
+  auto* d = new datarep_state{read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
+                              extra_state};
+  const int rc = MPI_Register_datarep(const_cast<char*>(datarep),
+                                      read_conversion_fn ? datarep_read : MPI_CONVERSION_FN_NULL,
+                                      write_conversion_fn ? datarep_write : MPI_CONVERSION_FN_NULL,
+                                      datarep_extent, d);
+  if (rc != MPI_SUCCESS) delete d;
+  check(rc);
+}
+
 MPI_Errhandler c_errhandler(const Errhandler& e, object_kind kind) {
   if (!e.mpiattr_throws()) return e.mpiattr_c();
   std::lock_guard<std::mutex> lock(handler_mutex);
@@ -368,13 +495,18 @@ MPI_Errhandler c_errhandler(const Errhandler& e, object_kind kind) {
     if (win_throw == MPI_ERRHANDLER_NULL) check(MPI_Win_create_errhandler(throw_win_handler, &win_throw));
     return win_throw;
   }
+  if (kind == file_kind) {
+    if (file_throw == MPI_ERRHANDLER_NULL) check(MPI_File_create_errhandler(throw_file_handler, &file_throw));
+    return file_throw;
+  }
   if (comm_throw == MPI_ERRHANDLER_NULL) check(MPI_Comm_create_errhandler(throw_comm_handler, &comm_throw));
   return comm_throw;
 }
 
 Errhandler cxx_errhandler(MPI_Errhandler h) {
   std::lock_guard<std::mutex> lock(handler_mutex);
-  if (h != MPI_ERRHANDLER_NULL && (h == comm_throw || h == win_throw)) return ERRORS_THROW_EXCEPTIONS;
+  if (h != MPI_ERRHANDLER_NULL && (h == comm_throw || h == win_throw || h == file_throw))
+    return ERRORS_THROW_EXCEPTIONS;
   return Errhandler(h);
 }
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import tomllib
+from typing import Optional
 from pathlib import Path
 
 from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handle, Kind, Op, Param,
@@ -10,7 +11,7 @@ from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handl
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
                "ignored_with"}
-_FUNCTION_KEYS = {"name", "ref", "object", "core", "deprecated", "cxx", "fortran", "desc", "params",
+_FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
                   "ierror_kind", "fortran"}
@@ -25,6 +26,18 @@ def _check_keys(table: dict, allowed: set, origin: str) -> None:
     extra = set(table) - allowed
     if extra:
         raise SpecError(f"{origin}: unknown key(s) {sorted(extra)}; allowed: {sorted(allowed)}")
+
+
+def _core(e: dict, o: str) -> Optional[str]:
+    """A routine is carried out by the core (`core`) or, standalone, not at all (`unsupported`:
+    why one process cannot; its C binding raises MPI_ERR_UNSUPPORTED_OPERATION, over a host the
+    host's routine answers). Exactly one of the two."""
+    if ("core" in e) == ("unsupported" in e):
+        raise SpecError(f"{o}: give exactly one of `core` (the core entry point) and "
+                        f"`unsupported` (why the standalone runtime cannot carry it out)")
+    if "unsupported" in e and not str(e["unsupported"]).strip():
+        raise SpecError(f"{o}: `unsupported` must say why")
+    return e.get("core")
 
 
 def _need(table: dict, key: str, origin: str):
@@ -131,7 +144,8 @@ def load(spec_dir: str | Path) -> Spec:
             if init not in ("during", "before", "any"):
                 raise SpecError(f"{o}: init must be during, before or any")
             functions.append(Function(
-                name=_need(e, "name", o), ref=_need(e, "ref", o), core=_need(e, "core", o),
+                name=_need(e, "name", o), ref=_need(e, "ref", o), core=_core(e, o),
+                unsupported=e.get("unsupported"),
                 params=_params(e, kinds, o), origin=o, desc=e.get("desc", ""),
                 object=_object(e, o, False), deprecated=_dep(e, o), cxx=e.get("cxx"),
                 fortran=_fortran(e, o), init=init,

@@ -47,9 +47,10 @@ class Deprecation:
 class Function:
     name: str
     ref: str
-    core: str
+    core: Optional[str]  # None: `unsupported` says why the standalone runtime cannot carry it out
     params: tuple[Param, ...]
     origin: str
+    unsupported: Optional[str] = None
     desc: str = ""
     object: Optional[str] = None  # COMM | WIN | TYPE for caching routines
     deprecated: Optional[Deprecation] = None

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdio>
+
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +29,50 @@ TEST_F(CxxErrors, ThrowHandlerIsReportedBack) {
   EXPECT_EQ(e, MPI::ERRORS_RETURN);
   e.Free();
   c.Free();
+}
+
+// D36: a member whose C routine the standalone runtime does not carry out compiles, links and
+// throws MPI_ERR_UNSUPPORTED_OPERATION under ERRORS_THROW_EXCEPTIONS, naming the routine.
+TEST_F(CxxErrors, D36_unsupported_member_throws_naming_its_routine) {
+  MPI::Intracomm c = MPI::COMM_WORLD.Dup();
+  int dims[1] = {1};
+  bool periods[1] = {false};
+  try {
+    MPI::Cartcomm cart = c.Create_cart(1, dims, periods, false);
+    FAIL() << "no exception";
+  } catch (const MPI::Exception& e) {
+    EXPECT_EQ(e.Get_error_class(), MPI::ERR_UNSUPPORTED_OPERATION);
+    EXPECT_NE(std::string(e.Get_error_string()).find("MPI_Cart_create"), std::string::npos)
+        << e.Get_error_string();
+  }
+  EXPECT_THROW(c.Get_topology(), MPI::Exception);
+  c.Free();
+}
+
+// D36: a file's handler is MPI::FILE_NULL's, ERRORS_RETURN: File::Open returns quietly (a null
+// file), whatever the communicator's handler.
+TEST_F(CxxErrors, D36_unsupported_file_member_returns_quietly) {
+  EXPECT_EQ(MPI::COMM_WORLD.Get_errhandler(), MPI::ERRORS_THROW_EXCEPTIONS);
+  MPI::File f = MPI::File::Open(MPI::COMM_WORLD, "mpiattr-D36-never-created",
+                                MPI::MODE_RDWR | MPI::MODE_CREATE, MPI::INFO_NULL);
+  EXPECT_EQ(f, MPI::FILE_NULL);
+  EXPECT_EQ(MPI::SEEK_SET, MPI_SEEK_SET);  // stdio's SEEK_SET macro gave way (D36)
+  EXPECT_EQ(SEEK_SET, 0);
+}
+
+// Op::Init with a C++ function: a real operation, freed again (MPI_Op_create is carried out).
+void add_ints(const void* in, void* inout, int len, const MPI::Datatype&) {
+  for (int i = 0; i < len; ++i) static_cast<int*>(inout)[i] += static_cast<const int*>(in)[i];
+}
+TEST_F(CxxErrors, OpInitMakesAnOperation) {
+  MPI::Op op;
+  op.Init(add_ints, true);
+  EXPECT_NE(op, MPI::OP_NULL);
+  int in = 3, out = 0;
+  MPI::COMM_WORLD.Allreduce(&in, &out, 1, MPI::INT, op);
+  EXPECT_EQ(out, 3);
+  op.Free();
+  EXPECT_EQ(op, MPI::OP_NULL);
 }
 
 TEST_F(CxxErrors, FailingCallThrowsWithCodeClassAndString) {

@@ -25,11 +25,7 @@ NO_CXX = {
     **{n: "MPI-3.0 or later: the C++ bindings were removed in MPI-3.0 (R9.3)"
        for n in ("MPI_Comm_dup_with_info", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
                  "MPI_Comm_split_type", "MPI_Comm_create_group", "MPI_Win_allocate",
-                 "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string",
-                 "MPI_Reduce_scatter_block")},
-    # Has one (MPI::Op::Init), not generated yet: a C++ MPI::User_function needs glue of its own
-    # (CXX_FUNCTIONS in lang/cxx.py), as the error handler functions have.
-    "MPI_Op_create": "MPI::Op::Init takes a C++ user function; its glue is not written yet",
+                 "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string")},
     **{n: "an MPICH extension, which MPICH binds in C only (docs/decisions.md D35)"
        for n in ("MPIX_Comm_create_keyval_x", "MPIX_Type_create_keyval_x", "MPIX_Win_create_keyval_x")},
 }

@@ -37,6 +37,10 @@ def checks_in_c_binding(fn):
     out = set()
     if fn.init == "during":
         out.add(("MPI_ERR_OTHER", None))
+    if fn.unsupported:  # spec/surface.toml: the binding only refuses (docs/decisions.md D36)
+        if any("c.unsupported" in line for line in lang_c.unsupported_body(fn)):
+            out.add(("MPI_ERR_UNSUPPORTED_OPERATION", None))
+        return out
     for p, L in zip(fn.params, lang_c.lowerings(fn)):
         for line in L.pre:
             if "c.null_pointer(" in line:

@@ -273,10 +273,34 @@ def handle_types(spec: Spec) -> list[str]:
     return seen
 
 
+# The error handler of a routine the standalone runtime does not carry out: its communicator's or
+# window's (the first such handle it takes), a file's (MPI_ERRORS_RETURN: no file exists), else
+# the no-object handler.
+def unsupported_body(fn: Function) -> list[str]:
+    why = fn.unsupported.replace("\\", "\\\\").replace('"', '\\"')
+    out = []
+    if fn.init == "during":
+        out.append("if (!c.usable()) return c.fail();")
+    handles = [p for p in fn.params if p.kind.cls == "handle" and p.length is None]
+    first = handles[0] if handles else None
+    names = [p.name for p in fn.params if p.kind.cls != "varargs"]
+    if names:
+        out.append(" ".join(f"(void){n};" for n in names))
+    if fn.name.startswith("MPI_File_") or first is not None and first.kind.object == "file":
+        out.append(f'return c.unsupported_on_file("{why}");')
+        return out
+    if first is not None and first.dir == "in" and first.kind.object in ("comm", "win"):
+        peek = "peek_comm" if first.kind.object == "comm" else "peek_win"
+        out.append(f"c.target(c.{peek}(mpiattr::cbind::to_handle({first.name})));")
+    out.append(f'return c.unsupported("{why}");')
+    return out
+
+
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "fast_path": fast_path, "predefined_body": predefined_body,
-            "unused_params": unused_params, "return_expr": return_expr, "extension": extension}
+            "unused_params": unused_params, "return_expr": return_expr, "extension": extension,
+            "unsupported_body": unsupported_body}
 
 
 def context(spec: Spec) -> dict:

@@ -44,19 +44,23 @@ OUTPUTS = [
 ]
 
 _CXX_KEYS = {"class", "method", "const", "static", "self", "returns", "return_type", "clone",
-             "omit", "param_types", "raise_pending", "order"}
-_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info",
-            "Request", "Status", "Op")
+             "omit", "param_types", "raise_pending", "order", "lengths"}
+# `lengths`: { param = how } for an array whose length the C binding does not pass (see _len).
+_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Cartcomm", "Graphcomm", "Distgraphcomm", "Datatype",
+            "Win", "File", "Group", "Errhandler", "Info", "Request", "Prequest", "Grequest", "Status",
+            "Op")
 # The C++ class that wraps each object table's handles, and its null constant in C.
 _HANDLE_CLASS = {"comm": "Comm", "type": "Datatype", "win": "Win", "group": "Group",
-                 "errhandler": "Errhandler", "info": "Info", "request": "Request", "op": "Op"}
+                 "errhandler": "Errhandler", "info": "Info", "request": "Request", "op": "Op",
+                 "file": "File"}
 _C_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
            "group": "MPI_GROUP_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL",
-           "request": "MPI_REQUEST_NULL", "op": "MPI_OP_NULL"}
+           "request": "MPI_REQUEST_NULL", "op": "MPI_OP_NULL", "file": "MPI_FILE_NULL"}
 # The kind of object a class's handle is (for an MPI::Errhandler argument: which C handler).
-_CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Datatype": "type",
-                 "Win": "win", "Group": "group", "Errhandler": "errhandler", "Info": "info",
-                 "Request": "request", "Op": "op"}
+_CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Cartcomm": "comm",
+                 "Graphcomm": "comm", "Distgraphcomm": "comm", "Datatype": "type", "Win": "win",
+                 "File": "file", "Group": "group", "Errhandler": "errhandler", "Info": "info",
+                 "Request": "request", "Prequest": "request", "Grequest": "request", "Op": "op"}
 _OBJ_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}
 # Caching routines whose C++ member needs the hand-written glue (bindings_cxx/cxx_glue.cc): a
 # keyval with C++ callbacks is a C keyval over trampolines (docs/cxx.md C1).
@@ -66,7 +70,21 @@ _GLUE_CORES = {"create_keyval"}
 # A FUNCTION parameter of another type has no generated C++ binding until it is added here and
 # in the glue (MPI_User_function, for Op::Init, when the runtime has MPI_Op_create).
 CXX_FUNCTIONS = {"MPI_Comm_errhandler_function": ("Errhandler_function", "comm_errhandler_fn"),
-                 "MPI_Win_errhandler_function": ("Errhandler_function", "win_errhandler_fn")}
+                 "MPI_Win_errhandler_function": ("Errhandler_function", "win_errhandler_fn"),
+                 "MPI_File_errhandler_function": ("Errhandler_function", "file_errhandler_fn")}
+# Function parameters whose glue needs the whole call (the C function cannot find the C++ one
+# from its own arguments): the member's body is one call to the named glue function with the C++
+# arguments (bindings_cxx/cxx_glue.cc). Op::Init (MPI_User_function has no extra_state),
+# Grequest::Start and Register_datarep (their C++ functions take MPI:: objects).
+CXX_GLUE_CALLS = {"MPI_Op_create": "op_init", "MPI_Grequest_start": "grequest_start",
+                  "MPI_Register_datarep": "register_datarep"}
+# C++ types of the function parameters CXX_GLUE_CALLS bind, as MPI-2.2 gives them.
+CXX_GLUE_TYPES = {"MPI_User_function": "User_function*",
+                  "MPI_Grequest_query_function": "const Grequest::Query_function*",
+                  "MPI_Grequest_free_function": "const Grequest::Free_function*",
+                  "MPI_Grequest_cancel_function": "const Grequest::Cancel_function*",
+                  "MPI_Datarep_conversion_function": "Datarep_conversion_function*",
+                  "MPI_Datarep_extent_function": "Datarep_extent_function*"}
 
 # MPI-2.2's C++ names of predefined datatypes where they are not the C name without "MPI_"
 # (MPI-2.2 §16.1.6 tables): MPI::TWOINT, the Fortran COMPLEX and DOUBLE COMPLEX as
@@ -159,6 +177,30 @@ def _length(fn: Function, p: Param) -> str:
     return lowering.array_length(p)
 
 
+def _len(fn: Function, e: dict, p: Param, pre: list[str]) -> str:
+    """An array's length, or the lines that compute it when the C binding's is not a parameter
+    (cxx key `lengths`): "cartdim" (the communicator's Cartesian dimensions: Cartcomm::Sub),
+    "commsize" (its group's size, the remote one on an intercommunicator: Alltoallw's
+    datatypes), or another parameter's name (Waitsome's statuses: incount)."""
+    how = e.get("lengths", {}).get(p.name)
+    if how is None:
+        return _length(fn, p)
+    n = f"{p.name}_n"
+    if how == "cartdim":
+        pre += [f"int {n} = 0;", f"mpiattr_detail::check(MPI_Cartdim_get(mpiattr_handle_, &{n}));"]
+    elif how == "commsize":
+        pre += [f"int {n} = 0, {n}_inter = 0;",
+                f"mpiattr_detail::check(MPI_Comm_test_inter(mpiattr_handle_, &{n}_inter));",
+                f"mpiattr_detail::check({n}_inter ? MPI_Comm_remote_size(mpiattr_handle_, &{n})"
+                f" : MPI_Comm_size(mpiattr_handle_, &{n}));"]
+    elif any(q.name == how for q in fn.params):
+        return how
+    else:
+        raise SpecError(f"{fn.origin}: cxx lengths: {p.name} = {how!r}: 'cartdim', 'commsize' or "
+                        f"a parameter")
+    return n
+
+
 def _array_decl(p: Param, t: str) -> str:
     """`const int ranks[]`, `const int ranges[][3]`, `int ranks[]`."""
     dims = p.length if isinstance(p.length, list) else [p.length]
@@ -179,6 +221,8 @@ def _absent(p: Param) -> str:
     """What an omitted parameter passes: the status-ignore constants, else a null pointer."""
     if p.kind.cls == "status":
         return "MPI_STATUSES_IGNORE" if p.length is not None else "MPI_STATUS_IGNORE"
+    if p.kind.name == "WEIGHT":  # Dist_graph_create without weights (MPI-2.2 §7.5.4)
+        return "MPI_UNWEIGHTED"
     return "0"
 
 
@@ -199,6 +243,8 @@ def member(fn: Function, e: dict) -> Member:
         if p is self_p:
             if k.cls == "status":  # MPI::Status holds the C status itself
                 args.append("const_cast<MPI_Status*>(&mpiattr_handle_)")
+            elif p.dir == "in" and p.c_decl and "*" in p.c_decl:  # MPI_Cancel's MPI_Request*
+                args.append(f"const_cast<{k.c}*>(&mpiattr_handle_)")
             else:
                 args.append("mpiattr_handle_" if p.dir == "in" else "&mpiattr_handle_")
             continue
@@ -209,7 +255,7 @@ def member(fn: Function, e: dict) -> Member:
         if k.cls == "handle" and p.length is not None:
             # An array of handles: converted to a C array and, unless IN, back (Waitall).
             cxx_t = ptypes.get(n) or _HANDLE_CLASS.get(k.object)
-            length = _length(fn, p)
+            length = _len(fn, e, p, pre)
             params.append(_array_decl(p, cxx_t))
             pre.append(f"std::vector<{k.c}> {n}_c({length} > 0 ? {length} : 0);")
             pre.append(f"for (int i = 0; i < {length}; ++i) {n}_c[i] = {n}[i].mpiattr_c();")
@@ -233,8 +279,10 @@ def member(fn: Function, e: dict) -> Member:
             elif p.dir == "out":
                 pre.append(f"{k.c} {n}_c = {_C_NULL[obj]};")
                 args.append(f"&{n}_c")
-                if not returned:
-                    raise SpecError(f"{fn.origin}: OUT handle {n} must be the cxx `returns`")
+                if not returned:  # File::Get_view's etype and filetype: references
+                    params.append(f"{cxx_t}& {n}")
+                    post.append(f"{n} = {cxx_t}({n}_c);")
+                    continue
                 ret_type = e.get("return_type", cxx_t)
                 if obj == "errhandler":
                     ret_expr = f"mpiattr_detail::cxx_errhandler({n}_c)"
@@ -244,7 +292,7 @@ def member(fn: Function, e: dict) -> Member:
                 raise SpecError(f"{fn.origin}: INOUT handle {n} other than *this")
         elif k.cls == "status":
             if p.length is not None:  # Waitall's array_of_statuses
-                length = _length(fn, p)
+                length = _len(fn, e, p, pre)
                 params.append(f"Status {n}[]")
                 pre.append(f"std::vector<MPI_Status> {n}_c({length} > 0 ? {length} : 1);")
                 args.append(f"&{n}_c[0]")
@@ -252,6 +300,24 @@ def member(fn: Function, e: dict) -> Member:
             else:
                 params.append(f"{'const ' if p.dir == 'in' else ''}Status& {n}")
                 args.append(f"{n}.mpiattr_c_status()")
+        elif k.cls == "varargs":  # Pcontrol(const int level, ...): the C call gets none
+            params.append("...")
+        elif k.cls == "string_array":  # argv: const in C++, as MPI-2.2 prints it
+            cxx_t = "const char**" if k.c == "char**" else "const char*"
+            params.append(f"{cxx_t} {n}[]")
+            args.append(f"const_cast<{k.c}*>({n})")
+        elif k.cls == "buffer_address":  # Detach_buffer(void*& buffer)
+            params.append(f"void*& {n}")
+            args.append(f"&{n}")
+        elif k.cls == "logical" and p.length is not None:  # bool[] <-> int[] (Create_cart)
+            length = _len(fn, e, p, pre)
+            params.append(_array_decl(p, "bool"))
+            pre.append(f"std::vector<int> {n}_c({length} > 0 ? {length} : 1);")
+            if p.dir != "out":
+                pre.append(f"for (int i = 0; i < {length}; ++i) {n}_c[i] = {n}[i] ? 1 : 0;")
+            args.append(f"&{n}_c[0]")
+            if p.dir != "in":
+                post.append(f"for (int i = 0; i < {length}; ++i) {n}[i] = {n}_c[i] != 0;")
         elif k.cls == "function":
             if p.func_type not in CXX_FUNCTIONS:
                 raise SpecError(f"{fn.origin}: no C++ binding for function type {p.func_type} "
@@ -261,7 +327,11 @@ def member(fn: Function, e: dict) -> Member:
             args.append(f"mpiattr_detail::{glue}({n})")
         elif k.cls in ("scalar", "keyval", "error") or k.cls == "logical":
             t = "bool" if k.cls == "logical" else _base_type(k)
-            if p.length is not None:
+            if n in ptypes:  # as MPI-2.2 prints it: `int recvcounts[]`, `int nnodes[]` (an OUT int)
+                params.append(f"{ptypes[n].removesuffix('[]')} {n}[]" if ptypes[n].endswith("[]")
+                              or p.length is not None else f"{ptypes[n]} {n}")
+                args.append(n)
+            elif p.length is not None:
                 params.append(_array_decl(p, t))
                 args.append(_array_arg(p, "int" if k.cls == "logical" else t))
             elif p.dir == "in":
@@ -292,7 +362,7 @@ def member(fn: Function, e: dict) -> Member:
                 args.append(f"&{n}_c")
                 ret_type, ret_expr = "void*", f"{n}_c"
             elif p.dir == "in":
-                params.append(f"const void* {n}")
+                params.append(f"{ptypes.get(n, 'const void*')} {n}")  # Get_address(void* location)
                 args.append(f"const_cast<void*>({n})")
             else:
                 params.append(f"void* {n}")
@@ -329,6 +399,39 @@ def member(fn: Function, e: dict) -> Member:
     elif ret_expr is not None:
         body.append(f"return {ret_expr};")
     return Member(cls, e["method"], ret_type, params, body, const=bool(e.get("const")),
+                  static=bool(e.get("static")), origin=fn.origin)
+
+
+def _glue_member(fn: Function, e: dict) -> Member:
+    """A member whose C call the glue makes (CXX_GLUE_CALLS): Op::Init sets *this, Grequest::Start
+    returns the request, Register_datarep returns nothing."""
+    self_p = _self_param(fn, e)
+    ret_p = _param(fn, e["returns"], "cxx returns") if e.get("returns") else None
+    params, args = [], []
+    for p in fn.params:
+        k, n = p.kind, p.name
+        if p is self_p or p is ret_p:
+            continue
+        if k.cls == "function":
+            params.append(f"{CXX_GLUE_TYPES[p.func_type]} {n}")
+        elif k.cls in ("extra", "attr"):
+            params.append(f"void* {n}")
+        elif k.cls == "logical":
+            params.append(f"bool {n}")
+        elif k.cls == "string":
+            params.append(f"const char* {n}")
+        else:
+            raise SpecError(f"{fn.origin}: no glue call argument for kind {k.name}")
+        args.append(n)
+    call = f"mpiattr_detail::{CXX_GLUE_CALLS[fn.name]}({', '.join(args)})"
+    if self_p is not None and self_p.dir == "out":  # Op::Init: the new handle is *this
+        body, ret = [f"mpiattr_handle_ = {call};"], "void"
+    elif ret_p is not None:
+        ret = e.get("return_type", _HANDLE_CLASS[ret_p.kind.object])
+        body = [f"return {ret}({call});"]
+    else:
+        body, ret = [f"{call};"], "void"
+    return Member(e["class"], e["method"], ret, params, body, const=bool(e.get("const")),
                   static=bool(e.get("static")), origin=fn.origin)
 
 
@@ -381,6 +484,8 @@ def routine_members(fn: Function, spec: Spec) -> list[Member]:
     for e in cxx_entries(fn):
         if fn.object and fn.core in _GLUE_CORES:
             out.extend(_caching_member(fn, e, spec))
+        elif fn.name in CXX_GLUE_CALLS:
+            out.append(_glue_member(fn, e))
         else:
             out.extend(member(fn, v) for v in overloads(fn, e))
     return out

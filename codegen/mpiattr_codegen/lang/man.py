@@ -109,6 +109,11 @@ def errors(fn: Function) -> list[tuple[str, str]]:
     out = []
     if fn.init == "during":
         out.append(ERR_NOT_USABLE)
+    if fn.unsupported:  # spec/surface.toml: the standalone runtime does not carry it out
+        out.append(("MPI_ERR_UNSUPPORTED_OPERATION",
+                    f"always, in the standalone runtime: {fn.unsupported}. Over a host MPI "
+                    f"(docs/host.md), the host's routine runs and raises what it raises."))
+        return out
     for p in fn.params:
         for e in _param_errors(p):
             if e not in out:

@@ -1,0 +1,108 @@
+/* D36: a routine the standalone runtime does not carry out (spec/surface.toml) links, and refuses
+ * with MPI_ERR_UNSUPPORTED_OPERATION through the right error handler, with a message that names the
+ * routine and why, and changes nothing:
+ *   - on a communicator or window: that object's handler (here a counting one, and
+ *     MPI_ERRORS_RETURN);
+ *   - with no object: the no-object handler (MPI_COMM_SELF's, D4);
+ *   - on a file: only returned, as MPI_FILE_NULL's default handler is MPI_ERRORS_RETURN, even with
+ *     MPI_COMM_WORLD at MPI_ERRORS_ARE_FATAL (the program would abort otherwise);
+ *   - the attribute cached on the communicator is untouched, and no output argument is written.
+ * Exit status 0: passed. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...)                                        \
+  do {                                                          \
+    if (!(cond)) {                                              \
+      fprintf(stderr, "FAIL (line %d): %s: ", __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                             \
+      fputc('\n', stderr);                                      \
+      ++failures;                                               \
+    }                                                           \
+  } while (0)
+#define OK(expr) CHECK((expr) == MPI_SUCCESS, "%s did not succeed", #expr)
+
+static int handled;      /* calls of the counting handler */
+static MPI_Comm handled_on;
+static int handled_code;
+static void counting(MPI_Comm *comm, int *code, ...) {
+  ++handled;
+  handled_on = *comm;
+  handled_code = *code;
+}
+
+/* The code's class must be MPI_ERR_UNSUPPORTED_OPERATION and its string must name `routine` and
+ * contain `why`. */
+static void check_refusal(int rc, const char *routine, const char *why) {
+  int cls = -1, len = 0;
+  char msg[MPI_MAX_ERROR_STRING];
+  CHECK(rc != MPI_SUCCESS, "%s succeeded", routine);
+  OK(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "%s: class %d, not MPI_ERR_UNSUPPORTED_OPERATION", routine, cls);
+  OK(MPI_Error_string(rc, msg, &len));
+  CHECK(strstr(msg, routine) != NULL, "%s: message '%s' does not name it", routine, msg);
+  CHECK(strstr(msg, why) != NULL, "%s: message '%s' does not say '%s'", routine, msg, why);
+  CHECK((int)strlen(msg) == len, "%s: resultlen %d for a message of %zu characters", routine, len, strlen(msg));
+}
+
+int main(int argc, char **argv) {
+  OK(MPI_Init(&argc, &argv));
+  MPI_Comm comm;
+  OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+  int keyval, value = 42, *got = NULL, flag = 0;
+  OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &keyval, NULL));
+  OK(MPI_Comm_set_attr(comm, keyval, &value));
+  MPI_Errhandler eh;
+  OK(MPI_Comm_create_errhandler(counting, &eh));
+  OK(MPI_Comm_set_errhandler(comm, eh));
+
+  /* On a communicator: its handler, once, with its handle and the returned code. */
+  int dims[1] = {1}, periods[1] = {0};
+  MPI_Comm cart = MPI_COMM_WORLD; /* must stay as it is */
+  int rc = MPI_Cart_create(comm, 1, dims, periods, 0, &cart);
+  check_refusal(rc, "MPI_Cart_create", "not carried out by the standalone runtime yet");
+  CHECK(handled == 1 && handled_on == comm && handled_code == rc,
+        "the communicator's handler ran %d times (on the right one: %d, with the code: %d)", handled,
+        handled_on == comm, handled_code == rc);
+  CHECK(cart == MPI_COMM_WORLD, "the output communicator was written");
+
+  MPI_Comm inter = MPI_COMM_WORLD;
+  rc = MPI_Intercomm_create(comm, 0, MPI_COMM_WORLD, 0, 7, &inter);
+  check_refusal(rc, "MPI_Intercomm_create", "two disjoint groups");
+  CHECK(handled == 2, "the handler of the local communicator did not run");
+  CHECK(inter == MPI_COMM_WORLD, "the output communicator was written");
+
+  /* The attribute is untouched. */
+  OK(MPI_Comm_get_attr(comm, keyval, &got, &flag));
+  CHECK(flag && got == &value && *got == 42, "the attribute changed (flag %d)", flag);
+
+  /* No object: MPI_COMM_SELF's handler (D4), here MPI_ERRORS_RETURN. */
+  OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  char port[MPI_MAX_PORT_NAME] = "unchanged";
+  rc = MPI_Open_port(MPI_INFO_NULL, port);
+  check_refusal(rc, "MPI_Open_port", "no process manager");
+  CHECK(strcmp(port, "unchanged") == 0, "the port name was written: '%s'", port);
+  CHECK(handled == 2, "a handler other than MPI_COMM_SELF's ran");
+
+  /* A file: returned only, MPI_COMM_WORLD's MPI_ERRORS_ARE_FATAL notwithstanding. */
+  MPI_File fh = MPI_FILE_NULL;
+  rc = MPI_File_open(MPI_COMM_WORLD, "mpiattr-D36-never-created", MPI_MODE_RDWR | MPI_MODE_CREATE,
+                     MPI_INFO_NULL, &fh);
+  check_refusal(rc, "MPI_File_open", "has no files");
+  CHECK(fh == MPI_FILE_NULL, "the file handle was written");
+  FILE *f = fopen("mpiattr-D36-never-created", "r");
+  CHECK(f == NULL, "a file was created");
+  if (f) fclose(f);
+
+  /* Before MPI_Init or after MPI_Finalize such a routine fails like any other (R10.5); not
+   * tested here: MPI_ERRORS_ARE_FATAL would end the program. */
+  OK(MPI_Comm_delete_attr(comm, keyval));
+  OK(MPI_Comm_free_keyval(&keyval));
+  OK(MPI_Errhandler_free(&eh));
+  OK(MPI_Comm_free(&comm));
+  OK(MPI_Finalize());
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures != 0;
+}
