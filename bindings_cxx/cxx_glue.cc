@@ -40,7 +40,7 @@
 // live keyval of mpiattr's.
 extern "C" int mpiattr_keyval_set_release(int keyval, void (*release)(void* extra_state));
 
-namespace MPI {
+MPIATTR_CXX_BEGIN
 namespace mpiattr_detail {
 namespace {
 
@@ -516,4 +516,4 @@ extern "C" __attribute__((visibility("default"))) std::size_t mpiattr_cxx_live_k
 }
 
 }  // namespace mpiattr_detail
-}  // namespace MPI
+MPIATTR_CXX_END  // namespace MPI
