@@ -5,7 +5,7 @@
     hostrun.py --host mpiattr --mode standalone --bindir build/bin --src ... (one process)
                --workdir DIR [--extra-src FILE ...] [--lib /path/libmpiattr_<host>.so]
                [--wrapper mpiattr-<host>-cc] [--np 4] [--divergences divergences.toml]
-               [--facts-from DIR] [--timeout 120]
+               [--facts-from DIR] [--timeout 120] [--launch-lock FILE] [--cache-dir DIR]
 
 Languages, by the suffix of --src: `.c` is built with the host's C wrapper (mpicc.<host>), `.f90`
 and `.F90` with its Fortran wrapper (mpifort.<host>), `.cc` with its C++ wrapper (mpicxx.<host>).
@@ -62,6 +62,22 @@ Output format of the programs (c/host_check.h, fortran/fhost_check.f90): `CHECK 
 `HOSTCHECK LOCAL rank=<r> checks=<c>` after its own CHECK lines (local_report()); those are merged
 over the ranks.
 
+Sharing the machine (--launch-lock FILE): the run under mpiexec holds an exclusive flock on FILE,
+so that of the tests that name the same file only one runs its 4 ranks at a time (MPICH busy-polls:
+two such runs on 2 cores take turns at every collective), while their compiles, and other tests,
+go on beside it. The wait for the lock is printed.
+
+Compiling once (--cache-dir DIR, hosts mpich and openmpi only): what the host's own wrappers compile
+(`-c`) is kept in DIR under a key of everything that goes into the object: the command line, the
+source, every file of the directories it is given with -I (its own and tests/host/c), the
+objects and modules compiled before it (--extra-src, in order), the wrapper's `-show` and the
+wrapper and compiler files themselves (path, size, mtime). A compile whose key is there is not
+run again; its object, its Fortran modules and its messages are taken from DIR. So the Fortran
+harness is compiled once per host, and a program once for its alone and linked runs, which link
+that one object each their own way (linked: with the library before the host's). Wrapper mode
+still compiles the program with mpiattr's wrapper, and standalone mode uses no cache (their
+headers belong to the build).
+
 Exit status: 0 pass, 1 fail, 77 skip (the host's compiler wrapper or launcher is missing).
 """
 from __future__ import annotations
@@ -69,6 +85,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -80,6 +97,7 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 SKIP = 77
 BUILD_TIMEOUT = 120  # seconds
@@ -251,32 +269,165 @@ def compile_args(lang: str, src: Path, moddir: Path) -> list[str]:
     return args
 
 
+@contextlib.contextmanager
+def exclusive(path: Path | None, what: str):
+    """Hold an exclusive flock on PATH for the block (None: no lock); print a wait that took time."""
+    if path is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:
+        t0 = time.monotonic()
+        fcntl.flock(f, fcntl.LOCK_EX)
+        waited = time.monotonic() - t0
+        if waited >= 0.1:
+            print(f"note: waited {waited:.1f} s for {path.name} ({what})", flush=True)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def file_identity(path: str | None) -> list:
+    """A file's resolved path, size and mtime (a wrapper or compiler: a package upgrade changes it)."""
+    found = shutil.which(path) if path else None
+    if not found:
+        return [path, None]
+    real = os.path.realpath(found)
+    st = os.stat(real)
+    return [real, st.st_size, st.st_mtime_ns]
+
+
+_identities: dict[str, list] = {}
+
+
+def wrapper_identity(wrapper: str, env: dict[str, str]) -> list:
+    """What a host's compiler wrapper is: its `-show` (the compiler and the host's include and
+    library directories) and the wrapper and compiler files."""
+    if wrapper not in _identities:
+        p = subprocess.run([wrapper, "-show"], env=env, capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, timeout=BUILD_TIMEOUT)
+        show = p.stdout.split()
+        _identities[wrapper] = [p.returncode, show, file_identity(wrapper),
+                                file_identity(show[0] if show else None)]
+    return _identities[wrapper]
+
+
+_dir_digests: dict[Path, str] = {}
+
+
+def dir_digest(d: Path) -> str:
+    """The contents of the regular files of one include directory (not recursive)."""
+    if d not in _dir_digests:
+        h = hashlib.sha256()
+        for f in sorted(d.iterdir()):
+            if f.is_file():
+                h.update(f.name.encode() + b"\0" + hashlib.sha256(f.read_bytes()).digest())
+        _dir_digests[d] = h.hexdigest()
+    return _dir_digests[d]
+
+
+class ObjectCache:
+    """Objects (and Fortran modules) compiled by a host's own wrapper, kept under DIR/<key>/ for
+    every later compile with the same key (see the module's docstring). Entries are made whole in a
+    temporary directory and renamed into place, under a lock per key; they are never changed."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def key(self, argv: list[str], src: Path, before: str, env: dict[str, str]) -> str:
+        incdirs = [Path(argv[i + 1]) for i, a in enumerate(argv[:-1]) if a == "-I"]
+        parts = {
+            "argv": argv,
+            "src": hashlib.sha256(src.read_bytes()).hexdigest(),
+            "includes": {str(d): dir_digest(d) for d in incdirs if d.is_dir()},
+            "before": before,  # the objects and modules compiled first (a module this one uses)
+            "wrapper": wrapper_identity(argv[0], env),
+        }
+        return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:40]
+
+    def compile(self, argv: list[str], src: Path, obj: Path, moddir: Path | None, before: str,
+                run: Callable[[list[str]], str]) -> str:
+        """Compile SRC (ARGV: without -o and, for Fortran, without the module directory) to OBJ,
+        Fortran modules to MODDIR, through the cache; returns the key (BEFORE of the next)."""
+        env = clean_env()
+        key = self.key(argv, src, before, env)
+        entry = self.root / key
+        self.root.mkdir(parents=True, exist_ok=True)
+        with exclusive(self.root / f"{key}.lock", f"{src.name} being compiled by another test"):
+            if not (entry / "obj.o").is_file():
+                tmp = self.root / f"{key}.tmp.{os.getpid()}"
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir()
+                mods = ["-J", str(tmp), "-I", str(moddir)] if moddir is not None else []
+                try:
+                    err = run([*argv, *mods, "-o", str(tmp / "obj.o")])
+                except BaseException:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    raise
+                (tmp / "stderr.txt").write_text(err)
+                (tmp / "argv.txt").write_text(" ".join(argv) + "\n")
+                shutil.rmtree(entry, ignore_errors=True)  # a partial entry (cannot happen: rename)
+                tmp.rename(entry)
+            else:
+                print(f"(compiled before, {entry}: {' '.join(argv)})", flush=True)
+                err = (entry / "stderr.txt").read_text()
+                if err.strip():
+                    print(err, end="" if err.endswith("\n") else "\n")
+        shutil.copy2(entry / "obj.o", obj)
+        if moddir is not None:
+            for m in entry.glob("*.mod"):
+                shutil.copy2(m, moddir / m.name)
+        return key
+
+
 def build(host: Host, mode: str, src: Path, workdir: Path, lib: Path | None,
           wrapper: Path | None = None, extra: tuple[Path, ...] = (), name: str | None = None,
-          defines: tuple[str, ...] = ()) -> Path:
+          defines: tuple[str, ...] = (), cache: ObjectCache | None = None) -> Path:
+    """Build the program. With CACHE (a host's own wrappers only), each compile goes through it
+    (`-c`), and the program's object is linked by a separate call of its wrapper; in wrapper mode
+    the program is still compiled and linked by the mpiattr wrapper in one call."""
     tag = f"{Path(name).stem if name else src.stem}.{host.name}.{mode}"
     exe = workdir / tag
     moddir = workdir / f"mod.{tag}"  # Fortran modules of this build
-    if any(language(f) == "fortran" for f in (src, *extra)):
+    fortran = any(language(f) == "fortran" for f in (src, *extra))
+    if fortran:
         moddir.mkdir(parents=True, exist_ok=True)
     env = clean_env()
 
-    def run_compile(argv: list[str], what: str) -> None:
+    def run_compile(argv: list[str], what: str) -> str:
         out, err, _ = run_tool(argv, env, f"{host.name}: compile {what}", BUILD_TIMEOUT)
         if err.strip():
             print(err, end="" if err.endswith("\n") else "\n")
+        return err
 
-    objs = []
+    def compile_one(lang: str, x: Path, obj: Path, before: str, extra_args=()) -> str:
+        if cache is None:
+            run_compile([host.wrapper_for(lang), *compile_args(lang, x, moddir), *extra_args,
+                         "-c", str(x), "-o", str(obj)], x.name)
+            return ""
+        argv = [host.wrapper_for(lang), *LANG_FLAGS[lang], "-I", str(x.parent),
+                "-I", str(HARNESS_INCLUDE), *extra_args, "-c", str(x)]
+        return cache.compile(argv, x, obj, moddir if lang == "fortran" else None, before,
+                             lambda a: run_compile(a, x.name))
+
+    objs, before = [], ""
     for i, x in enumerate(extra):  # in order: a module must exist before its users compile
-        lang = language(x)
         obj = workdir / f"{tag}.x{i}.{x.name}.o"
-        run_compile([host.wrapper_for(lang), *compile_args(lang, x, moddir), "-c", str(x),
-                     "-o", str(obj)], x.name)
+        before = compile_one(language(x), x, obj, before)
         objs.append(str(obj))
     lang = language(src)
+    defs = [f"-D{d}" for d in defines]
+    if cache is not None and mode != "wrapper":
+        obj = workdir / f"{tag}.o"
+        compile_one(lang, src, obj, before, defs)
+        argv = [host.wrapper_for(lang), *LANG_FLAGS[lang], str(obj), *objs, "-o", str(exe)]
+        if mode == "linked":
+            argv += lib_link_args(lib)
+        run_compile(argv, f"(link) {obj.name}")
+        return exe
     compiler = str(wrapper) if mode == "wrapper" else host.wrapper_for(lang)
-    argv = [compiler, *compile_args(lang, src, moddir), *(f"-D{d}" for d in defines), str(src),
-            *objs, "-o", str(exe)]
+    argv = [compiler, *compile_args(lang, src, moddir), *defs, str(src), *objs, "-o", str(exe)]
     if mode == "linked":
         argv += lib_link_args(lib)
     run_compile(argv, src.name)
@@ -305,7 +456,7 @@ def plain_build_of_alone(host: Host, args, src: Path, extra: tuple[Path, ...]) -
 
 
 def launch(host: Host, mode: str, exe: Path, np: int, lib: Path | None,
-           timeout: float) -> tuple[str, str, float]:
+           timeout: float, lock: Path | None = None) -> tuple[str, str, float]:
     env = clean_env()
     env.update(host.env)
     argv = [host.launcher, *host.launcher_args, "-n", str(np)]
@@ -316,7 +467,8 @@ def launch(host: Host, mode: str, exe: Path, np: int, lib: Path | None,
     else:
         argv += host.env_args("HOSTCHECK_PROVIDER", lib_stem(lib))
     argv.append(str(exe))
-    return run_tool(argv, env, f"{host.name}: run {exe.name} on {np} ranks", timeout)
+    with exclusive(lock, f"another test's run on {np} ranks"):
+        return run_tool(argv, env, f"{host.name}: run {exe.name} on {np} ranks", timeout)
 
 
 # ---------------------------------------------------------------- parse
@@ -455,6 +607,11 @@ def main() -> int:
                          "another --define, whose departures are the same); default: --program")
     ap.add_argument("--program", help="the program's name in reports and divergences.toml "
                                       "(default: --src's file name; set for a variant)")
+    ap.add_argument("--launch-lock", type=Path, metavar="FILE",
+                    help="hold an exclusive flock on FILE while the program runs under mpiexec")
+    ap.add_argument("--cache-dir", type=Path, metavar="DIR",
+                    help="compile once: keep what the host's wrappers compile in DIR (not with "
+                         "--host mpiattr)")
     ap.add_argument("--verbose", action="store_true", help="print the program's whole output")
     args = ap.parse_args()
 
@@ -513,9 +670,12 @@ def main() -> int:
     try:
         exe = plain_build_of_alone(host, args, src, extra) if args.mode == "preload" else None
         if exe is None:
+            cache = (ObjectCache(args.cache_dir.resolve())
+                     if args.cache_dir is not None and host.name in HOSTS else None)
             exe = build(host, args.mode, src, workdir, lib, args.wrapper, extra, args.program,
-                        tuple(args.define))
-        out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout)
+                        tuple(args.define), cache)
+        out, err, secs = launch(host, args.mode, exe, args.np, lib, args.timeout,
+                                args.launch_lock.resolve() if args.launch_lock else None)
     except RunError as e:
         print(f"FAIL {tag}\n{e}")
         return 1
