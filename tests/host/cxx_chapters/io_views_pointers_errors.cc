@@ -70,29 +70,22 @@ int main(int argc, char** argv)
         MPI::Status st;
         fh.Write_at(16 * rank, out, 4, MPI::INT, st);
         all("write_at count", st.Get_count(MPI::INT));
-        fh.Sync();
+        // Collective forms at 64 + 8r, nonblocking ones at 96 + 4r.
+        int two[2] = {rank + 50, rank + 60}, back[2] = {-1, -1};
+        fh.Write_at_all(64 + 8 * rank, two, 2, MPI::INT);
+        int v = 7 * rank, w = -1;
+        MPI::Request r = fh.Iwrite_at(96 + 4 * rank, &v, 1, MPI::INT);
+        r.Wait();
+        fh.Sync();  // what the others wrote is visible after sync, barrier, sync (§13.6.1)
         world.Barrier();
         fh.Sync();
         fh.Read_at(16 * right, in, 4, MPI::INT, st);
         all("read_at right's", in[0] * 1000 + in[3]);
         all("read_at count", st.Get_count(MPI::INT));
-        all("size after write_at", (int)fh.Get_size());
-        // Collective forms at 64 + 8r; read back the left neighbour's.
-        int two[2] = {rank + 50, rank + 60}, back[2] = {-1, -1};
-        fh.Write_at_all(64 + 8 * rank, two, 2, MPI::INT);
-        fh.Sync();
-        world.Barrier();
-        fh.Sync();
+        all("size after the writes", (int)fh.Get_size());
         fh.Read_at_all(64 + 8 * left, back, 2, MPI::INT, st);
         all("read_at_all left's", back[0] * 100 + back[1]);
         all("read_at_all count", st.Get_count(MPI::INT));
-        // Nonblocking at 96 + 4r.
-        int v = 7 * rank, w = -1;
-        MPI::Request r = fh.Iwrite_at(96 + 4 * rank, &v, 1, MPI::INT);
-        r.Wait();
-        fh.Sync();
-        world.Barrier();
-        fh.Sync();
         r = fh.Iread_at(96 + 4 * right, &w, 1, MPI::INT);
         r.Wait(st);
         all("iread_at right's", w);
