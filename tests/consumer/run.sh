@@ -127,6 +127,8 @@ wrappers() {  # PREFIX DIR: the wrappers, their -show family, their compiler ove
   for h in $(sed -n 's/^set(mpiattr_HOSTS "\(.*\)")$/\1/p' "$p/lib/cmake/mpiattr/mpiattrConfig.cmake" | tr ';' ' '); do
     "$p/bin/mpiattr-$h-cc" hello.c -o "host_$h"
     two_ok "mpiexec.$h" -n 2 "./host_$h"
+    "$p/bin/mpiattr-$h-cxx" hello.cc -o "host_cxx_$h"
+    two_ok "mpiexec.$h" -n 2 "./host_cxx_$h"
   done
 }
 
@@ -153,7 +155,8 @@ version_check() {  # PREFIX DIR: a version the package is not compatible with is
   grep -q "mpiattrConfig.cmake, version: " <<<"$out"
 }
 
-host_cmake() {  # PREFIX DIR: mpiattr::<host> linked before the host MPI, run under its mpiexec
+host_cmake() {  # PREFIX DIR: mpiattr::<host> linked before the host MPI, run under its mpiexec;
+  # mpiattr::cxx_<host> (mpiattr's MPI:: classes over the host) without the host's C++ library
   local p=$1 d=$2 h
   for h in $(sed -n 's/^set(mpiattr_HOSTS "\(.*\)")$/\1/p' "$p/lib/cmake/mpiattr/mpiattrConfig.cmake" | tr ';' ' '); do
     fresh_project "$d-$h"
@@ -161,6 +164,12 @@ host_cmake() {  # PREFIX DIR: mpiattr::<host> linked before the host MPI, run un
     cmake --build "$d-$h/build"
     readelf -d "$d-$h/build/hello_host" | grep -q "NEEDED.*libmpiattr_$h\.so"
     two_ok "mpiexec.$h" -n 2 "$d-$h/build/hello_host"
+    readelf -d "$d-$h/build/hello_host_cxx" | grep -q "NEEDED.*libmpiattr_cxx_$h\.so"
+    if ldd "$d-$h/build/hello_host_cxx" | grep -E 'libmpichcxx|libmpi_cxx'; then
+      echo "hello_host_cxx loads the host's C++ library"
+      return 1
+    fi
+    two_ok "mpiexec.$h" -n 2 "$d-$h/build/hello_host_cxx"
   done
 }
 
