@@ -207,7 +207,8 @@ def load(spec_dir: str | Path) -> Spec:
                            null=bool(h.get("null", False))) for h in c["handle"])
     dtypes = tuple(Datatype(name=d["name"], value=d["value"], size=d["size"],
                             extent=d.get("extent", d["size"]),
-                            aliases=tuple(d.get("aliases", ())), cxx_size=d.get("cxx_size"))
+                            aliases=tuple(d.get("aliases", ())), cxx_size=d.get("cxx_size"),
+                            second_at=d.get("second_at"), align=d.get("align"))
                    for d in c["datatype"])
     ops = tuple(Op(name=p["name"], value=p["value"]) for p in c["op"])
     since = dict(c.get("since", {}))

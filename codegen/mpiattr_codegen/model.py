@@ -128,6 +128,9 @@ class Datatype:
     extent: str
     aliases: tuple[str, ...] = ()
     cxx_size: Optional[str] = None
+    # A pair type with a gap (MPI_SHORT_INT): its second member's offset; None: one block of size.
+    second_at: Optional[str] = None
+    align: Optional[str] = None  # its alignment, where its size or extent does not give it
 
 
 @dataclass(frozen=True)

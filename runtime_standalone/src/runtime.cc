@@ -556,9 +556,15 @@ status init_thread(int*, char***, int required, int& provided) {
     t->extent = d.extent;
     t->committed = true;
     t->name = d.name;
-    if (d.size > 0) t->map = std::make_shared<const std::vector<type_block>>(1, type_block{0, d.size});
-    // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4.
-    aint a = d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
+    if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
+      const aint second = d.extent - d.second_at;
+      t->map = std::make_shared<const std::vector<type_block>>(
+          std::vector<type_block>{type_block{0, d.size - second}, type_block{d.second_at, second}});
+    } else if (d.size > 0)
+      t->map = std::make_shared<const std::vector<type_block>>(1, type_block{0, d.size});
+    // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4,
+    // unless the spec gives it (MPI_LONG_DOUBLE_INT).
+    aint a = d.align > 0 ? d.align : d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
     while (a > 1 && (a & (a - 1)) != 0) a &= a - 1;  // a power of two
     t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
     r.types.install_predefined(d.value, t);
