@@ -344,7 +344,9 @@ def context(spec: Spec) -> dict:
         ("Deprecated MPI-1 attribute routines", [e.name for e in entries(spec)
                                                  if getattr(e, "object", None) and e.deprecated]),
         ("The runtime the caching routines need", [f.name for f in spec.functions
-                                                   if not f.object]),
+                                                   if not f.object and f.core]),
+        ("Routines the standalone runtime does not carry out (MPI_ERR_UNSUPPORTED_OPERATION; "
+         "over a host MPI, the host's)", [f.name for f in spec.functions if f.unsupported]),
     ]
     return {"groups": [(t, ns) for t, ns in groups if ns],
             "version": f"{spec.version[0]}.{spec.version[1]}"}
