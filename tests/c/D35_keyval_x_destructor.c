@@ -14,17 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                  \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "FAIL (line %d): %s: ", __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                       \
-      fputc('\n', stderr);                                                \
-      ++failures;                                                         \
-    }                                                                     \
-  } while (0)
-#define OK(expr) CHECK((expr) == MPI_SUCCESS, "%s did not succeed", #expr)
+#include "c_check.h"
 
 #define MAGIC 0x5eed
 
