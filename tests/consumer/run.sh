@@ -180,7 +180,6 @@ host_cmake() {  # PREFIX DIR: mpiattr::<host> linked before the host MPI, run un
 
 all_routes() {  # PREFIX TAG
   local p=$1 t=$2
-  local log=$tmp/log-$t
   stage "$t: installed files" check_install "$p"
   stage "$t: find_package(mpiattr)" cmake_project "$tmp/fp-$t" "$p" find_package
   stage "$t: version check" version_check "$p" "$tmp/v-$t"
