@@ -7,11 +7,6 @@
 # and the Debian package of `cpack -G DEB`, extracted into a temporary root. One line per stage;
 # a failing stage shows its log. Needs cmake, pkg-config, the compilers and, for the package,
 # dpkg-deb. ./test.sh runs it.
-#
-# The routes (installed, moved, add_subdirectory, the package) share nothing but the build tree
-# they read, so they run side by side (most of their time is CMake configuring, on one core), each
-# into a file of its own; their lines are printed in the order above when all have finished, and
-# the script fails if one did. The moved prefix is a second install, moved after installing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -21,9 +16,9 @@ jobs=${JOBS:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpiattr-consumer.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-log=$tmp/log  # each route in the background sets its own
+log=$tmp/log
 
-# stage NAME COMMAND...: runs COMMAND with its output in $log; prints one line.
+# stage NAME COMMAND...: runs COMMAND with its output in the log; prints one line.
 stage() {
   local name=$1
   shift
@@ -191,27 +186,12 @@ all_routes() {  # PREFIX TAG
     -DMPI_Fortran_COMPILER="$p/bin/mpiattr-fort" -DMPIEXEC_EXECUTABLE="$p/bin/mpiexec"
 }
 
-# in_background NAME COMMAND...: runs COMMAND (stages) in the background, its lines into a file.
-names=()
-pids=()
-in_background() {
-  local name=$1
-  shift
-  ("$@") >"$tmp/route-$name.out" 2>&1 &
-  names+=("$name")
-  pids+=($!)
-}
-
 prefix=$tmp/prefix
 stage "cmake --install" cmake --install "$build" --prefix "$prefix"
+all_routes "$prefix" installed
 moved="$tmp/moved prefix"
-moved_from() {  # a second install, moved to a path with a space
-  cmake --install "$build" --prefix "$tmp/prefix2"
-  mv "$tmp/prefix2" "$moved"
-}
-stage "cmake --install, moved" moved_from
-in_background installed all_routes "$prefix" installed
-in_background moved all_routes "$moved" moved
+mv "$prefix" "$moved"
+all_routes "$moved" moved
 
 # add_subdirectory: the source tree as consumer/mpiattr (only the libraries and wrappers are built).
 sub_project() {
@@ -223,11 +203,7 @@ sub_project() {
   run_all "$tmp"/sub/build/hello_c "$tmp"/sub/build/hello_cxx "$tmp"/sub/build/hello_mpi \
           "$tmp"/sub/build/hello_f08
 }
-sub_route() {
-  local log=$tmp/log-sub
-  stage "add_subdirectory(mpiattr)" sub_project
-}
-in_background sub sub_route
+stage "add_subdirectory(mpiattr)" sub_project
 
 # The Debian package, extracted (not installed) into a temporary root.
 if command -v dpkg-deb >/dev/null; then
@@ -236,28 +212,8 @@ if command -v dpkg-deb >/dev/null; then
     dpkg-deb -f "$tmp"/deb/mpiattr_*.deb Depends | grep -q "libc6"
     dpkg-deb -x "$tmp"/deb/mpiattr_*.deb "$tmp/root"
   }
-  deb_route() {
-    local log=$tmp/log-deb
-    stage "cpack -G DEB" deb
-    all_routes "$tmp/root/opt/mpiattr" deb
-  }
-  in_background deb deb_route
+  stage "cpack -G DEB" deb
+  all_routes "$tmp/root/opt/mpiattr" deb
 else
-  echo "  consumer: Debian package: skipped (no dpkg-deb)" >"$tmp/route-deb.out"
-  names+=(deb)
-  pids+=("")
+  echo "  consumer: Debian package: skipped (no dpkg-deb)"
 fi
-
-# The routes' lines, in order; a failed route's include the end of its log.
-failed=0
-for i in "${!names[@]}"; do
-  rc=0
-  if [ -n "${pids[$i]}" ]; then
-    wait "${pids[$i]}" || rc=$?
-  fi
-  cat "$tmp/route-${names[$i]}.out"
-  if [ $rc != 0 ]; then
-    failed=1
-  fi
-done
-exit $failed
