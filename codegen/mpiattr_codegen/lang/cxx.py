@@ -44,7 +44,9 @@ OUTPUTS = [
 ]
 
 _CXX_KEYS = {"class", "method", "const", "static", "self", "returns", "return_type", "clone",
-             "omit", "param_types", "raise_pending", "order", "lengths"}
+             "omit", "param_types", "raise_pending", "order", "lengths", "unused"}
+# `unused`: C++ parameters MPI-2.2 prints that the C routine has no use for, first (Annex A.4's
+# `Distgraphcomm::Get_dist_neighbors_count(int rank, int indegree[], ...)`).
 # `lengths`: { param = how } for an array whose length the C binding does not pass (see _len).
 _CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Cartcomm", "Graphcomm", "Distgraphcomm", "Datatype",
             "Win", "File", "Group", "Errhandler", "Info", "Request", "Prequest", "Grequest", "Status",
@@ -375,6 +377,9 @@ def member(fn: Function, e: dict) -> Member:
             args.append(f"&{n}")
         else:
             raise SpecError(f"{fn.origin}: no C++ binding for kind {k.name}")
+    if e.get("unused"):
+        params = [*e["unused"], *params]
+        pre = ["(void)" + re.search(r"(\w+)$", d).group(1) + ";" for d in e["unused"]] + pre
     if e.get("order"):  # MPI-2.2's parameter order, where it is not C's
         by_name = {re.search(r"(\w+)(\[\])?$", d).group(1): d for d in params}
         if sorted(by_name) != sorted(e["order"]):
