@@ -496,7 +496,21 @@ MPI_Errhandler c_errhandler(const Errhandler& e, object_kind kind) {
     return win_throw;
   }
   if (kind == file_kind) {
-    if (file_throw == MPI_ERRHANDLER_NULL) check(MPI_File_create_errhandler(throw_file_handler, &file_throw));
+    if (file_throw == MPI_ERRHANDLER_NULL) {
+      check(MPI_File_create_errhandler(throw_file_handler, &file_throw));
+#if defined(MPICH_VERSION) && defined(MPIATTR_OVER_HOST)
+      // MPICH 4.0's MPI_File_close releases a user-defined error handler the file inherited from
+      // MPI_FILE_NULL without MPI_File_open having taken it: a plain C program with one aborts at
+      // its third close (ref_count >= 0, errhan_impl.c). This handler lives as long as the
+      // process, so it is given references to spare: each MPI_File_get_errhandler takes one
+      // (docs/decisions.md D36).
+      MPI_Errhandler before = MPI_ERRHANDLER_NULL, spare = MPI_ERRHANDLER_NULL;
+      check(MPI_File_get_errhandler(MPI_FILE_NULL, &before));
+      check(MPI_File_set_errhandler(MPI_FILE_NULL, file_throw));
+      for (int i = 0; i < (1 << 18); ++i) check(MPI_File_get_errhandler(MPI_FILE_NULL, &spare));
+      check(MPI_File_set_errhandler(MPI_FILE_NULL, before));
+#endif
+    }
     return file_throw;
   }
   if (comm_throw == MPI_ERRHANDLER_NULL) check(MPI_Comm_create_errhandler(throw_comm_handler, &comm_throw));

@@ -65,7 +65,10 @@ EXTENSIONS = {
     for c, t in (("Comm", "Comm"), ("Datatype", "Type"), ("Win", "Win"))
     for a, b in ((f"MPI_{t}_copy_attr_function*", f"MPI_{t}_delete_attr_function*"),
                  ("Copy_attr_function*", f"MPI_{t}_delete_attr_function*"),
-                 (f"MPI_{t}_copy_attr_function*", "Delete_attr_function*"))}
+                 (f"MPI_{t}_copy_attr_function*", "Delete_attr_function*"))} | {
+    # Beside the annex's form: the three OUT arguments of MPI_Dist_graph_neighbors_count as
+    # references, as MPICH's own C++ test suite (distgraphcxx) calls it.
+    "void Distgraphcomm::Get_dist_neighbors_count(int&, int&, bool&) const"}
 
 
 def key(static, ret, cls, name, params, const) -> str:
