@@ -34,7 +34,8 @@ if str(CODEGEN_DIR) not in sys.path:
     sys.path.insert(0, str(CODEGEN_DIR))
 
 from mpiattr_codegen.load import load as load_spec  # noqa: E402
-from mpiattr_codegen.model import Callback, Function, PredefinedCallback  # noqa: E402
+from mpiattr_codegen.lang.fortran import has_f08, pending as fortran_pending  # noqa: E402
+from mpiattr_codegen.model import Callback, PredefinedCallback  # noqa: E402
 
 ERRATUM_KEYS = {"entry", "param", "field", "official", "ours", "reason"}
 ERRATUM_FIELDS = {"param_direction", "lis_direction"}
@@ -92,7 +93,6 @@ def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
         out.append(f"{n}: predefined callback of type {ours_type!r} in our spec, "
                    f"{predef_type!r} in apis.json")
     # Whether it has an mpi_f08 binding (the MPI-1 family has none: `fortran = { f08 = false }`).
-    from mpiattr_codegen.lang.fortran import has_f08
     if fortran_pending(ours):
         pass  # counted apart, by fortran_gap() (docs/decisions.md D36)
     elif has_f08(ours) != bool(attrs.get("f08_expressible")):
@@ -207,12 +207,6 @@ def check_extension(e, extensions: dict) -> list[str]:
     if getattr(e, "cxx", None):
         out.append(f"{e.name}: an MPICH extension has no MPI:: binding")
     return out
-
-
-def fortran_pending(entry) -> bool:
-    """A routine the standalone runtime does not carry out (spec/surface.toml): its Fortran
-    bindings are not generated yet (docs/decisions.md D36)."""
-    return isinstance(entry, Function) and entry.core is None
 
 
 def fortran_gap(spec, apis: dict) -> list[str]:

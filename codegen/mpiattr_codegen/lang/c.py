@@ -260,9 +260,14 @@ def predefined_body(pc: PredefinedCallback) -> list[str]:
     return ["return MPI_SUCCESS;"]
 
 
+def _voids(names) -> str:
+    """`(void)a; (void)b;`: parameters a generated body does not use."""
+    return " ".join(f"(void){n};" for n in names)
+
+
 def unused_params(pc: PredefinedCallback) -> str:
     used = {"dup": {3, 4, 5}, "null_copy": {5}, "null_delete": set()}[pc.behaviour]
-    return " ".join(f"(void){p.name};" for i, p in enumerate(pc.params) if i not in used)
+    return _voids(p.name for i, p in enumerate(pc.params) if i not in used)
 
 
 def handle_types(spec: Spec) -> list[str]:
@@ -285,7 +290,7 @@ def unsupported_body(fn: Function) -> list[str]:
     first = handles[0] if handles else None
     names = [p.name for p in fn.params if p.kind.cls != "varargs"]
     if names:
-        out.append(" ".join(f"(void){n};" for n in names))
+        out.append(_voids(names))
     if fn.name.startswith("MPI_File_") or first is not None and first.kind.object == "file":
         out.append(f'return c.unsupported_on_file("{why}");')
         return out

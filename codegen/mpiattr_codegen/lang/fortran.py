@@ -63,10 +63,14 @@ _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_
 
 # ---- which routines, which names ----
 
+def pending(entry) -> bool:
+    """A routine the standalone runtime does not carry out (spec/surface.toml): C and C++ bindings
+    only, for now (docs/decisions.md D36; the spec check counts them)."""
+    return isinstance(entry, Function) and entry.core is None
+
+
 def has_binding(fn: Function) -> bool:
-    # The routines the standalone runtime does not carry out (spec/surface.toml) have C and C++
-    # bindings only, for now (docs/decisions.md D36; the spec check counts them).
-    return fn.core is not None and (fn.fortran or {}).get("binding", True)
+    return not pending(fn) and (fn.fortran or {}).get("binding", True)
 
 
 def fortran_functions(spec: Spec) -> list[Function]:
@@ -367,8 +371,8 @@ F08_HANDLE_TYPES = ("MPI_Comm", "MPI_Datatype", "MPI_Errhandler", "MPI_File", "M
 
 def has_f08(entry) -> bool:
     """Whether the entry has an mpi_f08 binding (routine, callback type or predefined callback)."""
-    if isinstance(entry, Function) and entry.core is None:
-        return False  # C and C++ only, for now (has_binding)
+    if pending(entry):
+        return False
     f = getattr(entry, "fortran", None) or {}
     return f.get("binding", True) and f.get("f08", True)
 
