@@ -6,7 +6,7 @@ from typing import Optional
 from pathlib import Path
 
 from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handle, Kind, Op, Param,
-                    PredefinedCallback, PredefinedKey, Spec, SpecError)
+                    PredefinedCallback, PredefinedKey, Removed, Spec, SpecError)
 
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
@@ -194,7 +194,7 @@ def load(spec_dir: str | Path) -> Spec:
     c = docs["constants.toml"]
     o = "spec/constants.toml"
     _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
-                    "datatype", "integers", "since"}, o)
+                    "datatype", "integers", "since", "removed"}, o)
     keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
                                value_kind=k["value_kind"], ref=k["ref"])
                  for k in c["predefined_key"])
@@ -208,9 +208,17 @@ def load(spec_dir: str | Path) -> Spec:
     dtypes = tuple(Datatype(name=d["name"], value=d["value"], size=d["size"],
                             extent=d.get("extent", d["size"]),
                             aliases=tuple(d.get("aliases", ())), cxx_size=d.get("cxx_size"),
-                            second_at=d.get("second_at"), align=d.get("align"))
+                            second_at=d.get("second_at"), align=d.get("align"),
+                            optional=bool(d.get("optional", False)))
                    for d in c["datatype"])
     ops = tuple(Op(name=p["name"], value=p["value"]) for p in c["op"])
+    removed = []
+    for r in c.get("removed", []):
+        _check_keys(r, {"name", "type", "open_mpi"}, f"{o}: {r.get('name', '?')}")
+        if r.get("type") not in ("Datatype", "int"):
+            raise SpecError(f"{o}: {r.get('name', '?')}: a removed name's type is Datatype or int")
+        removed.append(Removed(name=_need(r, "name", o), type=r["type"],
+                               open_mpi=_need(r, "open_mpi", o)))
     since = dict(c.get("since", {}))
     known = {e.name for e in errs} | set(c["integers"])
     if unknown := set(since) - known:
@@ -222,6 +230,6 @@ def load(spec_dir: str | Path) -> Spec:
                 predefined_callbacks=tuple(predefs), predefined_keys=keys,
                 keyval_invalid=c["keyval_invalid"]["value"], error_classes=errs, handles=handles,
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
-                since=tuple(sorted(since.items())),
+                since=tuple(sorted(since.items())), removed=tuple(removed),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
                 files=tuple(str(f) for f in files))

@@ -131,6 +131,17 @@ class Datatype:
     # A pair type with a gap (MPI_SHORT_INT): its second member's offset; None: one block of size.
     second_at: Optional[str] = None
     align: Optional[str] = None  # its alignment, where its size or extent does not give it
+    # An optional datatype (MPI-4.1 §3.2.2): a host MPI defines it only where its Fortran compiler
+    # has the type, so bindings over a host name it where the host's mpi.h does.
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Removed:
+    """An MPI-1 name that MPI-3.0 removed, offered by the MPI:: bindings over a host only."""
+    name: str
+    type: str  # Datatype | int
+    open_mpi: str  # Open MPI 4.1's object symbol (Datatype) or enumerator (int) for the hidden name
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,7 @@ class Spec:
     version: tuple[int, int]
     files: tuple[str, ...] = field(default=())
     since: tuple[tuple[str, str], ...] = ()  # constants newer than MPI-3.1, and the version
+    removed: tuple[Removed, ...] = ()  # MPI-1 names removed in MPI-3.0 (over a host only)
 
     def function(self, name: str) -> Function:
         for f in self.functions:

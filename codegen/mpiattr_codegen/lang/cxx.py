@@ -553,14 +553,15 @@ def class_callbacks(spec: Spec) -> dict[str, list[str]]:
     return out
 
 
-def datatype_names(spec: Spec) -> list[tuple[str, str]]:
-    """(C++ name, C constant) of every predefined datatype."""
+def datatype_names(spec: Spec) -> list[tuple[str, str, bool]]:
+    """(C++ name, C constant, optional) of every predefined datatype; an optional one exists over
+    a host only where the host's mpi.h defines its C name."""
     out = []
     for d in spec.datatypes:
         for n in DATATYPE_NAMES.get(d.name, (d.name[4:],)):
-            out.append((n, d.name))
+            out.append((n, d.name, d.optional))
         for a in d.aliases:
-            out.append((a[4:], d.name))
+            out.append((a[4:], d.name, d.optional))
     return out
 
 

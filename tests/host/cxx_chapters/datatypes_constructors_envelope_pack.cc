@@ -4,7 +4,8 @@
 // its Get_envelope combiner (MPI::COMBINER_*) and Get_contents, Get_size, Get_extent and
 // Get_true_extent, names (Set_name, Get_name), a derived type on the wire with Status::
 // Get_elements, Pack/Unpack, Pack_external/Unpack_external in "external32", Get_address, and the
-// named pair types (MPI::TWOINT, FLOAT_INT, DOUBLE_INT, LONG_INT, SHORT_INT, LONG_DOUBLE_INT).
+// named pair types (MPI::TWOINT, FLOAT_INT, DOUBLE_INT, LONG_INT, SHORT_INT, LONG_DOUBLE_INT),
+// and MPI-1's LB, UB and *_INTEGER combiners, which MPI-3.0 removed.
 #include "chapter_out.h"
 
 #include <sstream>
@@ -230,6 +231,46 @@ int main(int argc, char** argv)
         t << MPI::BOOL.Get_size() << " " << MPI::COMPLEX.Get_size() << " "
           << MPI::DOUBLE_COMPLEX.Get_size();
         one("BOOL COMPLEX DOUBLE_COMPLEX sizes", t.str());
+    }
+
+    // MPI-1's LB and UB markers and the *_INTEGER combiners, which MPI-2.2 still has (§4.1.6,
+    // §4.1.13; MPI-3.0 removed them) and legacy codes use, and the optional INTEGER16 where the
+    // host has it.
+    {
+#if defined(OPEN_MPI) && !defined(MPIATTR_OVER_HOST)
+        // Open MPI 4.1's own bindings declare MPI::LB and MPI::UB but do not define them
+        // (divergences.toml).
+        one("struct with LB and UB markers", "does not compile");
+        one("LB UB names", "does not compile");
+#else
+        int bl[3] = {1, 1, 1};
+        MPI::Aint d[3] = {-8, 0, 24};
+        MPI::Datatype ts[3] = {MPI::LB, MPI::INT, MPI::UB};
+        MPI::Datatype marked = MPI::Datatype::Create_struct(3, bl, d, ts);
+        MPI::Aint lb, ext;
+        marked.Get_extent(lb, ext);
+        std::ostringstream s;
+        s << "lb " << lb << " extent " << ext << " size " << marked.Get_size();
+        one("struct with LB and UB markers", s.str());
+        marked.Free();
+        char lbname[MPI::MAX_OBJECT_NAME], ubname[MPI::MAX_OBJECT_NAME];
+        int len = -1;
+        MPI::LB.Get_name(lbname, len);
+        MPI::UB.Get_name(ubname, len);
+        one("LB UB names", std::string(lbname) + " " + ubname);
+#endif
+        int removed[3] = {MPI::COMBINER_HVECTOR_INTEGER, MPI::COMBINER_HINDEXED_INTEGER,
+                          MPI::COMBINER_STRUCT_INTEGER};
+        one("combiners HVECTOR_INTEGER HINDEXED_INTEGER STRUCT_INTEGER", ints(removed, 3));
+        one("integer combiners differ from the MPI-2 ones",
+            removed[0] != MPI::COMBINER_HVECTOR && removed[1] != MPI::COMBINER_HINDEXED &&
+                removed[2] != MPI::COMBINER_STRUCT);
+#if defined(MPI_INTEGER16)
+        one("INTEGER16", MPI::INTEGER16 == MPI::DATATYPE_NULL ? std::string("DATATYPE_NULL")
+                                                              : std::to_string(MPI::INTEGER16.Get_size()));
+#else
+        one("INTEGER16", "not defined by the host");
+#endif
     }
 
     contig.Free();
