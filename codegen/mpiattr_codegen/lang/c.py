@@ -294,9 +294,12 @@ def unsupported_body(fn: Function) -> list[str]:
     if fn.name.startswith("MPI_File_") or first is not None and first.kind.object == "file":
         out.append(f'return c.unsupported_on_file("{why}");')
         return out
-    if first is not None and first.dir == "in" and first.kind.object in ("comm", "win"):
-        peek = "peek_comm" if first.kind.object == "comm" else "peek_win"
-        out.append(f"c.target(c.{peek}(mpiattr::cbind::to_handle({first.name})));")
+    # Not always the first handle: MPI_Put's is a datatype, MPI_Win_post's a group, MPI_Bsend's a
+    # datatype and MPI_Comm_spawn's an info (their window or communicator comes later).
+    target = next((p for p in handles if p.dir == "in" and p.kind.object in ("comm", "win")), None)
+    if target is not None:
+        peek = "peek_comm" if target.kind.object == "comm" else "peek_win"
+        out.append(f"c.target(c.{peek}(mpiattr::cbind::to_handle({target.name})));")
     out.append(f'return c.unsupported("{why}");')
     return out
 
