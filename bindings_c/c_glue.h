@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "mpi.h"
@@ -131,6 +132,14 @@ class call {
     return code;
   }
 
+  // A routine of the tool information interface (MPI_T_*) the runtime does not carry out: the tool
+  // interface reports errors by return code only, never through a handler (MPI-4.1 §16.3.10), and
+  // MPI_T_ERR_NOT_SUPPORTED is its code for "not supported" (docs/decisions.md D39).
+  [[gnu::cold, gnu::noinline]] int unsupported_tool(const char* why) {
+    (void)why;
+    return MPI_T_ERR_NOT_SUPPORTED;
+  }
+
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return raise_error(target_, pending_, routine_); }
   int fail(status st) { return raise_error(target_, st, routine_); }
@@ -147,6 +156,33 @@ class call {
   const attr_object* target_ = nullptr;
   status pending_;
 };
+
+// Routines the binding carries out itself (codegen lang/c.py BINDING_ROUTINES, docs/decisions.md
+// D39). Address arithmetic (MPI-4.1 §6.1.5): addresses are plain integers here.
+inline MPI_Aint aint_add(MPI_Aint base, MPI_Aint disp) {
+  return static_cast<MPI_Aint>(static_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(disp));
+}
+inline MPI_Aint aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
+  return static_cast<MPI_Aint>(static_cast<std::uintptr_t>(addr1) - static_cast<std::uintptr_t>(addr2));
+}
+// Status conversions (MPI-4.1 §20.3.5). The C MPI_Status, the Fortran INTEGER status array and
+// MPI_F08_status hold the same MPI_F_STATUS_SIZE integers in the same order (source, tag, error,
+// then the byte count that f_glue.h and set_status write), so each is a copy. MPI_STATUS_IGNORE
+// or a NULL pointer is MPI_ERR_ARG, returned (these routines have no object to raise it on).
+static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fint) &&
+              offsetof(MPI_Status, MPI_TAG) == MPI_F_TAG * sizeof(MPI_Fint) &&
+              offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint));
+inline int status_copy(const void* from, void* to) {
+  if (from == nullptr || to == nullptr) return MPI_ERR_ARG;
+  std::memmove(to, from, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+  return MPI_SUCCESS;
+}
+inline int status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) { return status_copy(c_status, f_status); }
+inline int status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) { return status_copy(f_status, c_status); }
+inline int status_c2f08(const MPI_Status* c_status, MPI_F08_status* f08_status) { return status_copy(c_status, f08_status); }
+inline int status_f082c(const MPI_F08_status* f08_status, MPI_Status* c_status) { return status_copy(f08_status, c_status); }
 
 // The predefined callbacks, as predefined.cc defines them.
 extern const predefined_callback predefined_callbacks[];

@@ -194,7 +194,7 @@ def load(spec_dir: str | Path) -> Spec:
     c = docs["constants.toml"]
     o = "spec/constants.toml"
     _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
-                    "datatype", "integers", "since", "removed"}, o)
+                    "datatype", "integers", "since", "removed", "c_integers", "c_enum", "c_handle"}, o)
     keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
                                value_kind=k["value_kind"], ref=k["ref"])
                  for k in c["predefined_key"])
@@ -219,6 +219,15 @@ def load(spec_dir: str | Path) -> Spec:
             raise SpecError(f"{o}: {r.get('name', '?')}: a removed name's type is Datatype or int")
         removed.append(Removed(name=_need(r, "name", o), type=r["type"],
                                open_mpi=_need(r, "open_mpi", o)))
+    # Constants of the C binding only (MPI_F_*, the tool interface's): mpi.h has them, Fortran not.
+    c_enums = []
+    for e in c.get("c_enum", []):
+        _check_keys(e, {"type", "values"}, f"{o}: c_enum {e.get('type', '?')}")
+        c_enums.append((_need(e, "type", o), tuple(_need(e, "values", o).items())))
+    c_handles = []
+    for h in c.get("c_handle", []):
+        _check_keys(h, {"name", "type", "value"}, f"{o}: c_handle {h.get('name', '?')}")
+        c_handles.append((_need(h, "name", o), _need(h, "type", o), _need(h, "value", o)))
     since = dict(c.get("since", {}))
     known = {e.name for e in errs} | set(c["integers"])
     if unknown := set(since) - known:
@@ -231,5 +240,7 @@ def load(spec_dir: str | Path) -> Spec:
                 keyval_invalid=c["keyval_invalid"]["value"], error_classes=errs, handles=handles,
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
                 since=tuple(sorted(since.items())), removed=tuple(removed),
+                c_integers=tuple(c.get("c_integers", {}).items()), c_enums=tuple(c_enums),
+                c_handles=tuple(c_handles),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
                 files=tuple(str(f) for f in files))

@@ -167,6 +167,11 @@ class Spec:
     files: tuple[str, ...] = field(default=())
     since: tuple[tuple[str, str], ...] = ()  # constants newer than MPI-3.1, and the version
     removed: tuple[Removed, ...] = ()  # MPI-1 names removed in MPI-3.0 (over a host only)
+    # Constants of the C binding only (docs/decisions.md D39): (name, value); (enum type, ((name,
+    # value), ...)); (name, handle type, value).
+    c_integers: tuple[tuple[str, int], ...] = ()
+    c_enums: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    c_handles: tuple[tuple[str, str, int], ...] = ()
 
     def function(self, name: str) -> Function:
         for f in self.functions:

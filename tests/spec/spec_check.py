@@ -38,7 +38,7 @@ from mpiattr_codegen.lang.fortran import has_f08, pending as fortran_pending  # 
 from mpiattr_codegen.model import Callback, PredefinedCallback  # noqa: E402
 
 ERRATUM_KEYS = {"entry", "param", "field", "official", "ours", "reason"}
-ERRATUM_FIELDS = {"param_direction", "lis_direction"}
+ERRATUM_FIELDS = {"param_direction", "lis_direction", "constant"}
 
 
 def load_apis() -> dict:

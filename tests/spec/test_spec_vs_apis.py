@@ -41,10 +41,10 @@ def test_spec_matches_apis_json(spec, apis, caching):
 
 
 def test_fortran_bindings_still_missing_only_go_down(spec, apis):
-    """The routines of spec/surface.toml have C and C++ bindings, not Fortran ones yet (D36,
-    issue 26): their number may only go down."""
+    """The routines of spec/surface.toml and spec/surface_mpi4.toml have C (and, those of MPI-2.2,
+    C++) bindings, not Fortran ones yet (D36, D39, issue 26): their number may only go down."""
     gap = sc.fortran_gap(spec, apis)
-    assert len(gap) <= 151, gap
+    assert len(gap) <= 259, gap
 
 
 def test_spec_covers_runtime_and_caching(spec, caching):

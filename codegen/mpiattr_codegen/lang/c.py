@@ -35,8 +35,8 @@ def c_type(p: Param) -> str:
     k = p.kind
     if p.c_decl:
         return p.c_decl
-    if k.cls == "function":
-        return f"{p.func_type}* {p.name}"
+    if k.cls == "function":  # (the MPI_T callbacks' kinds name their type: apis.json gives none)
+        return f"{p.func_type or k.c}* {p.name}"
     if k.c_by_value_pointer or k.cls == "buffer":
         return f"{'const ' if p.const else ''}void* {p.name}"
     if k.cls == "string":
@@ -55,6 +55,12 @@ def c_type(p: Param) -> str:
 EXTENSION_TYPEDEFS = {
     "MPIX_Destructor_function": "typedef void MPIX_Destructor_function(void* extra_state)",
 }
+
+
+def tools(entry) -> bool:
+    """A routine of the MPI tool information interface (MPI-4.1 §16.3): its errors are return codes
+    only (MPI_T_ERR_*), never raised through an error handler."""
+    return entry.name.startswith("MPI_T_")
 
 
 def extension(entry) -> bool:
@@ -219,7 +225,14 @@ def return_expr(fn: Function) -> str:
     if fn.core == "handle_f2c":
         return (f"mpiattr::cbind::to_c<{fn.returns.c}>("
                 f"static_cast<mpiattr::handle_t>({fn.params[0].name}))")
+    if fn.core in BINDING_ROUTINES:  # done by the binding itself (docs/decisions.md D39)
+        return f"mpiattr::cbind::{fn.core}({', '.join(p.name for p in fn.params)})"
     return f"mpiattr::api::{fn.core}({', '.join(p.name for p in fn.params)})"
+
+
+# Routines that need no runtime and are carried out by the C binding (bindings_c/c_glue.h): address
+# arithmetic and the status conversions between C and Fortran (docs/decisions.md D39).
+BINDING_ROUTINES = {"aint_add", "aint_diff", "status_c2f", "status_f2c", "status_c2f08", "status_f082c"}
 
 
 # The object tables of mpiattr::runtime, by object kind.
@@ -284,6 +297,9 @@ def handle_types(spec: Spec) -> list[str]:
 def unsupported_body(fn: Function) -> list[str]:
     why = fn.unsupported.replace("\\", "\\\\").replace('"', '\\"')
     out = []
+    if tools(fn):  # no error handler, whether or not MPI is initialized (MPI-4.1 §16.3.10)
+        names = [p.name for p in fn.params]
+        return ([_voids(names)] if names else []) + [f'return c.unsupported_tool("{why}");']
     if fn.init == "during":
         out.append("if (!c.usable()) return c.fail();")
     handles = [p for p in fn.params if p.kind.cls == "handle" and p.length is None]

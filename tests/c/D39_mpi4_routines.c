@@ -1,0 +1,166 @@
+/* D39: the MPI-3 and MPI-4 routines of apis.json (spec/surface_mpi4.toml) are declared in mpi.h and
+ * link standalone. One representative of each group the runtime does not carry out refuses with
+ * MPI_ERR_UNSUPPORTED_OPERATION, naming itself and why, through the right error handler and
+ * without writing its outputs (as D36's routines); the tool interface (MPI_T_*) returns
+ * MPI_T_ERR_NOT_SUPPORTED and calls no handler, before MPI_Init as after; what needs no runtime
+ * works: MPI_Aint_add/diff, the status conversions, the File/Message/Session handle conversions.
+ * Exit status 0: passed. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "c_check.h"
+
+static int handled; /* calls of the counting handler */
+static MPI_Comm handled_on;
+static int handled_code;
+static void counting(MPI_Comm *comm, int *code, ...) {
+  ++handled;
+  handled_on = *comm;
+  handled_code = *code;
+}
+static int win_handled;
+static void win_counting(MPI_Win *win, int *code, ...) {
+  (void)win;
+  (void)code;
+  ++win_handled;
+}
+
+static void check_refusal(int rc, const char *routine, const char *why) {
+  int cls = -1, len = 0;
+  char msg[MPI_MAX_ERROR_STRING];
+  CHECK(rc != MPI_SUCCESS, "%s succeeded", routine);
+  OK(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "%s: class %d, not MPI_ERR_UNSUPPORTED_OPERATION", routine, cls);
+  OK(MPI_Error_string(rc, msg, &len));
+  CHECK(strstr(msg, routine) != NULL, "%s: message '%s' does not name it", routine, msg);
+  CHECK(strstr(msg, why) != NULL, "%s: message '%s' does not say '%s'", routine, msg, why);
+}
+
+/* The routines of the tool interface: a return code only, MPI initialized or not. */
+static void check_tools(const char *when) {
+  int provided = -1, num = -1;
+  CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_T_ERR_NOT_SUPPORTED,
+        "%s: MPI_T_init_thread did not return MPI_T_ERR_NOT_SUPPORTED", when);
+  CHECK(provided == -1, "%s: MPI_T_init_thread wrote provided", when);
+  CHECK(MPI_T_cvar_get_num(&num) == MPI_T_ERR_NOT_SUPPORTED && num == -1, "%s: MPI_T_cvar_get_num", when);
+  MPI_T_pvar_session session = MPI_T_PVAR_SESSION_NULL;
+  CHECK(MPI_T_pvar_session_create(&session) == MPI_T_ERR_NOT_SUPPORTED, "%s: MPI_T_pvar_session_create", when);
+  CHECK(MPI_T_finalize() == MPI_T_ERR_NOT_SUPPORTED, "%s: MPI_T_finalize", when);
+}
+
+int main(int argc, char **argv) {
+  check_tools("before MPI_Init");
+  OK(MPI_Init(&argc, &argv));
+  check_tools("after MPI_Init");
+
+  MPI_Comm comm;
+  OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+  MPI_Errhandler eh;
+  OK(MPI_Comm_create_errhandler(counting, &eh));
+  OK(MPI_Comm_set_errhandler(comm, eh));
+  int buf[4] = {1, 2, 3, 4}, out[4] = {0};
+  const char *yet = "not carried out by the standalone runtime yet";
+
+  /* On a communicator: its handler, with its handle and the code; no output written. */
+  MPI_Request req = MPI_REQUEST_NULL;
+  struct {
+    const char *name;
+    int rc;
+  } on_comm[8];
+  int n = 0;
+  on_comm[n].name = "MPI_Ibarrier", on_comm[n++].rc = MPI_Ibarrier(comm, &req);
+  on_comm[n].name = "MPI_Allreduce_init",
+  on_comm[n++].rc = MPI_Allreduce_init(buf, out, 4, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &req);
+  on_comm[n].name = "MPI_Neighbor_allgather",
+  on_comm[n++].rc = MPI_Neighbor_allgather(buf, 1, MPI_INT, out, 1, MPI_INT, comm);
+  MPI_Message msg = MPI_MESSAGE_NO_PROC;
+  MPI_Status st;
+  on_comm[n].name = "MPI_Mprobe", on_comm[n++].rc = MPI_Mprobe(0, 0, comm, &msg, &st);
+  on_comm[n].name = "MPI_Psend_init",
+  on_comm[n++].rc = MPI_Psend_init(buf, 2, 2, MPI_INT, 0, 0, comm, MPI_INFO_NULL, &req);
+  MPI_Info info = MPI_INFO_NULL;
+  on_comm[n].name = "MPI_Comm_get_info", on_comm[n++].rc = MPI_Comm_get_info(comm, &info);
+  on_comm[n].name = "MPI_Isendrecv",
+  on_comm[n++].rc = MPI_Isendrecv(buf, 1, MPI_INT, 0, 0, out, 1, MPI_INT, 0, 0, comm, &req);
+  for (int i = 0; i < n; ++i) {
+    check_refusal(on_comm[i].rc, on_comm[i].name, yet);
+  }
+  CHECK(handled == n && handled_on == comm && handled_code == on_comm[n - 1].rc,
+        "the communicator's handler ran %d times for %d refusals", handled, n);
+  CHECK(req == MPI_REQUEST_NULL && msg == MPI_MESSAGE_NO_PROC && info == MPI_INFO_NULL,
+        "an output was written");
+  CHECK(out[0] == 0, "a receive buffer was written");
+
+  /* No object: MPI_COMM_SELF's handler (D4), here MPI_ERRORS_RETURN. */
+  OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  MPI_Session session = MPI_SESSION_NULL;
+  check_refusal(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session), "MPI_Session_init", "sessions are");
+  CHECK(session == MPI_SESSION_NULL, "the session was written");
+  MPI_Count size = -1;
+  check_refusal(MPI_Type_size_x(MPI_INT, &size), "MPI_Type_size_x", yet);
+  CHECK(size == -1, "the size was written");
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  MPI_Aint displs[2] = {0, 8};
+  check_refusal(MPI_Type_create_hindexed_block(2, 1, displs, MPI_INT, &t), "MPI_Type_create_hindexed_block", yet);
+  check_refusal(MPI_Info_create_env(argc, argv, &info), "MPI_Info_create_env", yet);
+  CHECK(handled == n, "a handler other than MPI_COMM_SELF's ran");
+
+  /* On a window: its handler. */
+  MPI_Win win;
+  OK(MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL, comm, &win));
+  MPI_Errhandler weh;
+  OK(MPI_Win_create_errhandler(win_counting, &weh));
+  OK(MPI_Win_set_errhandler(win, weh));
+  int result = -1;
+  check_refusal(MPI_Fetch_and_op(buf, &result, MPI_INT, 0, 0, MPI_SUM, win), "MPI_Fetch_and_op", yet);
+  check_refusal(MPI_Win_lock_all(0, win), "MPI_Win_lock_all", yet);
+  check_refusal(MPI_Rput(buf, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req), "MPI_Rput", yet);
+  CHECK(win_handled == 3 && handled == n, "the window's handler ran %d times (of 3)", win_handled);
+  CHECK(result == -1 && req == MPI_REQUEST_NULL, "an output was written");
+  OK(MPI_Win_free(&win));
+  OK(MPI_Errhandler_free(&weh));
+
+  /* A file: returned only (MPI_FILE_NULL's handler is MPI_ERRORS_RETURN). */
+  check_refusal(MPI_File_iread_all(MPI_FILE_NULL, out, 1, MPI_INT, &req), "MPI_File_iread_all", "has no files");
+
+  /* What needs no runtime. */
+  char bytes[16];
+  MPI_Aint a0, a1;
+  OK(MPI_Get_address(&bytes[0], &a0));
+  OK(MPI_Get_address(&bytes[10], &a1));
+  CHECK(MPI_Aint_diff(a1, a0) == 10, "MPI_Aint_diff gave %ld", (long)MPI_Aint_diff(a1, a0));
+  CHECK(MPI_Aint_add(a0, 10) == a1, "MPI_Aint_add is not the address 10 bytes on");
+  CHECK(MPI_Aint_add(a1, -10) == a0, "MPI_Aint_add with a negative displacement");
+
+  MPI_Status cst, back;
+  memset(&cst, 0, sizeof cst);
+  OK(MPI_Sendrecv(buf, 3, MPI_INT, 0, 5, out, 4, MPI_INT, 0, 5, comm, &cst));
+  MPI_Fint fst[MPI_F_STATUS_SIZE];
+  MPI_F08_status f08;
+  OK(MPI_Status_c2f(&cst, fst));
+  CHECK(fst[MPI_F_SOURCE] == 0 && fst[MPI_F_TAG] == 5 && fst[MPI_F_ERROR] == cst.MPI_ERROR,
+        "MPI_Status_c2f: source %d tag %d", fst[MPI_F_SOURCE], fst[MPI_F_TAG]);
+  OK(MPI_Status_f2c(fst, &back));
+  int count = -1;
+  OK(MPI_Get_count(&back, MPI_INT, &count));
+  CHECK(back.MPI_SOURCE == 0 && back.MPI_TAG == 5 && count == 3, "MPI_Status_f2c: count %d", count);
+  OK(MPI_Status_c2f08(&cst, &f08));
+  CHECK(f08.MPI_SOURCE == 0 && f08.MPI_TAG == 5, "MPI_Status_c2f08");
+  memset(&back, 0, sizeof back);
+  OK(MPI_Status_f082c(&f08, &back));
+  OK(MPI_Get_count(&back, MPI_INT, &count));
+  CHECK(back.MPI_TAG == 5 && count == 3, "MPI_Status_f082c: count %d", count);
+  CHECK(MPI_Status_c2f(MPI_STATUS_IGNORE, fst) == MPI_ERR_ARG, "MPI_Status_c2f of MPI_STATUS_IGNORE");
+
+  CHECK(MPI_Session_c2f(MPI_SESSION_NULL) == 0x120 && MPI_Session_f2c(0x120) == MPI_SESSION_NULL, "Session c2f/f2c");
+  CHECK(MPI_Message_c2f(MPI_MESSAGE_NO_PROC) == 0x129 && MPI_Message_f2c(0x128) == MPI_MESSAGE_NULL, "Message c2f/f2c");
+  CHECK(MPI_File_f2c(MPI_File_c2f(MPI_FILE_NULL)) == MPI_FILE_NULL, "File c2f/f2c");
+
+  OK(MPI_Errhandler_free(&eh));
+  OK(MPI_Comm_free(&comm));
+  OK(MPI_Finalize());
+  check_tools("after MPI_Finalize");
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures != 0;
+}
