@@ -21,6 +21,7 @@
 #include "mpiattr/keyval.h"
 #include "mpiattr/object.h"
 #include "native_map.h"
+#include "record.h"
 
 namespace mpiattr::host {
 // mpiattr's error classes (the spec's values), as the core reports them.
@@ -110,23 +111,23 @@ MPIATTR_HOT H from_native(std::uintptr_t n) {
 
 template <object_kind K> struct kind_traits;
 template <> struct kind_traits<object_kind::comm> {
-  using object = comm_object;
+  using object = comm_record;  // (host mode's record: record.h)
   using handle = MPI_Comm;
 };
 template <> struct kind_traits<object_kind::type> {
-  using object = type_object;
+  using object = type_record;
   using handle = MPI_Datatype;
 };
 template <> struct kind_traits<object_kind::win> {
-  using object = win_object;
+  using object = win_record;
   using handle = MPI_Win;
 };
 
 // ---- the runtime (host_runtime.cc) ----
 // The records of the host objects that carry mpiattr attributes, by host handle.
-extern native_map<comm_object> g_comms;
-extern native_map<type_object> g_types;
-extern native_map<win_object> g_wins;
+extern native_map<comm_record> g_comms;
+extern native_map<type_record> g_types;
+extern native_map<win_record> g_wins;
 template <object_kind K> inline auto& records() {
   if constexpr (K == object_kind::comm) return g_comms;
   else if constexpr (K == object_kind::type) return g_types;

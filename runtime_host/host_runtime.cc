@@ -1,5 +1,6 @@
 // The host runtime: mpiattr's caching over a host MPI (MPICH or Open MPI), reached through PMPI
-// (docs/host.md). It keeps a record (comm_object, type_object, win_object) for each host object
+// (docs/host.md). It keeps a record (record.h: comm_record, type_record, win_record, the core's
+// objects with the record table's own fields) for each host object
 // that carries an mpiattr attribute, keyed by the host's handle; the core does the caching on the
 // records exactly as in standalone mode. It implements lifecycle.h over the host.
 //
@@ -36,9 +37,9 @@ static const char* const kHostName = "over the host MPI";
 
 namespace mpiattr::host {
 
-native_map<comm_object> g_comms;
-native_map<type_object> g_types;
-native_map<win_object> g_wins;
+native_map<comm_record> g_comms;
+native_map<type_record> g_types;
+native_map<win_record> g_wins;
 std::atomic<bool> g_fast{false};
 std::atomic<bool> g_fast_concurrent{false};
 
@@ -57,9 +58,9 @@ int g_probe_comm = MPI_KEYVAL_INVALID, g_probe_type = MPI_KEYVAL_INVALID,
 // finalizing.
 int g_finalize_guard = MPI_KEYVAL_INVALID;
 // What a get or delete sees on a valid object that has no record: no attribute.
-comm_object g_no_comm_attrs;
-type_object g_no_type_attrs;
-win_object g_no_win_attrs;
+comm_record g_no_comm_attrs;
+type_record g_no_type_attrs;
+win_record g_no_win_attrs;
 
 const predefined_set g_predefined(host_predefined_callbacks, &host_predefined_callback_count);
 const language_binding g_c_binding = {ccallbacks::copy, ccallbacks::del, ccallbacks::release,
@@ -185,9 +186,9 @@ void let_go(attr_object* o, object_kind kind, std::uintptr_t key) {
   if (o->attrs.reusable() && !o->predefined) {  // (MPI_Finalize's MPI_COMM_SELF and MPI_COMM_WORLD)
     bool asleep = false;
     switch (kind) {
-      case object_kind::comm: asleep = g_comms.retire(key, static_cast<comm_object*>(o)); break;
-      case object_kind::type: asleep = g_types.retire(key, static_cast<type_object*>(o)); break;
-      case object_kind::win: asleep = g_wins.retire(key, static_cast<win_object*>(o)); break;
+      case object_kind::comm: asleep = g_comms.retire(key, static_cast<comm_record*>(o)); break;
+      case object_kind::type: asleep = g_types.retire(key, static_cast<type_record*>(o)); break;
+      case object_kind::win: asleep = g_wins.retire(key, static_cast<win_record*>(o)); break;
       default: break;
     }
     if (asleep) return;
@@ -265,9 +266,9 @@ attr_object* take_record(object_kind kind, std::uintptr_t key) {
     return o;
   }
   switch (kind) {
-    case object_kind::comm: o = new comm_object; break;
-    case object_kind::type: o = new type_object; break;
-    case object_kind::win: o = new win_object; break;
+    case object_kind::comm: o = new comm_record; break;
+    case object_kind::type: o = new type_record; break;
+    case object_kind::win: o = new win_record; break;
     default: std::abort();
   }
   __atomic_store_n(&o->native, key, __ATOMIC_RELEASE);
@@ -294,9 +295,9 @@ attr_object* revive(object_kind kind, std::uintptr_t key) {
 
 void insert(attr_object* o) {
   switch (o->kind) {
-    case object_kind::comm: g_comms.insert(o->native, static_cast<comm_object*>(o)); break;
-    case object_kind::type: g_types.insert(o->native, static_cast<type_object*>(o)); break;
-    case object_kind::win: g_wins.insert(o->native, static_cast<win_object*>(o)); break;
+    case object_kind::comm: g_comms.insert(o->native, static_cast<comm_record*>(o)); break;
+    case object_kind::type: g_types.insert(o->native, static_cast<type_record*>(o)); break;
+    case object_kind::win: g_wins.insert(o->native, static_cast<win_record*>(o)); break;
     default: break;
   }
 }

@@ -23,6 +23,10 @@
 // table: so at most kMaxDormant records sleep in a map, and a record that holds a token sleeps and
 // wakes without changing any count (which at MPI_THREAD_MULTIPLE lets a dup and a free of it take
 // no lock: revive_lock_free, retire_lock_free).
+//
+// T, the record, has `native` (the handle, std::uintptr_t), `may_sleep` (bool: it holds a sleep
+// token) and `busy` (std::uint8_t: a lock-free revive or retire is changing it). The runtime's
+// records are record.h's; the core's objects have no such fields (docs/decisions.md D38).
 #pragma once
 #include <atomic>
 #include <cstdint>

@@ -20,7 +20,7 @@ namespace {
 
 struct record {
   std::uintptr_t native;  // the host handle, as attr_object::native
-  bool may_sleep = false;  // as attr_object's
+  bool may_sleep = false;  // as the host runtime's records' (runtime_host/record.h)
   std::uint8_t busy = 0;
   int census_saw = -1;  // (the census test: the last round whose census visited the record)
 };

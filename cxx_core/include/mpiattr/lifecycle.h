@@ -1,8 +1,9 @@
 // mpiattr/lifecycle.h: the small interface between the caching core and whatever really creates
-// and destroys MPI objects. Standalone, mpiattr implements it for one process
-// (runtime_standalone/src/runtime.cc); host mode implements it over MPICH or Open MPI through
-// PMPI (runtime_host/host_runtime.cc, docs/host.md). The caching core (keyvals, attribute stores,
-// copy and delete callbacks) is the same under both.
+// and destroys MPI objects. Each runtime implements it: the standalone runtime for one process
+// (runtime_standalone/, standalone_lifecycle()), host mode over MPICH or Open MPI through PMPI
+// (runtime_host/host_runtime.cc, docs/host.md). The caching core (keyvals, attribute stores, copy
+// and delete callbacks) is the same under both and knows neither: what a runtime keeps of an
+// object beyond object.h is in its own types (host mode's records: runtime_host/record.h).
 #pragma once
 #include "mpiattr/object.h"
 #include "mpiattr/status.h"

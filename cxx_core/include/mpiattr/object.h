@@ -39,11 +39,8 @@ struct attr_object {
   std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
   std::string name;                                     // guarded by attrs.mutex()
   attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
-  // Host mode's record table (runtime_host/native_map.h): whether the record holds one of the
-  // table's sleep tokens (written under the table's lock), and whether a dup or free that takes
-  // no lock is filling or emptying it (the census waits for that to end).
-  bool may_sleep = false;
-  std::uint8_t busy = 0;
+  // (A runtime keeps what else it needs of an object in its own type: host mode's records derive
+  // from these structs, runtime_host/record.h.)
 };
 
 struct group_object {
