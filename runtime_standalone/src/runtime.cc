@@ -112,16 +112,19 @@ status check_launcher() {
 // ---- the standalone lifecycle: one process, nothing underneath ----
 class standalone final : public lifecycle {
  public:
+  // A dup keeps the topology (MPI-4.1 §8.4.2); split and create derive one without (D42).
   status comm_dup(const comm_object& old, comm_object& fresh) override {
-    fresh.size = old.size;
-    fresh.rank = old.rank;
-    fresh.context = g_next_context.fetch_add(1);
+    if (status st = comm_derive(old, true, fresh); !st.is_ok()) return st;
+    topology_copy(old, fresh);
     return status::ok();
   }
   status comm_derive(const comm_object& parent, bool, comm_object& fresh) override {
-    return comm_dup(parent, fresh);
+    fresh.size = parent.size;
+    fresh.rank = parent.rank;
+    fresh.context = g_next_context.fetch_add(1);
+    return status::ok();
   }
-  void comm_release(comm_object&) override {}
+  void comm_release(comm_object& comm) override { topology_drop(comm); }
   status type_dup(const type_object& old, type_object& fresh) override {
     fresh.size = old.size;
     fresh.lb = old.lb;

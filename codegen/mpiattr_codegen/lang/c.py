@@ -164,6 +164,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"reinterpret_cast<mpiattr::aint>({n})"
     elif k.cls == "function":
         L.arg = f"reinterpret_cast<mpiattr::fnptr>({n})"
+    elif k.cls == "logical" and p.length is not None:  # periods, remain_dims: C ints, 0 is false
+        L.arg = n
     elif k.cls == "logical" and p.dir == "in":  # MPI_Op_create's commute
         L.arg = f"{n} != 0"
     elif k.cls == "logical":

@@ -265,6 +265,14 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"static_cast<mpiattr::aint>(*{n})"  # an INTEGER extra_state is sign-extended
     elif k.cls == "function":
         L.arg = n
+    elif k.cls == "logical" and p.length is not None and p.dir == "in":  # PERIODS: non-zero is true
+        L.arg = n
+    elif k.cls == "logical" and p.length is not None:  # MPI_CART_GET's PERIODS: what the core wrote
+        count = fortran_length(p)
+        L.pre.append(f"std::vector<int> {n}_v({count} > 0 ? {count} : 0, -1);")
+        L.arg = f"{n}_v.data()"
+        L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_v[i] != -1) "
+                      f"{n}[i] = {n}_v[i] ? MPIATTR_F_TRUE : MPIATTR_F_FALSE;")
     elif k.cls == "logical" and p.dir == "in":  # MPI_OP_CREATE's COMMUTE: any non-zero is true
         L.arg = f"*{n} != 0"
     elif k.cls == "logical":
@@ -272,7 +280,7 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"{n}_b"
         L.post.append(f"*{n} = {n}_b ? MPIATTR_F_TRUE : MPIATTR_F_FALSE;")
     elif k.cls in ("scalar", "error"):
-        if k.name == "INDEX" and p.dir == "out":  # MPI_WAITANY: Fortran indices start at 1
+        if k.name == "INDEX" and p.dir == "out" and p.length is None:  # MPI_WAITANY: from 1
             L.arg = f"*{n}"
             L.post.append(f"if (*{n} != MPI_UNDEFINED) *{n} += 1;")
             return L

@@ -89,8 +89,8 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
         return [kv] if p.dir == "in" else [null, kv]
     if k.cls == "attr" and p.dir != "in":
         return [null]
-    if k.cls == "logical" and p.dir == "in":  # a value (MPI_Op_create's commute)
-        return []
+    if k.cls == "logical" and (p.dir == "in" or p.length is not None):  # a value, or an array
+        return []                                                          # the core checks
     if k.cls in ("logical", "string"):
         return [null]
     if k.cls == "status" and p.dir == "in":  # MPI_Get_count reads it

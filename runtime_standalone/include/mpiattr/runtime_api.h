@@ -194,4 +194,40 @@ status reduce(const void* sendbuf, void* recvbuf, int count, type_object& dataty
 status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
                  comm_object& comm);
 
+// ---- process topologies (topologies.cc); LOGICAL arrays arrive as C ints, 0 false ----
+}  // namespace mpiattr::api
+namespace mpiattr {
+// The standalone lifecycle's hooks: a dup's copy keeps the topology, a released one drops it.
+void topology_copy(const comm_object& from, comm_object& to);
+void topology_drop(const comm_object& comm);
+}  // namespace mpiattr
+namespace mpiattr::api {
+status topo_test(comm_object& comm, int& result);
+status dims_create(int nnodes, int ndims, int* dims);
+status cart_create(comm_object& comm, int ndims, const int* dims, const int* periods, bool reorder,
+                   handle_t& newcomm);
+status cartdim_get(comm_object& comm, int& ndims);
+status cart_get(comm_object& comm, int maxdims, int* dims, int* periods, int* coords);
+status cart_rank(comm_object& comm, const int* coords, int& rank);
+status cart_coords(comm_object& comm, int rank, int maxdims, int* coords);
+status cart_shift(comm_object& comm, int direction, int disp, int& source, int& dest);
+status cart_sub(comm_object& comm, const int* remain_dims, handle_t& newcomm);
+status cart_map(comm_object& comm, int ndims, const int* dims, const int* periods, int& newrank);
+status graph_create(comm_object& comm, int nnodes, const int* index, const int* edges, bool reorder,
+                    handle_t& newcomm);
+status graphdims_get(comm_object& comm, int& nnodes, int& nedges);
+status graph_get(comm_object& comm, int maxindex, int maxedges, int* index, int* edges);
+status graph_neighbors_count(comm_object& comm, int rank, int& nneighbors);
+status graph_neighbors(comm_object& comm, int rank, int maxneighbors, int* neighbors);
+status graph_map(comm_object& comm, int nnodes, const int* index, const int* edges, int& newrank);
+status dist_graph_create_adjacent(comm_object& comm, int indegree, const int* sources,
+                                  const int* sourceweights, int outdegree, const int* destinations,
+                                  const int* destweights, handle_t info, bool reorder, handle_t& newcomm);
+status dist_graph_create(comm_object& comm, int n, const int* sources, const int* degrees,
+                         const int* destinations, const int* weights, handle_t info, bool reorder,
+                         handle_t& newcomm);
+status dist_graph_neighbors_count(comm_object& comm, int& indegree, int& outdegree, bool& weighted);
+status dist_graph_neighbors(comm_object& comm, int maxindegree, int* sources, int* sourceweights,
+                            int maxoutdegree, int* destinations, int* destweights);
+
 }  // namespace mpiattr::api
