@@ -63,14 +63,32 @@ _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_
 
 # ---- which routines, which names ----
 
+# Routines with no Fortran binding yet, each with why (docs/decisions.md D40). Every other routine
+# apis.json gives a Fortran binding has one in mpif.h, `use mpi` and `use mpi_f08`: those the
+# standalone runtime carries out call the core; those it does not (spec/surface*.toml
+# `unsupported`) raise MPI_ERR_UNSUPPORTED_OPERATION as their C entry point does (D36, D40).
+_NO_MPI_STATUS_TYPE = ("its argument is TYPE(MPI_Status), which the mpi module and mpif.h do not "
+                       "define yet (MPI-4.1 §19.3.5 asks for it there too)")
+FORTRAN_PENDING: dict[str, str] = {
+    "MPI_Status_f082f": _NO_MPI_STATUS_TYPE,
+    "MPI_Status_f2f08": _NO_MPI_STATUS_TYPE,
+    "MPI_Pcontrol": "MPI_PCONTROL(LEVEL) has no IERROR in Fortran (MPI-4.1 §15.2.4); the "
+                    "generated entry points always end with one",
+}
+
+
 def pending(entry) -> bool:
-    """A routine the standalone runtime does not carry out (spec/surface.toml): C and C++ bindings
-    only, for now (docs/decisions.md D36; the spec check counts them)."""
-    return isinstance(entry, Function) and entry.core is None
+    """A routine kept without a Fortran binding, for the reason FORTRAN_PENDING gives (D40)."""
+    return isinstance(entry, Function) and entry.name in FORTRAN_PENDING
+
+
+def tools(entry) -> bool:
+    """The tool information interface (MPI_T_*) has no Fortran binding (MPI-4.1 §16.3)."""
+    return entry.name.startswith("MPI_T_")
 
 
 def has_binding(fn: Function) -> bool:
-    return not pending(fn) and (fn.fortran or {}).get("binding", True)
+    return (not pending(fn) and not tools(fn) and (fn.fortran or {}).get("binding", True))
 
 
 def fortran_functions(spec: Spec) -> list[Function]:
@@ -78,8 +96,17 @@ def fortran_functions(spec: Spec) -> list[Function]:
 
 
 def fparams(entry) -> list[Param]:
-    """The parameters a Fortran caller passes (C's argc/argv do not exist in Fortran)."""
-    return [p for p in entry.params if p.kind.f90 is not None]
+    """The parameters a Fortran caller passes (C's argc/argv and MPI_Pcontrol's ... do not exist
+    in Fortran). Any other kind without an f90 type is a gap in spec/kinds.toml: fail, not guess."""
+    out = []
+    for p in entry.params:
+        if p.kind.cls in ("argc", "argv", "varargs"):
+            continue
+        if p.kind.f90 is None:
+            raise ValueError(f"{getattr(entry, 'origin', entry.name)}: parameter {p.name}: kind "
+                             f"{p.kind.name} has no f90 type in spec/kinds.toml")
+        out.append(p)
+    return out
 
 
 def upper(name: str) -> str:
@@ -110,34 +137,58 @@ def f_decl(p: Param) -> str:
     intent = {"in": "in", "out": "out", "inout": "inout"}[p.dir]
     if k.cls == "function":
         return f"external :: {p.name}"
-    if k.cls == "buffer" and k.name == "BUFFER":
+    if choice(p):
         # A choice buffer: any type and rank, passed by address (gfortran's NO_ARG_CHECK).
         return f"type(*), dimension(*) :: {p.name}"
     if k.cls == "string":
         return f"character(len=*), intent({intent}) :: {p.name}"
+    if k.cls == "string_array":  # MPI_COMM_SPAWN's ARGV(*), SPAWN_MULTIPLE's ARRAY_OF_ARGV(COUNT, *)
+        return f"character(len=*), intent({intent}) :: {p.name}({_string_array_dims(p)})"
     if k.cls == "status":
         dims = "MPI_STATUS_SIZE, *" if p.length is not None else "MPI_STATUS_SIZE"
         return f"integer, intent({intent}) :: {p.name}({dims})"
-    t = k.f90.lower().replace("kind=mpi_address_kind", "kind=MPI_ADDRESS_KIND")
-    t = {"double precision": "double precision"}.get(t, t)
+    t = k.f90.lower()
+    for kp in KIND_PARAMETERS:
+        t = t.replace(f"kind={kp.lower()}", f"kind={kp}")
+    t = t.replace("mpi_status_size", "MPI_STATUS_SIZE")
+    if k.cls == "fortran_status" and "type(" in t:  # MPI_STATUS_F082F's TYPE(MPI_Status): mpi_f08 only
+        raise ValueError(f"parameter {p.name}: kind {k.name} is an mpi_f08 type, not one of the mpi module")
     if p.length is not None:
         if isinstance(p.length, list):
             dims = ", ".join(str(x) for x in reversed(p.length))  # column-major
             return f"{t}, intent({intent}) :: {p.name}({dims})"
-        return f"{t}, intent({intent}) :: {p.name}({p.length})"
+        return f"{t}, intent({intent}) :: {p.name}({p.length or '*'})"  # "": apis.json gives none
     return f"{t}, intent({intent}) :: {p.name}"
 
 
+def choice(p: Param) -> bool:
+    """A choice buffer (`<type>` in the mpi module): any type and rank, by address."""
+    return p.kind.f90 == "<type>"
+
+
+def _string_array_dims(p: Param) -> str:
+    if p.kind.c == "char**":  # an array of argument lists, one column per command
+        lead = p.length if isinstance(p.length, str) and p.length != "*" else "*"
+        return f"{lead}, *"
+    return "*"
+
+
 def f_no_arg_check(entry) -> list[str]:
-    return [p.name for p in fparams(entry) if p.kind.cls == "buffer" and p.kind.name == "BUFFER"]
+    return [p.name for p in fparams(entry) if choice(p)]
+
+
+def f08_no_arg_check(entry) -> list[str]:
+    """mpi_f08's choice buffers (MPI_BUFFER_DETACH's TYPE(C_PTR) is not one there)."""
+    return [p.name for p in fparams(entry) if choice(p) and "C_PTR" not in (p.kind.f08 or "")]
 
 
 def f_imports(entry) -> str:
     names = set()
     for p in fparams(entry):
-        if "MPI_ADDRESS_KIND" in (p.kind.f90 or ""):
-            names.add("MPI_ADDRESS_KIND")
-        if p.kind.cls == "status":
+        for kp in KIND_PARAMETERS:
+            if kp in (p.kind.f90 or ""):
+                names.add(kp)
+        if p.kind.cls == "status" or "MPI_STATUS_SIZE" in (p.kind.f90 or ""):
             names.add("MPI_STATUS_SIZE")
     return ", ".join(sorted(names))
 
@@ -178,11 +229,11 @@ def c_type(p: Param) -> str:
     k, n = p.kind, p.name
     if k.cls == "function":
         return f"mpiattr::fnptr {n}"
-    if k.cls == "buffer":
-        return f"MPI_Aint* {n}" if k.name == "C_BUFFER" else f"void* {n}"
-    if k.cls == "string":
+    if choice(p) or k.cls in ("buffer", "buffer_address"):
+        return f"void* {n}" if choice(p) else f"MPI_Aint* {n}"
+    if k.cls in ("string", "string_array"):
         return f"{'const ' if p.dir == 'in' else ''}char* {n}"
-    if k.cls == "status":
+    if k.cls in ("status", "fortran_status"):
         return f"{'const ' if p.dir == 'in' else ''}MPI_Fint* {n}"
     if k.cls == "attr" or k.cls == "extra":
         base = "MPI_Aint" if "ADDRESS_KIND" in k.f90 else "MPI_Fint"
@@ -190,7 +241,10 @@ def c_type(p: Param) -> str:
     if k.cls in ("handle", "keyval", "logical", "error"):
         return f"{'const ' if p.dir == 'in' else ''}MPI_Fint* {n}"
     if k.cls == "scalar":
-        base = {"int": "MPI_Fint", "MPI_Aint": "MPI_Aint", "double": "double"}[k.c]
+        base = {"int": "MPI_Fint", "MPI_Aint": "MPI_Aint", "double": "double", "MPI_Offset": "MPI_Offset",
+                "MPI_Count": "MPI_Count"}.get(k.c)
+        if base is None:
+            raise ValueError(f"parameter {n}: kind {k.name}: no Fortran entry-point type for C type {k.c}")
         return f"{'const ' if p.dir == 'in' else ''}{base}* {n}"
     raise ValueError(f"no Fortran entry-point type for kind {k.name}")
 
@@ -200,7 +254,7 @@ def c_params(fn: Function) -> str:
     if not fn.returns:
         ps.append(f"MPI_Fint* {fn.ierror}")
     # gfortran (>= 8) and the other current compilers pass CHARACTER lengths as size_t, last.
-    ps += [f"std::size_t {p.name}_len" for p in fparams(fn) if p.kind.cls == "string"]
+    ps += [f"std::size_t {p.name}_len" for p in fparams(fn) if p.kind.cls in ("string", "string_array")]
     return ", ".join(ps) or "void"
 
 
@@ -318,6 +372,32 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     return L
 
 
+def unsupported_body(fn: Function) -> list[str]:
+    """The body of the Fortran entry point of a routine the standalone runtime does not carry out
+    (spec/surface*.toml `unsupported`): what its C entry point does (lang/c.py unsupported_body,
+    D36): MPI_ERR_UNSUPPORTED_OPERATION with why, through its communicator's or window's error
+    handler (a file routine's: returned only), the message naming the routine (D40)."""
+    if fn.returns:
+        raise ValueError(f"{fn.origin}: an unsupported routine with a return value has no Fortran stub")
+    why = fn.unsupported.replace("\\", "\\\\").replace('"', '\\"')
+    out = []
+    if fn.init == "during":
+        out.append("if (!c.usable()) return c.fail();")
+    ps = fparams(fn)
+    names = [p.name for p in ps] + [f"{p.name}_len" for p in ps if p.kind.cls in ("string", "string_array")]
+    if names:
+        out.append(" ".join(f"(void){n};" for n in names))
+    handles = [p for p in ps if p.kind.cls == "handle" and p.length is None]
+    if fn.name.startswith("MPI_File_") or handles and handles[0].kind.object == "file":
+        out.append(f'return c.unsupported_on_file("{why}");')
+        return out
+    target = next((p for p in handles if p.dir == "in" and p.kind.object in ("comm", "win")), None)
+    if target is not None:
+        out.append(f"c.target(c.peek_{target.kind.object}(static_cast<mpiattr::handle_t>(*{target.name})));")
+    out.append(f'return c.unsupported("{why}");')
+    return out
+
+
 def clang_object_struct(obj: str) -> str:
     from .c import _OBJECT_STRUCT
     return _OBJECT_STRUCT[obj]
@@ -397,6 +477,13 @@ def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
     return [p for p in spec.predefined_callbacks if has_f08(p)]
 
 
+# The abstract interfaces mpi_f08 defines: the spec's callback types and the three the template
+# writes by hand (templates/fortran/mpi_f08.f90.j2). Set by context(); a PROCEDURE argument of any
+# other type is declared EXTERNAL (D40).
+F08_INTERFACES: set[str] = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
+                            "MPI_User_function"}
+
+
 def f08_specific(fn: Function) -> str:
     """The specific procedure name of a routine in mpi_f08 (MPI-4.1 §20.1.5): MPI_Comm_set_attr_f08."""
     return f"{fn.name}_f08"
@@ -421,11 +508,13 @@ def _f08_type(p: Param) -> str:
 
 
 def _f08_dims(p: Param) -> str:
+    if p.kind.cls == "string_array":
+        return f"({_string_array_dims(p)})"
     if p.length is None or p.kind.cls == "string":  # a string's length is its LEN
         return ""
     if isinstance(p.length, list):
         return "(" + ", ".join(str(x) for x in reversed(p.length)) + ")"  # column-major
-    return f"({p.length})"
+    return f"({p.length or '*'})"
 
 
 def _f08_std_groups(entry) -> list[tuple[str, list[str]]]:
@@ -470,12 +559,16 @@ def f08_decl(p: Param, callback: bool = False) -> str:
     assumed rank, so the entry point receives its address (MPI_SUBARRAYS_SUPPORTED = .FALSE.)."""
     k = p.kind
     if k.cls == "function":
+        if p.func_type not in F08_INTERFACES:
+            # A callback type with no abstract interface in mpi_f08 yet (Grequest, Datarep,
+            # File/Session error handlers): any procedure, as the mpi module's EXTERNAL (D40).
+            return f"external :: {p.name}"
         return f"procedure({p.func_type}) :: {p.name}"
     t = p.kind.f08.lower().replace("mpi_address_kind", "MPI_ADDRESS_KIND")  # CHARACTER(LEN=*)
     for h in F08_HANDLE_TYPES + ("MPI_Status",):
         t = t.replace(f"type({h.lower()})", f"type({h})")
     attrs = [t]
-    if k.cls == "buffer" and k.name == "BUFFER":
+    if choice(p) and "c_ptr" not in t:
         attrs = ["type(*), dimension(*)"]  # no INTENT, as in the mpi module
     elif not callback:
         attrs.append(f"intent({p.dir})")
@@ -539,16 +632,17 @@ def constants(spec: Spec) -> list[tuple[str, int]]:
 def filters(spec: Spec) -> dict:
     return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
             "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
-            "f_no_arg_check": f_no_arg_check, "free_form": free_form, "c_params": c_params, "c_return": c_return,
+            "f_no_arg_check": f_no_arg_check, "f08_no_arg_check": f08_no_arg_check, "free_form": free_form, "c_params": c_params, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
             "unused_params": unused_params, "callback_c_params": callback_c_params,
             "callback_c_types": callback_c_types, "c_ident": c_ident,
             "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
             "f08_link": f08_link, "f08_decl": f08_decl, "f08_ierror_decl": f08_ierror_decl,
-            "f08_prototype": f08_prototype}
+            "f08_prototype": f08_prototype, "unsupported_body": unsupported_body}
 
 
 def context(spec: Spec) -> dict:
+    F08_INTERFACES.update(c.name for c in f08_callbacks(spec))
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
             "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
