@@ -1,0 +1,137 @@
+! D40 (after D36): every routine of the spec has a `use mpi` binding, and one the standalone runtime
+! does not carry out raises MPI_ERR_UNSUPPORTED_OPERATION through its object's error handler, the
+! message naming the routine, as its C entry point does. One routine of each argument shape:
+! choice buffers of several ranks and types (MPI_BSEND), arrays with lengths and of handles
+! (MPI_ALLTOALLW), strings and string arrays (MPI_COMM_SPAWN), LOGICAL (MPI_INTERCOMM_MERGE),
+! statuses and INTEGER(KIND=MPI_COUNT_KIND) (MPI_GET_ELEMENTS_X), arrays of statuses
+! (MPI_TESTSOME), INTEGER(KIND=MPI_OFFSET_KIND) on a file (MPI_FILE_SEEK: no file exists, so the
+! code is only returned), callbacks (MPI_GREQUEST_START, MPI_REGISTER_DATAREP). Under
+! MPI_ERRORS_RETURN each returns the code and changes nothing a program can see: buffers and
+! INOUT arguments keep their values, the communicator stays usable. (An INTENT(OUT) argument is
+! undefined on entry to the call in Fortran, so the compiler may drop a store before it: whether
+! the entry point wrote one is checked through mpif.h, which has no interfaces: _f77.)
+module refused90
+  use mpi
+  use ftest
+  implicit none
+  private
+  public :: check, query_fn, free_fn, cancel_fn, conv_fn, extent_fn
+contains
+  subroutine check(label, ierr, routine)
+    character(len=*), intent(in) :: label, routine
+    integer, intent(in) :: ierr
+    integer :: cls, rc, slen
+    character(len=MPI_MAX_ERROR_STRING) :: text
+    call MPI_ERROR_CLASS(ierr, cls, rc)
+    call expect_i('D40 '//label//' error class', cls, MPI_ERR_UNSUPPORTED_OPERATION)
+    call MPI_ERROR_STRING(ierr, text, slen, rc)
+    call expect_l('D40 '//label//' message names '//routine, index(text(1:slen), routine) > 0, .true.)
+    call expect_l('D40 '//label//' message says why', &
+                  index(text(1:slen), 'does not carry it out') > 0, .true.)
+  end subroutine check
+
+  subroutine query_fn(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: status(MPI_STATUS_SIZE), ierror
+    ierror = MPI_SUCCESS
+  end subroutine query_fn
+  subroutine free_fn(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine free_fn
+  subroutine cancel_fn(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine cancel_fn
+  subroutine conv_fn(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    integer :: userbuf(*), filebuf(*), datatype, count, ierror
+    integer(kind=MPI_OFFSET_KIND) :: position
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    ierror = MPI_SUCCESS
+  end subroutine conv_fn
+  subroutine extent_fn(datatype, extent, extra_state, ierror)
+    integer :: datatype, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
+    ierror = MPI_SUCCESS
+  end subroutine extent_fn
+end module refused90
+
+program test_D40_refused_routines
+  use mpi
+  use ftest
+  use refused90
+  implicit none
+  integer :: ierr, comm, size, newcomm, req, outcount, i
+  integer :: s0, s1(4), s2(2, 3), s3(2, 2, 2)
+  double precision :: d2(3, 3)
+  integer :: counts(1), displs(1), types(1), errcodes(1), reqs(2), indices(2)
+  integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
+  integer(kind=MPI_COUNT_KIND) :: elements
+  character(len=8) :: argv(2)
+
+  call MPI_INIT(ierr)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
+  call MPI_COMM_DUP(MPI_COMM_WORLD, comm, ierr)
+  call MPI_COMM_SET_ERRHANDLER(comm, MPI_ERRORS_RETURN, ierr)
+
+  ! Choice buffers: a scalar, ranks 1 to 3, another type; none is read or written.
+  s0 = 7; s1 = 7; s2 = 7; s3 = 7; d2 = 7d0
+  call MPI_BSEND(s0, 1, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_BSEND scalar', ierr, 'MPI_BSEND')
+  call MPI_BSEND(s1, 4, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_BSEND rank 1', ierr, 'MPI_BSEND')
+  call MPI_BSEND(s2, 6, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_BSEND rank 2', ierr, 'MPI_BSEND')
+  call MPI_BSEND(s3, 8, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_BSEND rank 3', ierr, 'MPI_BSEND')
+  call MPI_BSEND(d2(2, :), 3, MPI_DOUBLE_PRECISION, 0, 0, comm, ierr)
+  call check('MPI_BSEND strided section', ierr, 'MPI_BSEND')
+  call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
+                .and. s0 == 7 .and. all(d2 == 7d0), .true.)
+
+  counts = 1; displs = 0; types = MPI_INTEGER
+  call MPI_ALLTOALLW(s1, counts, displs, types, s2, counts, displs, types, comm, ierr)
+  call check('MPI_ALLTOALLW', ierr, 'MPI_ALLTOALLW')
+  call expect_l('D40 MPI_ALLTOALLW recvbuf unchanged', all(s2 == 7), .true.)
+
+  argv(1) = 'a'; argv(2) = ' '
+  newcomm = -5; errcodes = -5
+  call MPI_COMM_SPAWN('./nothing', argv, 1, MPI_INFO_NULL, 0, comm, newcomm, errcodes, ierr)
+  call check('MPI_COMM_SPAWN', ierr, 'MPI_COMM_SPAWN')
+
+  newcomm = -5
+  call MPI_INTERCOMM_MERGE(comm, .true., newcomm, ierr)
+  call check('MPI_INTERCOMM_MERGE', ierr, 'MPI_INTERCOMM_MERGE')
+
+  status = 3; elements = -5
+  call MPI_GET_ELEMENTS_X(status, MPI_INTEGER, elements, ierr)
+  call check('MPI_GET_ELEMENTS_X', ierr, 'MPI_GET_ELEMENTS_X')
+
+  reqs = MPI_REQUEST_NULL; outcount = -5; indices = -5; statuses = 3
+  call MPI_TESTSOME(2, reqs, outcount, indices, statuses, ierr)
+  call check('MPI_TESTSOME', ierr, 'MPI_TESTSOME')
+  call expect_l('D40 MPI_TESTSOME requests (INOUT) unchanged', all(reqs == MPI_REQUEST_NULL), .true.)
+
+  call MPI_FILE_SEEK(MPI_FILE_NULL, 10_MPI_OFFSET_KIND, MPI_SEEK_SET, ierr)
+  call check('MPI_FILE_SEEK', ierr, 'MPI_FILE_SEEK')
+
+  req = -5
+  call MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, 0_MPI_ADDRESS_KIND, req, ierr)
+  call check('MPI_GREQUEST_START', ierr, 'MPI_GREQUEST_START')
+
+  call MPI_REGISTER_DATAREP('d40', conv_fn, conv_fn, extent_fn, 0_MPI_ADDRESS_KIND, ierr)
+  call check('MPI_REGISTER_DATAREP', ierr, 'MPI_REGISTER_DATAREP')
+
+  ! The communicator is untouched and usable.
+  call MPI_COMM_SIZE(comm, size, ierr)
+  call expect_i('D40 comm still usable', ierr, MPI_SUCCESS)
+  call MPI_COMM_FREE(comm, ierr)
+  i = 0
+  call MPI_FINALIZE(ierr)
+  call expect_i('D40 MPI_FINALIZE', ierr, MPI_SUCCESS)
+  call ftest_finish()
+end program test_D40_refused_routines

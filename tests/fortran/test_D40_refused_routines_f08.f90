@@ -1,0 +1,125 @@
+! D40 through `use mpi_f08`: the routines the standalone runtime does not carry out have their
+! mpi_f08 bindings (generic name, specific _f08 procedure, OPTIONAL ierror) and raise
+! MPI_ERR_UNSUPPORTED_OPERATION through the communicator's handler, the message naming the routine,
+! as in C (D36). Choice buffers of several ranks, handle types, strings, LOGICAL, TYPE(MPI_Status),
+! INTEGER(KIND=MPI_COUNT_KIND / MPI_OFFSET_KIND), a PROCEDURE argument; under MPI_ERRORS_RETURN the
+! code is returned and buffers are untouched (INTENT(OUT) arguments are undefined on entry in
+! Fortran; the _f77 test checks them through mpif.h); without ierror the handler still runs.
+module refused08
+  use mpi_f08
+  use ftest
+  implicit none
+  private
+  public :: check, on_error, calls, query_fn, free_fn, cancel_fn
+  integer :: calls = 0
+contains
+  subroutine check(label, ierr, routine)
+    character(len=*), intent(in) :: label, routine
+    integer, intent(in) :: ierr
+    integer :: cls, slen
+    character(len=MPI_MAX_ERROR_STRING) :: text
+    call MPI_Error_class(ierr, cls)
+    call expect_i('D40 '//label//' error class', cls, MPI_ERR_UNSUPPORTED_OPERATION)
+    call MPI_Error_string(ierr, text, slen)
+    call expect_l('D40 '//label//' message names '//routine, index(text(1:slen), routine) > 0, .true.)
+    call expect_l('D40 '//label//' message says why', &
+                  index(text(1:slen), 'does not carry it out') > 0, .true.)
+  end subroutine check
+
+  subroutine on_error(comm, error_code)
+    type(MPI_Comm) :: comm
+    integer :: error_code
+    integer :: cls
+    call MPI_Error_class(error_code, cls)
+    if (cls == MPI_ERR_UNSUPPORTED_OPERATION) calls = calls + 1
+  end subroutine on_error
+
+  subroutine query_fn(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine query_fn
+  subroutine free_fn(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine free_fn
+  subroutine cancel_fn(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine cancel_fn
+end module refused08
+
+program test_D40_refused_routines_f08
+  use mpi_f08
+  use ftest
+  use refused08
+  implicit none
+  type(MPI_Comm) :: comm, newcomm
+  type(MPI_Request) :: req
+  type(MPI_Status) :: status
+  type(MPI_Errhandler) :: eh
+  integer :: ierr, size
+  integer :: s0, s1(4), s2(2, 3), s3(2, 2, 2)
+  real :: r1(5)
+  integer(kind=MPI_COUNT_KIND) :: elements
+  character(len=8) :: argv(2)
+  integer :: errcodes(1)
+
+  call MPI_Init()
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN)
+  call MPI_Comm_dup(MPI_COMM_WORLD, comm)
+  call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)
+
+  s0 = 7; s1 = 7; s2 = 7; s3 = 7; r1 = 7.0
+  call MPI_Bsend(s0, 1, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_Bsend scalar', ierr, 'MPI_BSEND')
+  call MPI_Bsend(s1, 4, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_Bsend rank 1', ierr, 'MPI_BSEND')
+  call MPI_Bsend(s2, 6, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_Bsend rank 2', ierr, 'MPI_BSEND')
+  call MPI_Bsend(s3, 8, MPI_INTEGER, 0, 0, comm, ierr)
+  call check('MPI_Bsend rank 3', ierr, 'MPI_BSEND')
+  call MPI_Bsend(r1, 5, MPI_REAL, 0, 0, comm, ierr)
+  call check('MPI_Bsend real', ierr, 'MPI_BSEND')
+  call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
+                .and. s0 == 7 .and. all(r1 == 7.0), .true.)
+
+  argv(1) = 'a'; argv(2) = ' '
+  newcomm%MPI_VAL = -5; errcodes = -5
+  call MPI_Comm_spawn('./nothing', argv, 1, MPI_INFO_NULL, 0, comm, newcomm, errcodes, ierr)
+  call check('MPI_Comm_spawn', ierr, 'MPI_COMM_SPAWN')
+
+  newcomm%MPI_VAL = -5
+  call MPI_Intercomm_merge(comm, .false., newcomm, ierr)
+  call check('MPI_Intercomm_merge', ierr, 'MPI_INTERCOMM_MERGE')
+
+  status%MPI_SOURCE = 3; elements = -5
+  call MPI_Get_elements_x(status, MPI_INTEGER, elements, ierr)
+  call check('MPI_Get_elements_x', ierr, 'MPI_GET_ELEMENTS_X')
+
+  call MPI_File_seek(MPI_FILE_NULL, 10_MPI_OFFSET_KIND, MPI_SEEK_SET, ierr)
+  call check('MPI_File_seek', ierr, 'MPI_FILE_SEEK')
+
+  req%MPI_VAL = -5
+  call MPI_Grequest_start(query_fn, free_fn, cancel_fn, 0_MPI_ADDRESS_KIND, req, ierr)
+  call check('MPI_Grequest_start', ierr, 'MPI_GREQUEST_START')
+
+  ! Without ierror, the communicator's handler runs (and returns here).
+  call MPI_Comm_create_errhandler(on_error, eh)
+  call MPI_Comm_set_errhandler(comm, eh)
+  call MPI_Bsend(s1, 4, MPI_INTEGER, 0, 0, comm)
+  call expect_i('D40 MPI_Bsend without ierror: handler calls', calls, 1)
+
+  call MPI_Comm_size(comm, size, ierr)
+  call expect_i('D40 comm still usable', ierr, MPI_SUCCESS)
+  call MPI_Comm_free(comm)
+  call MPI_Errhandler_free(eh)
+  call MPI_Finalize(ierr)
+  call expect_i('D40 MPI_Finalize', ierr, MPI_SUCCESS)
+  call ftest_finish()
+end program test_D40_refused_routines_f08
