@@ -1211,22 +1211,35 @@ static status set_eh(attr_object& o, errhandler_object& e) {
 status comm_set_errhandler(comm_object& comm, errhandler_object& e) { return set_eh(comm, e); }
 status win_set_errhandler(win_object& win, errhandler_object& e) { return set_eh(win, e); }
 
+// The handle MPI_XXX_get_errhandler gives is a new reference, which the program frees as it frees
+// the one from create (MPI-4.1 §10.3.4: "the error handler is freed when it is no longer
+// referenced"; MPICH and Open MPI count them the same way).
+// A handler whose every reference was freed while objects still use it has left the table; a
+// new reference brings it back under a fresh handle.
+static handle_t new_reference(errhandler_object* e) {
+  if (!e->predefined && e->handle_refs.fetch_add(1, std::memory_order_acq_rel) == 0 &&
+      rt().errhandlers.insert(e) == 0)
+    return h::errhandler_null;  // the table is full: no handle to give
+  return e->handle;
+}
+
 status comm_get_errhandler(comm_object& comm, handle_t& eh) {
-  eh = comm.errhandler.load()->handle;
+  eh = new_reference(comm.errhandler.load());
   return status::ok();
 }
 
 status win_get_errhandler(win_object& win, handle_t& eh) {
-  eh = win.errhandler.load()->handle;
+  eh = new_reference(win.errhandler.load());
   return status::ok();
 }
 
 status errhandler_free(handle_t& eh) {
   errhandler_object* e = rt().errhandlers.lookup(eh);
   if (e == nullptr) return fail(MPI_ERR_ARG, "error handler 0x%x is null or not valid", eh);
-  // Objects still using a user handler keep it (MPI-4.1 §10.3.4): the record is not reclaimed, but
+  // The handle stays valid while the program holds another reference to it. After the last one,
+  // objects still using the handler keep it (MPI-4.1 §10.3.4): the record is not reclaimed, but
   // kept with the other retired ones (no object counts its users; each costs a few bytes).
-  if (!e->predefined) {
+  if (!e->predefined && e->handle_refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     rt().errhandlers.erase(e);
     static std::mutex mu;
     static auto* retired = new std::vector<errhandler_object*>;  // reachable: not a leak

@@ -22,6 +22,9 @@ struct errhandler_object {
   language lang = language::c;
   fnptr fn = nullptr;
   bool predefined = false;
+  // The program's references to a user handler's handle: one from its creation and one from each
+  // MPI_XXX_get_errhandler, each given back by an MPI_Errhandler_free (MPI-4.1 §10.3.4).
+  std::atomic<int> handle_refs{1};
 };
 
 struct attr_object {
