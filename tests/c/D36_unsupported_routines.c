@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "c_check.h"
+#include "c_refusal.h"
 
 static int handled;      /* calls of the counting handler */
 static MPI_Comm handled_on;
@@ -21,20 +21,6 @@ static void counting(MPI_Comm *comm, int *code, ...) {
   ++handled;
   handled_on = *comm;
   handled_code = *code;
-}
-
-/* The code's class must be MPI_ERR_UNSUPPORTED_OPERATION and its string must name `routine` and
- * contain `why`. */
-static void check_refusal(int rc, const char *routine, const char *why) {
-  int cls = -1, len = 0;
-  char msg[MPI_MAX_ERROR_STRING];
-  CHECK(rc != MPI_SUCCESS, "%s succeeded", routine);
-  OK(MPI_Error_class(rc, &cls));
-  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "%s: class %d, not MPI_ERR_UNSUPPORTED_OPERATION", routine, cls);
-  OK(MPI_Error_string(rc, msg, &len));
-  CHECK(strstr(msg, routine) != NULL, "%s: message '%s' does not name it", routine, msg);
-  CHECK(strstr(msg, why) != NULL, "%s: message '%s' does not say '%s'", routine, msg, why);
-  CHECK((int)strlen(msg) == len, "%s: resultlen %d for a message of %zu characters", routine, len, strlen(msg));
 }
 
 int main(int argc, char **argv) {

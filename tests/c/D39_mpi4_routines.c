@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "c_check.h"
+#include "c_refusal.h"
 
 static int handled; /* calls of the counting handler */
 static MPI_Comm handled_on;
@@ -24,17 +24,6 @@ static void win_counting(MPI_Win *win, int *code, ...) {
   (void)win;
   (void)code;
   ++win_handled;
-}
-
-static void check_refusal(int rc, const char *routine, const char *why) {
-  int cls = -1, len = 0;
-  char msg[MPI_MAX_ERROR_STRING];
-  CHECK(rc != MPI_SUCCESS, "%s succeeded", routine);
-  OK(MPI_Error_class(rc, &cls));
-  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "%s: class %d, not MPI_ERR_UNSUPPORTED_OPERATION", routine, cls);
-  OK(MPI_Error_string(rc, msg, &len));
-  CHECK(strstr(msg, routine) != NULL, "%s: message '%s' does not name it", routine, msg);
-  CHECK(strstr(msg, why) != NULL, "%s: message '%s' does not say '%s'", routine, msg, why);
 }
 
 /* The routines of the tool interface: a return code only, MPI initialized or not. */
