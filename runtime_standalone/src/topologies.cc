@@ -116,7 +116,7 @@ status check_ranks(const char* what, int n, const int* ranks, int size) {
 
 }  // namespace
 
-// ---- the lifecycle's hooks (runtime.cc: the standalone lifecycle) ----
+// ---- the lifecycle's hooks (lifecycle.cc: the standalone lifecycle) ----
 void topology_copy(const comm_object& from, comm_object& to) {
   if (auto t = find(from)) attach(to, std::move(t));
 }

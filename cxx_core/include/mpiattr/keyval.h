@@ -194,8 +194,9 @@ class index_pool {
   std::uint64_t l2_[kMax >> 18] = {};
 };
 
-// The census of lazy counting (runtime.cc): gives every attribute under keyval index `index` on
-// objects of `kind`, and on those a dup is filling, its reference (census_one, attributes.h).
+// The census of lazy counting (runtime_standalone/src/lifecycle.cc): gives every attribute under
+// keyval index `index` on objects of `kind`, and on those a dup is filling, its reference
+// (census_one, attributes.h).
 using attribute_census = void (*)(object_kind kind, std::uint32_t index);
 
 class keyval_registry {

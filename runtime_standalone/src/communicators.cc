@@ -1,0 +1,206 @@
+// Communicators and groups on the standalone runtime's one process.
+#include <cstring>
+#include <mutex>
+
+#include "runtime_internal.h"
+
+namespace mpiattr {
+namespace {
+
+// A new communicator inherits its parent's error handler (MPI-4.1 §10.3).
+status publish_comm(unpublished<comm_object>& c, const comm_object& parent, handle_t& out) {
+  comm_object* o = c.obj;
+  o->errhandler.store(parent.errhandler.load(std::memory_order_acquire), std::memory_order_relaxed);
+  if (rt().comms.insert(o) == 0) return fail(MPI_ERR_INTERN, "too many communicators");
+  c.release();
+  out = o->handle;
+  return status::ok();
+}
+
+status dup_comm(comm_object& comm, handle_t& newcomm) {
+  unpublished<comm_object> fresh;
+  if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
+  dup_in_progress building(comm, *fresh.obj);
+  if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
+    rt().life->comm_release(*fresh.obj);
+    newcomm = h::comm_null;  // no half-built communicator (R4.5)
+    return st;
+  }
+  return publish_comm(fresh, comm, newcomm);
+}
+
+status new_group(int size, handle_t& out) {
+  if (size == 0) {
+    out = h::group_empty;
+    return status::ok();
+  }
+  auto* g = new group_object;
+  g->size = size;
+  return insert_new(rt().groups, g, out, "groups");
+}
+
+}  // namespace
+
+namespace api {
+
+// ---- communicators ----
+
+status comm_size(comm_object& comm, int& size) {
+  size = comm.size;
+  return status::ok();
+}
+
+status comm_rank(comm_object& comm, int& rank) {
+  rank = comm.rank;
+  return status::ok();
+}
+
+status comm_compare(comm_object& a, comm_object& b, int& result) {
+  result = (&a == &b) ? MPI_IDENT : MPI_CONGRUENT;
+  return status::ok();
+}
+
+status comm_test_inter(comm_object&, bool& flag) {
+  flag = false;
+  return status::ok();
+}
+
+status comm_group(comm_object& comm, handle_t& group) { return new_group(comm.size, group); }
+
+status comm_dup(comm_object& comm, handle_t& newcomm) { return dup_comm(comm, newcomm); }
+
+status comm_dup_with_info(comm_object& comm, handle_t info, handle_t& newcomm) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  return dup_comm(comm, newcomm);  // R6.4
+}
+
+status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request) {
+  // R6.3: the copy callbacks run now, on this thread; the request is already complete.
+  if (status st = dup_comm(comm, newcomm); !st.is_ok()) return st;
+  request = completed_request();
+  return status::ok();
+}
+
+status comm_idup_with_info(comm_object& comm, handle_t info, handle_t& newcomm, handle_t& request) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  return comm_idup(comm, newcomm, request);
+}
+
+status comm_split(comm_object& comm, int color, int, handle_t& newcomm) {
+  if (color < 0 && color != MPI_UNDEFINED)
+    return fail(MPI_ERR_ARG, "color %d is negative and not MPI_UNDEFINED", color);
+  if (color == MPI_UNDEFINED) {
+    newcomm = h::comm_null;
+    return status::ok();
+  }
+  unpublished<comm_object> fresh;
+  if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
+  return publish_comm(fresh, comm, newcomm);  // no attributes are copied (R6.1)
+}
+
+status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
+  if (group.size == 0) {
+    newcomm = h::comm_null;
+    return status::ok();
+  }
+  unpublished<comm_object> fresh;
+  if (status st = rt().life->comm_derive(comm, true, *fresh.obj); !st.is_ok()) return st;
+  return publish_comm(fresh, comm, newcomm);  // no attributes are copied (R6.1)
+}
+
+status comm_split_type(comm_object& comm, int split_type, int key, handle_t info, handle_t& newcomm) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  if (split_type != MPI_UNDEFINED && (split_type < MPI_COMM_TYPE_SHARED || split_type > MPI_COMM_TYPE_RESOURCE_GUIDED))
+    return fail(MPI_ERR_ARG, "split_type %d is not MPI_UNDEFINED or an MPI_COMM_TYPE_* constant", split_type);
+  return comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+}
+
+status comm_create_group(comm_object& comm, group_object& group, int tag, handle_t& newcomm) {
+  if (tag < 0) return fail(MPI_ERR_TAG, "tag %d is negative", tag);
+  return comm_create(comm, group, newcomm);
+}
+
+status comm_free(handle_t& comm) {
+  return free_attr_object(rt().comms, comm, [](comm_object& c) { rt().life->comm_release(c); },
+                          MPI_ERR_COMM, "communicator");
+}
+
+status comm_disconnect(handle_t& comm) { return comm_free(comm); }
+
+status comm_set_name(comm_object& comm, const char* name) {
+  std::lock_guard lock(comm.attrs.mutex());
+  comm.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+  return status::ok();
+}
+
+status comm_get_name(comm_object& comm, char* name, int& resultlen) {
+  std::lock_guard lock(comm.attrs.mutex());
+  std::memcpy(name, comm.name.c_str(), comm.name.size() + 1);
+  resultlen = static_cast<int>(comm.name.size());
+  return status::ok();
+}
+
+// ---- groups ----
+
+status group_size(group_object& g, int& size) {
+  size = g.size;
+  return status::ok();
+}
+
+status group_rank(group_object& g, int& rank) {
+  rank = g.size ? 0 : MPI_UNDEFINED;
+  return status::ok();
+}
+
+status group_compare(group_object& a, group_object& b, int& result) {
+  result = (a.size == b.size) ? MPI_IDENT : MPI_UNEQUAL;
+  return status::ok();
+}
+
+static status check_ranks(group_object& g, int n, const int* ranks) {
+  if (n < 0 || n > g.size) return fail(MPI_ERR_ARG, "n = %d is not between 0 and the group size %d", n, g.size);
+  if (n > 0 && ranks == nullptr) return fail(MPI_ERR_ARG, "ranks is NULL");
+  for (int i = 0; i < n; ++i)
+    if (ranks[i] < 0 || ranks[i] >= g.size)
+      return fail(MPI_ERR_RANK, "ranks[%d] = %d is not a rank of the group", i, ranks[i]);
+  return status::ok();
+}
+
+status group_incl(group_object& g, int n, const int* ranks, handle_t& newgroup) {
+  if (status st = check_ranks(g, n, ranks); !st.is_ok()) return st;
+  return new_group(n, newgroup);
+}
+
+status group_excl(group_object& g, int n, const int* ranks, handle_t& newgroup) {
+  if (status st = check_ranks(g, n, ranks); !st.is_ok()) return st;
+  return new_group(g.size - n, newgroup);
+}
+
+status group_range_incl(group_object& g, int n, int (*ranges)[3], handle_t& newgroup) {
+  if (n < 0) return fail(MPI_ERR_ARG, "n = %d is negative", n);
+  if (n > 0 && ranges == nullptr) return fail(MPI_ERR_ARG, "ranges is NULL");
+  int members = 0;
+  for (int i = 0; i < n; ++i) {
+    int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    if (stride == 0) return fail(MPI_ERR_ARG, "ranges[%d] has stride 0", i);
+    if (first < 0 || first >= g.size || last < 0 || last >= g.size)
+      return fail(MPI_ERR_RANK, "ranges[%d] = {%d, %d, %d} leaves the group", i, first, last, stride);
+    members = 1;
+  }
+  return new_group(members, newgroup);
+}
+
+status group_free(handle_t& group) {
+  runtime& r = rt();
+  group_object* g = r.groups.lookup(group);
+  if (g == nullptr) return fail(MPI_ERR_GROUP, "group handle 0x%x is null or not valid", group);
+  if (!g->predefined) {
+    r.groups.erase(g);
+    delete g;
+  }
+  group = h::group_null;
+  return status::ok();
+}
+
+}  // namespace api
+}  // namespace mpiattr

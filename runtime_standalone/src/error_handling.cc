@@ -1,0 +1,187 @@
+// Error handling on the standalone runtime: handlers, raising errors, classes, codes, strings.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime_internal.h"
+
+namespace mpiattr {
+namespace {
+
+std::atomic<errhandler_invoker> g_eh_invokers[kLanguages];
+
+}  // namespace
+
+void register_errhandler_invoker(language lang, errhandler_invoker invoke) {
+  g_eh_invokers[static_cast<int>(lang)].store(invoke);
+}
+
+namespace {
+// Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`. A fatal handler
+// prints `context` after the code's text: what went wrong when the code is a callback's own.
+void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine,
+                    const char* context = nullptr) {
+  using b = errhandler_object::builtin;
+  if (eh == nullptr || eh->what == b::fatal || eh->what == b::abort) {
+    char text[1024];
+    int len = 0;
+    if (!errors::string_of(code, text, sizeof text, &len)) std::snprintf(text, sizeof text, "error code %d", code);
+    flush_output();
+    if (context != nullptr && *context != '\0')
+      std::fprintf(stderr, "mpiattr: fatal error in %s: %s (%s)\n", routine, text, context);
+    else
+      std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  if (eh->what == b::none) {
+    if (auto inv = g_eh_invokers[static_cast<int>(eh->lang)].load()) inv(*eh, kind, obj, code);
+  }
+}
+}  // namespace
+
+int raise_error(const attr_object* target, status st, const char* routine) {
+  int code = detail::last_user_code();
+  int cls = 0;
+  // A callback's own valid code is returned as it is (D8) and so carries no message of ours; a
+  // fatal handler prints what happened beside it.
+  std::string context;
+  if (code == 0 || !errors::class_of(code, &cls))
+    code = errors::make_code(st.error_class(), routine);
+  else
+    context = detail::last_detail();
+  detail::clear_last();
+  runtime& r = rt();
+  errhandler_object* eh = nullptr;
+  object_kind kind = object_kind::comm;
+  handle_t obj = h::comm_self;
+  if (target != nullptr && target->kind != object_kind::type) {
+    eh = target->errhandler.load(std::memory_order_acquire);
+    kind = target->kind;
+    obj = target->handle;
+  } else if (r.usable()) {
+    // Errors not tied to a communicator or window go to MPI_COMM_SELF (MPI-4.1 §10.3).
+    if (comm_object* self = r.comms.lookup(h::comm_self)) eh = self->errhandler.load();
+  }
+  // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
+  if (eh == nullptr) eh = builtin_eh(h::errors_are_fatal);
+  invoke_handler(eh, kind, obj, code, routine, context.c_str());
+  return code;
+}
+
+static void raise_on(attr_object& o, int code) {
+  invoke_handler(o.errhandler.load(std::memory_order_acquire), o.kind, o.handle, code,
+                 o.kind == object_kind::comm ? "MPI_Comm_call_errhandler" : "MPI_Win_call_errhandler");
+}
+
+namespace api {
+
+// ---- error handling ----
+
+static status create_errhandler(object_kind kind, language lang, fnptr fn, handle_t& out) {
+  if (fn == nullptr) return fail(MPI_ERR_ARG, "the error handler function is NULL");
+  auto* e = new errhandler_object;
+  e->for_kind = kind;
+  e->lang = lang;
+  e->fn = fn;
+  return insert_new(rt().errhandlers, e, out, "error handlers");
+}
+
+status comm_create_errhandler(language lang, fnptr fn, handle_t& eh) {
+  return create_errhandler(object_kind::comm, lang, fn, eh);
+}
+
+status win_create_errhandler(language lang, fnptr fn, handle_t& eh) {
+  return create_errhandler(object_kind::win, lang, fn, eh);
+}
+
+static status set_eh(attr_object& o, errhandler_object& e) {
+  if (e.what == errhandler_object::builtin::none && e.for_kind != o.kind)
+    return fail(MPI_ERR_ARG, "the error handler was created for %ss, not %ss", kind_name(e.for_kind), kind_name(o.kind));
+  o.errhandler.store(&e, std::memory_order_release);
+  return status::ok();
+}
+
+status comm_set_errhandler(comm_object& comm, errhandler_object& e) { return set_eh(comm, e); }
+status win_set_errhandler(win_object& win, errhandler_object& e) { return set_eh(win, e); }
+
+// The handle MPI_XXX_get_errhandler gives is a new reference, which the program frees as it frees
+// the one from create (MPI-4.1 §10.3.4: "the error handler is freed when it is no longer
+// referenced"; MPICH and Open MPI count them the same way).
+// A handler whose every reference was freed while objects still use it has left the table; a
+// new reference brings it back under a fresh handle.
+static handle_t new_reference(errhandler_object* e) {
+  if (!e->predefined && e->handle_refs.fetch_add(1, std::memory_order_acq_rel) == 0 &&
+      rt().errhandlers.insert(e) == 0)
+    return h::errhandler_null;  // the table is full: no handle to give
+  return e->handle;
+}
+
+status comm_get_errhandler(comm_object& comm, handle_t& eh) {
+  eh = new_reference(comm.errhandler.load());
+  return status::ok();
+}
+
+status win_get_errhandler(win_object& win, handle_t& eh) {
+  eh = new_reference(win.errhandler.load());
+  return status::ok();
+}
+
+status errhandler_free(handle_t& eh) {
+  errhandler_object* e = rt().errhandlers.lookup(eh);
+  if (e == nullptr) return fail(MPI_ERR_ARG, "error handler 0x%x is null or not valid", eh);
+  // The handle stays valid while the program holds another reference to it. After the last one,
+  // objects still using the handler keep it (MPI-4.1 §10.3.4): the record is not reclaimed, but
+  // kept with the other retired ones (no object counts its users; each costs a few bytes).
+  if (!e->predefined && e->handle_refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    rt().errhandlers.erase(e);
+    static std::mutex mu;
+    static auto* retired = new std::vector<errhandler_object*>;  // reachable: not a leak
+    std::lock_guard lock(mu);
+    retired->push_back(e);
+  }
+  eh = h::errhandler_null;
+  return status::ok();
+}
+
+status comm_call_errhandler(comm_object& comm, int errorcode) {
+  raise_on(comm, errorcode);
+  return status::ok();
+}
+
+status win_call_errhandler(win_object& win, int errorcode) {
+  raise_on(win, errorcode);
+  return status::ok();
+}
+
+status error_class(int errorcode, int& errorclass) {
+  if (!errors::class_of(errorcode, &errorclass))
+    return fail(MPI_ERR_ARG, "%d is not an MPI error code", errorcode);
+  return status::ok();
+}
+
+// User-defined classes and codes (MPI-4.1 §10.5): MPI_LASTUSEDCODE follows them (R8.2).
+status add_error_class(int& errorclass) {
+  if (status st = errors::add_class(errorclass); !st.is_ok()) return st;
+  set_int(g_environment, MPI_LASTUSEDCODE, errors::last_used_code());
+  return status::ok();
+}
+
+status add_error_code(int errorclass, int& errorcode) {
+  if (status st = errors::add_code(errorclass, errorcode); !st.is_ok()) return st;
+  set_int(g_environment, MPI_LASTUSEDCODE, errors::last_used_code());
+  return status::ok();
+}
+
+status add_error_string(int errorcode, const char* string) { return errors::add_string(errorcode, string); }
+
+status error_string(int errorcode, char* string, int& resultlen) {
+  if (!errors::string_of(errorcode, string, MPI_MAX_ERROR_STRING, &resultlen))
+    return fail(MPI_ERR_ARG, "%d is not an MPI error code", errorcode);
+  return status::ok();
+}
+
+}  // namespace api
+}  // namespace mpiattr

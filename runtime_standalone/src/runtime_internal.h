@@ -1,0 +1,146 @@
+// What the standalone runtime's files, one per chapter, share: object helpers, type maps, checks.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "mpiattr/runtime.h"
+#include "mpiattr/api.h"
+#include "mpiattr/runtime_api.h"
+#include "mpiattr/attributes.h"
+#include "mpiattr/errors.h"
+
+namespace mpiattr {
+
+namespace h = gen::handle;
+
+// Publishes a new object in its table (its handle in `out`), or deletes it when the table is full.
+template <typename T>
+status insert_new(object_table<T>& table, T* obj, handle_t& out, const char* what) {
+  if (table.insert(obj) == 0) {
+    delete obj;
+    return fail(MPI_ERR_INTERN, "too many %s", what);
+  }
+  out = obj->handle;
+  return status::ok();
+}
+
+inline errhandler_object* builtin_eh(handle_t which) { return rt().errhandlers.lookup(which); }
+
+// Flushes what the program wrote before the process ends without exit() (environment.cc).
+void flush_output();
+
+// The lazy keyval counts' census, installed by MPI_Init (lifecycle.cc).
+void census(object_kind kind, std::uint32_t index);
+
+// delete_all for a free or MPI_Finalize, naming what a failed delete callback was on (lifecycle.cc).
+status delete_attributes(attr_object& o);
+
+// Integer-valued predefined attributes behave as if set by Fortran MPI_ATTR_PUT (R7.5).
+inline void set_int(predefined_values& table, int key, int v) {
+  table.set(keyval_registry::index_of(key), attribute_value::from_fortran_int(v));
+}
+
+// Objects are created unpublished; a failure leaves no handle behind.
+template <typename T>
+struct unpublished {
+  T* obj = new T;
+  ~unpublished() { delete obj; }
+  T* release() {
+    T* o = obj;
+    obj = nullptr;
+    return o;
+  }
+};
+
+// An info argument that hints may be given in: MPI_INFO_NULL or a live info (MPI-4.1 §11).
+inline status check_info(handle_t info) {
+  if (info == h::info_null || rt().infos.lookup(info) != nullptr) return status::ok();
+  return fail(MPI_ERR_INFO, "info handle 0x%x is not valid", info);
+}
+
+inline handle_t completed_request() {
+  auto* r = new request_object;
+  if (rt().requests.insert(r) == 0) {
+    delete r;
+    return h::request_null;
+  }
+  return r->handle;
+}
+
+// Frees an attribute-carrying object: delete callbacks first; on failure it stays (R4.5).
+template <typename T, typename Release>
+status free_attr_object(object_table<T>& table, handle_t& handle, Release release, int err,
+                        const char* what) {
+  T* o = table.lookup(handle);
+  if (o == nullptr) return fail(err, "%s handle 0x%x is null or not valid", what, handle);
+  if (o->predefined) return fail(err, "predefined %s 0x%x cannot be freed", what, handle);
+  if (status st = delete_attributes(*o); !st.is_ok()) return st;
+  release(*o);
+  table.erase(o);
+  delete o;
+  handle = (err == MPI_ERR_COMM) ? h::comm_null : (err == MPI_ERR_WIN) ? h::win_null : h::datatype_null;
+  return status::ok();
+}
+
+// ---- type maps (MPI-4.1 §6.1) ----
+
+// A datatype's layout, apart from the object (a receive keeps one: its datatype may be freed).
+struct type_layout {
+  aint size = 0, lb = 0, extent = 0;
+  std::shared_ptr<const std::vector<type_block>> map;
+};
+
+// A type map's runs (none for an empty type).
+inline const std::vector<type_block>& blocks(
+    const std::shared_ptr<const std::vector<type_block>>& map) {
+  static const std::vector<type_block> none;
+  return map ? *map : none;
+}
+
+// Whether count elements of t are one run of bytes (a basic type, or built of them without gaps).
+template <typename T>
+bool contiguous(const T& t) {
+  const auto& m = blocks(t.map);
+  return t.lb == 0 && t.extent == t.size && (m.empty() || (m.size() == 1 && m[0].disp == 0));
+}
+
+// Packs count elements of t at `in` into `out` (t.size * count bytes), in type-map order.
+template <typename T>
+void pack_elements(const void* in, int count, const T& t, char* out) {
+  const char* base = static_cast<const char*>(in);
+  if (contiguous(t)) {
+    std::memcpy(out, base, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
+    return;
+  }
+  for (int i = 0; i < count; ++i, base += t.extent)
+    for (const type_block& b : blocks(t.map)) {
+      std::memcpy(out, base + b.disp, static_cast<std::size_t>(b.len));
+      out += b.len;
+    }
+}
+
+// The reverse: count elements of t at `out` from packed bytes; the gaps of `out` are untouched.
+template <typename T>
+void unpack_elements(const char* in, void* out, int count, const T& t) {
+  char* base = static_cast<char*>(out);
+  if (contiguous(t)) {
+    std::memcpy(base, in, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
+    return;
+  }
+  for (int i = 0; i < count; ++i, base += t.extent)
+    for (const type_block& b : blocks(t.map)) {
+      std::memcpy(base + b.disp, in, static_cast<std::size_t>(b.len));
+      in += b.len;
+    }
+}
+
+inline status check_count(int count) {
+  return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
+}
+
+}  // namespace mpiattr
