@@ -127,6 +127,12 @@ status comm_free(handle_t& comm) {
 
 status comm_disconnect(handle_t& comm) { return comm_free(comm); }
 
+// No process started this one through MPI_Comm_spawn (MPI-4.1 §12).
+status comm_get_parent(handle_t& parent) {
+  parent = h::comm_null;
+  return status::ok();
+}
+
 status comm_set_name(comm_object& comm, const char* name) {
   std::lock_guard lock(comm.attrs.mutex());
   comm.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));

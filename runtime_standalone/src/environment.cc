@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <thread>
 
 #include "runtime_internal.h"
 
@@ -95,12 +96,16 @@ status init(int*, char***) {
   return init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, provided);
 }
 
+// The thread that initialized MPI (MPI_Is_thread_main).
+std::thread::id g_main_thread;
+
 status init_thread(int*, char***, int required, int& provided) {
   runtime& r = rt();
   int expected = static_cast<int>(phase::before_init);
   if (r.state.load() != expected)
     return fail(MPI_ERR_OTHER, "MPI is already initialized or was finalized; it can be initialized once");
   if (status st = check_launcher(); !st.is_ok()) return st;
+  g_main_thread = std::this_thread::get_id();
   if (r.life == nullptr) r.life = &standalone_lifecycle();
   // Error handlers first: raising errors needs them.
   using b = errhandler_object::builtin;
@@ -222,6 +227,11 @@ status finalized(bool& flag) {
 
 status query_thread(int& provided) {
   provided = rt().thread_level;
+  return status::ok();
+}
+
+status is_thread_main(bool& flag) {
+  flag = std::this_thread::get_id() == g_main_thread;
   return status::ok();
 }
 

@@ -54,7 +54,7 @@ _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "grou
              "errhandler": "MPI_Errhandler"}
 _PASS_AS_HANDLE = {"info", "op"}  # the core looks these up itself
 # Longest string an OUT CHARACTER argument can receive from the core.
-_STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
+_STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
                "info_get_nthkey": "MPI_MAX_INFO_KEY",
                "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING",
