@@ -113,7 +113,7 @@ def run(host: hostrun.Host, exe: Path, np: int, rundir: Path, timeout: float) ->
     env = hostrun.clean_env()
     env.update(host.env)
     rundir.mkdir(parents=True, exist_ok=True)
-    argv = [host.launcher, *host.launcher_args, "-n", str(np), str(exe)]
+    argv = [host.launcher, *host.launcher_args, "-n", str(np), *hostrun.rank_preload_args(host), str(exe)]
     cwd = os.getcwd()
     os.chdir(rundir)  # run_tool has no cwd; this script runs one thing at a time
     try:
