@@ -3,7 +3,7 @@
 # prefix and builds and runs the programs of this folder (C, C++, Fortran `use mpi` and `use
 # mpi_f08`) outside the source tree: with find_package(mpiattr), with pkg-config, with the installed
 # wrappers (and mpiexec), with CMake's find_package(MPI) pointed at the wrappers; then the same after
-# moving the prefix to a path with a space; a parent project that has mpiattr as add_subdirectory;
+# moving the prefix to a path with a space;
 # and the Debian package of `cpack -G DEB`, extracted into a temporary root. One line per stage;
 # a failing stage shows its log. Needs cmake, pkg-config, the compilers and, for the package,
 # dpkg-deb. ./test.sh runs it.
@@ -193,17 +193,8 @@ moved="$tmp/moved prefix"
 mv "$prefix" "$moved"
 all_routes "$moved" moved
 
-# add_subdirectory: the source tree as consumer/mpiattr (only the libraries and wrappers are built).
-sub_project() {
-  fresh_project "$tmp/sub"
-  ln -s "$src" "$tmp/sub/mpiattr"
-  cmake -S "$tmp/sub" -B "$tmp/sub/build" -DMODE=add_subdirectory -DMPIATTR_HOSTS= \
-        -DPython3_EXECUTABLE="${PYTHON:-/usr/bin/python3}"
-  cmake --build "$tmp/sub/build" -j"$jobs"
-  run_all "$tmp"/sub/build/hello_c "$tmp"/sub/build/hello_cxx "$tmp"/sub/build/hello_mpi \
-          "$tmp"/sub/build/hello_f08
-}
-stage "add_subdirectory(mpiattr)" sub_project
+# add_subdirectory: tests/examples builds examples/cmake_consumer, which has mpiattr's source tree
+# as a subproject, in ctest (example_cmake_consumer_builds_mpiattr_with_add_subdirectory).
 
 # The Debian package, extracted (not installed) into a temporary root.
 if command -v dpkg-deb >/dev/null; then

@@ -1,5 +1,6 @@
 # cmake -D SOURCE=... -D BUILD=... -D MPIATTR_SOURCE_DIR=... -D PYTHON=... -P cmake_consumer.cmake:
-# configures examples/cmake_consumer in a fresh BUILD directory, builds it and runs `consumer`.
+# configures examples/cmake_consumer in a fresh BUILD directory, builds it and runs its programs
+# (C, C++ and Fortran: mpiattr::mpiattr, mpiattr::cxx and mpiattr::fortran through add_subdirectory).
 # Each step's output goes to BUILD.log; a failing step prints it and fails the test.
 file(REMOVE_RECURSE ${BUILD})
 set(_log ${BUILD}.log)
@@ -14,5 +15,7 @@ function(step what)
 endfunction()
 step("configure" ${CMAKE_COMMAND} -S ${SOURCE} -B ${BUILD} -DMPIATTR_SOURCE_DIR=${MPIATTR_SOURCE_DIR}
      -DPython3_EXECUTABLE=${PYTHON} -DMPIATTR_HOSTS= -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-step("build" ${CMAKE_COMMAND} --build ${BUILD} -j2 --target consumer)
-step("run" ${BUILD}/consumer)
+step("build" ${CMAKE_COMMAND} --build ${BUILD} -j2)
+foreach(program consumer consumer_cxx consumer_f08)
+  step("run ${program}" ${BUILD}/${program})
+endforeach()
