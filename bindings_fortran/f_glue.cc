@@ -22,6 +22,10 @@ MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE)[8];
 MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE)[8];
 MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM);
 MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE);
+MPI_Fint mpiattr_f08_unweighted[1];
+MPI_Fint mpiattr_f08_weights_empty[1];
+MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_unweighted, MPIATTR_UNWEIGHTED)[1];
+MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_weights_empty, MPIATTR_WEIGHTS_EMPTY)[1];
 
 namespace mpiattr::fbind {
 

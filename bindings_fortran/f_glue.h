@@ -41,6 +41,10 @@ extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPI
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE)[8];
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM);
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE);
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_unweighted[1];
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_weights_empty[1];
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_unweighted, MPIATTR_UNWEIGHTED)[1];
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_weights_empty, MPIATTR_WEIGHTS_EMPTY)[1];
 
 namespace mpiattr::fbind {
 
@@ -48,6 +52,17 @@ namespace mpiattr::fbind {
 inline void* buffer(void* p) {
   if (p == &mpiattr_f08_bottom || p == &MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM)) return MPI_BOTTOM;
   if (p == &mpiattr_f08_in_place || p == &MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE)) return MPI_IN_PLACE;
+  return p;
+}
+
+// A weights array as the core sees it: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY of any binding become
+// C's (MPI-4.1 §8.5.4; MPI_Fint is int).
+template <typename T>
+inline T* weights(T* p) {
+  if (p == mpiattr_f08_unweighted || p == MPIATTR_FC_GLOBAL_(mpiattr_unweighted, MPIATTR_UNWEIGHTED))
+    return MPI_UNWEIGHTED;
+  if (p == mpiattr_f08_weights_empty || p == MPIATTR_FC_GLOBAL_(mpiattr_weights_empty, MPIATTR_WEIGHTS_EMPTY))
+    return MPI_WEIGHTS_EMPTY;
   return p;
 }
 

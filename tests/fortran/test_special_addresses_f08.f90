@@ -1,5 +1,6 @@
 ! test_special_addresses.f90 through `use mpi_f08` (MPI-4.1 §20.1.2): its MPI_IN_PLACE,
-! MPI_STATUS_IGNORE (a TYPE(MPI_Status)) and MPI_BOTTOM, MPI_Get_address.
+! MPI_STATUS_IGNORE (a TYPE(MPI_Status)) and MPI_BOTTOM, MPI_Get_address, MPI_UNWEIGHTED and
+! MPI_WEIGHTS_EMPTY.
 program test_special_addresses_f08
   use mpi_f08
   use ftest
@@ -13,6 +14,9 @@ program test_special_addresses_f08
   integer, target :: buf(4)
   integer(kind=ak) :: val, addr
   logical :: flag
+  type(MPI_Comm) :: graph
+  integer :: nbr(1), dst(1), w(1), indegree, outdegree
+  logical :: weighted
 
   call MPI_INIT(ierr)
   buf = [1, 2, 3, 4]
@@ -33,6 +37,29 @@ program test_special_addresses_f08
   call MPI_WIN_GET_ATTR(win, MPI_WIN_BASE, val, flag, ierr)
   call expect_l('BOTTOM window, MPI_WIN_BASE is 0', flag .and. val == 0_ak, .true.)
   call MPI_WIN_FREE(win, ierr)
+
+  ! MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY as weights arrays (MPI-4.1 §8.5.4): one edge from and to
+  ! the process itself, unweighted; then no edge, weighted.
+  nbr = 0
+  dst = -1
+  call MPI_DIST_GRAPH_CREATE_ADJACENT(MPI_COMM_WORLD, 1, nbr, MPI_UNWEIGHTED, 1, nbr, &
+                                      MPI_UNWEIGHTED, MPI_INFO_NULL, .false., graph, ierr)
+  call expect_i('UNWEIGHTED distributed graph, ierror', ierr, MPI_SUCCESS)
+  call MPI_DIST_GRAPH_NEIGHBORS_COUNT(graph, indegree, outdegree, weighted, ierr)
+  call expect_i('UNWEIGHTED graph, indegree', indegree, 1)
+  call expect_l('UNWEIGHTED graph is not weighted', weighted, .false.)
+  call MPI_DIST_GRAPH_NEIGHBORS(graph, 1, nbr, MPI_UNWEIGHTED, 1, dst, w, ierr)
+  call expect_i('UNWEIGHTED neighbours, ierror', ierr, MPI_SUCCESS)
+  call expect_i('UNWEIGHTED neighbours, the source', nbr(1), 0)
+  call expect_i('UNWEIGHTED neighbours, the destination', dst(1), 0)
+  call MPI_COMM_FREE(graph, ierr)
+  call MPI_DIST_GRAPH_CREATE_ADJACENT(MPI_COMM_WORLD, 0, nbr, MPI_WEIGHTS_EMPTY, 0, nbr, &
+                                      MPI_WEIGHTS_EMPTY, MPI_INFO_NULL, .false., graph, ierr)
+  call expect_i('WEIGHTS_EMPTY distributed graph, ierror', ierr, MPI_SUCCESS)
+  call MPI_DIST_GRAPH_NEIGHBORS_COUNT(graph, indegree, outdegree, weighted, ierr)
+  call expect_i('WEIGHTS_EMPTY graph, outdegree', outdegree, 0)
+  call expect_l('WEIGHTS_EMPTY graph is weighted', weighted, .true.)
+  call MPI_COMM_FREE(graph, ierr)
 
   call MPI_COMM_FREE(comm, ierr)
   call MPI_FINALIZE(ierr)

@@ -44,8 +44,11 @@ STATUS_INDICES = (("MPI_SOURCE", 1), ("MPI_TAG", 2), ("MPI_ERROR", 3))
 # The special addresses of mpif.h and the mpi module (MPI-4.1 §3.5.4): variables in COMMON blocks
 # of their own (/MPIATTR_BOTTOM/, ...) that libmpiattr defines (f_glue.cc) and the entry points
 # recognise by address (fbind::buffer, fbind::empty_status). (name, dimensions)
+# MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are INTEGER arrays, passed as a weights argument
+# (fbind::weights).
 SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)"),
-             ("MPI_STATUSES_IGNORE", "(MPI_STATUS_SIZE,1)"))
+             ("MPI_STATUSES_IGNORE", "(MPI_STATUS_SIZE,1)"), ("MPI_UNWEIGHTED", "(1)"),
+             ("MPI_WEIGHTS_EMPTY", "(1)"))
 
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
@@ -338,7 +341,9 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"*{n}"
             L.post.append(f"if (*{n} != MPI_UNDEFINED) *{n} += 1;")
             return L
-        if p.length is not None:
+        if p.length is not None and k.name == "WEIGHT":  # MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY become C's
+            L.arg = f"mpiattr::fbind::weights({n})"
+        elif p.length is not None:
             L.arg = (f"reinterpret_cast<int (*)[3]>(const_cast<MPI_Fint*>({n}))" if isinstance(p.length, list) else n)
         else:
             L.arg = f"*{n}"
