@@ -112,6 +112,8 @@ class call {
   win_object* peek_win(handle_t h) { return rt().wins.lookup(h); }
 
   void target(const attr_object* o) { target_ = o; }
+  // A file routine: errors go to MPI_FILE_NULL's handler (raise_file_error).
+  void target_file() { on_file_ = true; }
 
   // Raises MPI_ERR_ARG for a NULL output or inout pointer `name`; returns the error code.
   [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
@@ -123,13 +125,10 @@ class call {
   [[gnu::cold, gnu::noinline]] int unsupported(const char* why) {
     return fail(mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why));
   }
-  // The same on a file routine: the runtime has no files, so the handler is MPI_FILE_NULL's, which
-  // is MPI_ERRORS_RETURN (MPI-4.1 §15.7): the code, with its message, is only returned.
+  // The same on a file routine: the runtime has no files, so the handler is MPI_FILE_NULL's
+  // (MPI-4.1 §15.7), MPI_ERRORS_RETURN unless the program set another.
   [[gnu::cold, gnu::noinline]] int unsupported_on_file(const char* why) {
-    (void)mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why);
-    const int code = mpiattr::errors::make_code(MPI_ERR_UNSUPPORTED_OPERATION, routine_);
-    mpiattr::detail::clear_last();
-    return code;
+    return raise_file_error(mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why), routine_);
   }
 
   // A routine of the tool information interface (MPI_T_*) the runtime does not carry out: the tool
@@ -141,8 +140,8 @@ class call {
   }
 
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
-  int fail() { return raise_error(target_, pending_, routine_); }
-  int fail(status st) { return raise_error(target_, st, routine_); }
+  int fail() { return fail(pending_); }
+  int fail(status st) { return on_file_ ? raise_file_error(st, routine_) : raise_error(target_, st, routine_); }
 
  private:
   [[gnu::cold, gnu::noinline]] void bad_handle(bool is_null, int cls, const char* what, const char* null_name, const char* name,
@@ -154,6 +153,7 @@ class call {
 
   const char* routine_;
   const attr_object* target_ = nullptr;
+  bool on_file_ = false;
   status pending_;
 };
 

@@ -45,7 +45,8 @@ namespace {
 // Standalone, a Fortran handle is the handle itself (D1).
 MPI_Fint same_handle(object_kind, std::uintptr_t h) { return static_cast<MPI_Fint>(h); }
 
-// COMM_ERRHANDLER_FUNCTION(COMM, ERROR_CODE) / WIN_ERRHANDLER_FUNCTION(WIN, ERROR_CODE).
+// COMM_ERRHANDLER_FUNCTION(COMM, ERROR_CODE) / WIN_ERRHANDLER_FUNCTION(WIN, ERROR_CODE) /
+// FILE_ERRHANDLER_FUNCTION(FILE, ERROR_CODE) (standalone, the file is MPI_FILE_NULL).
 void f_errhandler(const errhandler_object& eh, object_kind, handle_t obj, int code) {
   MPI_Fint f_obj = static_cast<MPI_Fint>(obj), f_code = code;
   reinterpret_cast<void (*)(MPI_Fint*, MPI_Fint*)>(eh.fn)(&f_obj, &f_code);

@@ -11,6 +11,8 @@ namespace mpiattr {
 namespace {
 
 std::atomic<errhandler_invoker> g_eh_invokers[kLanguages];
+// MPI_FILE_NULL's error handler; nullptr: MPI_ERRORS_RETURN, its initial value (MPI-4.1 §15.7).
+std::atomic<errhandler_object*> g_file_null_eh{nullptr};
 
 }  // namespace
 
@@ -71,6 +73,26 @@ int raise_error(const attr_object* target, status st, const char* routine) {
   return code;
 }
 
+static errhandler_object* file_null_eh() {
+  errhandler_object* eh = g_file_null_eh.load(std::memory_order_acquire);
+  return eh != nullptr ? eh : builtin_eh(h::errors_return);
+}
+
+int raise_file_error(status st, const char* routine) {
+  int code = detail::last_user_code();
+  int cls = 0;
+  std::string context;
+  if (code == 0 || !errors::class_of(code, &cls))
+    code = errors::make_code(st.error_class(), routine);
+  else
+    context = detail::last_detail();
+  detail::clear_last();
+  // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
+  errhandler_object* eh = rt().usable() ? file_null_eh() : builtin_eh(h::errors_are_fatal);
+  invoke_handler(eh, object_kind::comm, h::file_null, code, routine, context.c_str());
+  return code;
+}
+
 static void raise_on(attr_object& o, int code) {
   invoke_handler(o.errhandler.load(std::memory_order_acquire), o.kind, o.handle, code,
                  o.kind == object_kind::comm ? "MPI_Comm_call_errhandler" : "MPI_Win_call_errhandler");
@@ -80,10 +102,12 @@ namespace api {
 
 // ---- error handling ----
 
-static status create_errhandler(object_kind kind, language lang, fnptr fn, handle_t& out) {
+static status create_errhandler(object_kind kind, language lang, fnptr fn, handle_t& out,
+                                bool for_file = false) {
   if (fn == nullptr) return fail(MPI_ERR_ARG, "the error handler function is NULL");
   auto* e = new errhandler_object;
   e->for_kind = kind;
+  e->for_file = for_file;
   e->lang = lang;
   e->fn = fn;
   return insert_new(rt().errhandlers, e, out, "error handlers");
@@ -97,9 +121,11 @@ status win_create_errhandler(language lang, fnptr fn, handle_t& eh) {
   return create_errhandler(object_kind::win, lang, fn, eh);
 }
 
+static const char* made_for(const errhandler_object& e) { return e.for_file ? "file" : kind_name(e.for_kind); }
+
 static status set_eh(attr_object& o, errhandler_object& e) {
-  if (e.what == errhandler_object::builtin::none && e.for_kind != o.kind)
-    return fail(MPI_ERR_ARG, "the error handler was created for %ss, not %ss", kind_name(e.for_kind), kind_name(o.kind));
+  if (e.what == errhandler_object::builtin::none && (e.for_file || e.for_kind != o.kind))
+    return fail(MPI_ERR_ARG, "the error handler was created for %ss, not %ss", made_for(e), kind_name(o.kind));
   o.errhandler.store(&e, std::memory_order_release);
   return status::ok();
 }
@@ -153,6 +179,38 @@ status comm_call_errhandler(comm_object& comm, int errorcode) {
 
 status win_call_errhandler(win_object& win, int errorcode) {
   raise_on(win, errorcode);
+  return status::ok();
+}
+
+// ---- files: MPI_FILE_NULL is the only one ----
+
+status file_create_errhandler(language lang, fnptr fn, handle_t& eh) {
+  return create_errhandler(object_kind::comm, lang, fn, eh, true);
+}
+
+static status only_file_null(handle_t file) {
+  if (file == h::file_null) return status::ok();
+  return fail(MPI_ERR_FILE, "0x%x is not a file handle: the standalone runtime has no files (only MPI_FILE_NULL, "
+                            "whose error handler is the file routines' default)", file);
+}
+
+status file_set_errhandler(handle_t file, errhandler_object& e) {
+  if (status st = only_file_null(file); !st.is_ok()) return st;
+  if (e.what == errhandler_object::builtin::none && !e.for_file)
+    return fail(MPI_ERR_ARG, "the error handler was created for %ss, not files", made_for(e));
+  g_file_null_eh.store(&e, std::memory_order_release);
+  return status::ok();
+}
+
+status file_get_errhandler(handle_t file, handle_t& eh) {
+  if (status st = only_file_null(file); !st.is_ok()) return st;
+  eh = new_reference(file_null_eh());
+  return status::ok();
+}
+
+status file_call_errhandler(handle_t file, int errorcode) {
+  if (status st = only_file_null(file); !st.is_ok()) return st;
+  invoke_handler(file_null_eh(), object_kind::comm, h::file_null, errorcode, "MPI_File_call_errhandler");
   return status::ok();
 }
 

@@ -4,8 +4,10 @@
  *   - on a communicator or window: that object's handler (here a counting one, and
  *     MPI_ERRORS_RETURN);
  *   - with no object: the no-object handler (MPI_COMM_SELF's, D4);
- *   - on a file: only returned, as MPI_FILE_NULL's default handler is MPI_ERRORS_RETURN, even with
- *     MPI_COMM_WORLD at MPI_ERRORS_ARE_FATAL (the program would abort otherwise);
+ *   - on a file: MPI_FILE_NULL's handler, MPI_ERRORS_RETURN by default (only returned, even with
+ *     MPI_COMM_WORLD at MPI_ERRORS_ARE_FATAL), else the one the program set on MPI_FILE_NULL;
+ *     MPI_File_set_errhandler accepts only MPI_FILE_NULL (MPI_ERR_FILE) and a file handler
+ *     (MPI_ERR_ARG);
  *   - the attribute cached on the communicator is untouched, and no output argument is written.
  * Exit status 0: passed. */
 #include <mpi.h>
@@ -17,6 +19,17 @@
 static int handled;      /* calls of the counting handler */
 static MPI_Comm handled_on;
 static int handled_code;
+static int file_handled; /* calls of the counting file handler */
+static int file_handled_code;
+static void file_counting(MPI_File *fh, int *code, ...) {
+  if (*fh == MPI_FILE_NULL) file_handled++;
+  file_handled_code = *code;
+}
+static int error_class_of(int rc) {
+  int cls = -1;
+  OK(MPI_Error_class(rc, &cls));
+  return cls;
+}
 static void counting(MPI_Comm *comm, int *code, ...) {
   ++handled;
   handled_on = *comm;
@@ -70,6 +83,29 @@ int main(int argc, char **argv) {
   FILE *f = fopen("mpiattr-D36-never-created", "r");
   CHECK(f == NULL, "a file was created");
   if (f) fclose(f);
+  CHECK(handled == 2, "a handler other than MPI_FILE_NULL's ran");
+
+  /* With a handler of the program's on MPI_FILE_NULL, that one runs. */
+  MPI_Errhandler feh;
+  OK(MPI_File_create_errhandler(file_counting, &feh));
+  OK(MPI_File_set_errhandler(MPI_FILE_NULL, feh));
+  rc = MPI_File_delete("mpiattr-D36-never-created", MPI_INFO_NULL);
+  check_refusal(rc, "MPI_File_delete", "has no files");
+  CHECK(file_handled == 1 && file_handled_code == rc, "MPI_FILE_NULL's handler ran %d times", file_handled);
+  /* Only MPI_FILE_NULL exists, and it takes only file handlers; failures go to its handler. */
+  rc = MPI_File_set_errhandler(MPI_FILE_NULL, eh);
+  CHECK(error_class_of(rc) == MPI_ERR_ARG, "a communicator's handler set on MPI_FILE_NULL: %d", rc);
+  CHECK(file_handled == 2, "the refusal went to another handler");
+  MPI_File bogus = (MPI_File)MPI_COMM_WORLD;
+  rc = MPI_File_set_errhandler(bogus, feh);
+  CHECK(error_class_of(rc) == MPI_ERR_FILE, "a handle that is not a file: %d", rc);
+  CHECK(file_handled == 3, "the refusal went to another handler");
+  MPI_Errhandler got_eh;
+  OK(MPI_File_get_errhandler(MPI_FILE_NULL, &got_eh));
+  CHECK(got_eh == feh, "MPI_File_get_errhandler gave another handler");
+  OK(MPI_Errhandler_free(&got_eh));
+  OK(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+  OK(MPI_Errhandler_free(&feh));
 
   /* Before MPI_Init or after MPI_Finalize such a routine fails like any other (R10.5); not
    * tested here: MPI_ERRORS_ARE_FATAL would end the program. */

@@ -22,9 +22,9 @@ _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_N
          "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
 _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "group": "MPI_ERR_GROUP", "request": "MPI_ERR_REQUEST",
-        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP"}
+        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP", "file": "MPI_ERR_FILE"}
 # Handles the core looks up itself (it accepts their null and predefined values).
-_PASS_AS_HANDLE = {"info", "op"}
+_PASS_AS_HANDLE = {"info", "op", "file"}
 # The core's object type for each looked-up handle kind.
 _OBJECT_STRUCT = {"comm": "comm_object", "type": "type_object", "win": "win_object",
                   "group": "group_object", "errhandler": "errhandler_object"}
@@ -132,6 +132,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
                 L.pre.append(f"c.target({n}_o);")
             L.arg = f"*{n}_o"
         elif p.dir == "in":
+            if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
+                L.pre.append("c.target_file();")
             L.arg = f"mpiattr::cbind::to_handle({n})"
         elif p.dir == "out":
             L.pre.append(_null_check(p))

@@ -55,7 +55,7 @@ _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_N
          "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
 _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "group": "MPI_Group",
              "errhandler": "MPI_Errhandler"}
-_PASS_AS_HANDLE = {"info", "op"}  # the core looks these up itself
+_PASS_AS_HANDLE = {"info", "op", "file"}  # the core looks these up itself
 # Longest string an OUT CHARACTER argument can receive from the core.
 _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
@@ -297,6 +297,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
                 L.pre.append(f"c.target({n}_o);")
             L.arg = f"*{n}_o"
         elif p.dir == "in":
+            if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
+                L.pre.append("c.target_file();")
             L.arg = f"static_cast<mpiattr::handle_t>(*{n})"
         elif p.dir == "out":
             L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle({_NULL[obj]});")

@@ -69,6 +69,8 @@ RUNS_CALLBACKS = {"set_attr", "delete_attr", "comm_dup", "comm_dup_with_info", "
 def _param_errors(p: Param) -> list[tuple[str, str]]:
     k, n = p.kind, p.name
     null = (ERR_NULL, f"{n} is a NULL pointer (in C).")
+    if k.cls == "handle" and k.object == "file" and p.dir == "in":  # the core checks it
+        return [("MPI_ERR_FILE", f"{n} is not MPI_FILE_NULL (the standalone runtime has no files).")]
     if k.cls == "handle":
         err = ERR_HANDLE[k.object]
         what = "{n} is the null handle or not a valid handle (freed, never created, or another kind's)."

@@ -19,6 +19,9 @@ struct errhandler_object {
   handle_t handle = 0;
   enum class builtin : std::uint8_t { none, fatal, ret, abort } what = builtin::none;
   object_kind for_kind = object_kind::comm;  // which objects a user handler was made for
+  // Made by MPI_File_create_errhandler: for files, which have no object_kind (no table holds them;
+  // standalone, MPI_FILE_NULL is the only file handle). for_kind is then unused.
+  bool for_file = false;
   language lang = language::c;
   fnptr fn = nullptr;
   bool predefined = false;

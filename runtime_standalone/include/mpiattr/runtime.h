@@ -53,6 +53,9 @@ inline runtime& rt() { return g_runtime.value; }
 // attr_object's kind and handle; MPI_COMM_SELF when target is null, or the initial handler before
 // init and after finalize). Returns the code for the binding to return; may not return (fatal).
 int raise_error(const attr_object* target, status st, const char* routine);
+// The same for a file routine: the error handler is MPI_FILE_NULL's (MPI-4.1 §15.7; standalone
+// there are no other files), MPI_ERRORS_RETURN until the program sets another.
+int raise_file_error(status st, const char* routine);
 
 // What error handler invocation needs from a language (the C binding calls C handlers).
 using errhandler_invoker = void (*)(const errhandler_object& eh, object_kind kind, handle_t obj,

@@ -130,6 +130,11 @@ status win_get_errhandler(win_object& win, handle_t& errhandler);
 status errhandler_free(handle_t& errhandler);
 status comm_call_errhandler(comm_object& comm, int errorcode);
 status win_call_errhandler(win_object& win, int errorcode);
+// Files: standalone, MPI_FILE_NULL is the only file; its handler is the one file routines use.
+status file_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
+status file_set_errhandler(handle_t file, errhandler_object& errhandler);
+status file_get_errhandler(handle_t file, handle_t& errhandler);
+status file_call_errhandler(handle_t file, int errorcode);
 status error_class(int errorcode, int& errorclass);
 status error_string(int errorcode, char* string, int& resultlen);
 
