@@ -298,7 +298,7 @@ status type_create_darray(int size, int rank, int ndims, const int* gsizes, cons
                           const int* dargs, const int* psizes, int order, type_object& old,
                           handle_t& newtype) {
   if (size <= 0) return fail(MPI_ERR_ARG, "size %d is not positive", size);
-  if (rank < 0 || rank >= size) return fail(MPI_ERR_RANK, "rank %d is not in [0, %d]", rank, size - 1);
+  if (rank < 0 || rank >= size) return fail(MPI_ERR_ARG, "rank %d is not in [0, %d]", rank, size - 1);
   if (status st = check_dims(ndims, gsizes, distribs, psizes); !st.is_ok()) return st;
   if (dargs == nullptr) return fail(MPI_ERR_ARG, "array_of_dargs is a NULL pointer");
   if (status st = check_order(order); !st.is_ok()) return st;

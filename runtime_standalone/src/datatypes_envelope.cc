@@ -138,7 +138,10 @@ type_part part_of(const type_object& t) {
     p.elements = p.env->elements;
   } else if (const gen::datatype_info* d = p.env ? nullptr : predefined_info(t.handle)) {
     p.elements = t.size == 0 ? 0 : is_pair(d->name) ? 2 : 1;
-    if (p.elements == 2) p.first = d->second_at > 0 ? d->size - (d->extent - d->second_at) : d->size / 2;
+    if (p.elements == 2) {  // MPI_<X>_INT: an X, then an int; MPI_2<X>: two of X
+      const bool x_int = std::strncmp(d->name, "MPI_2", 5) != 0;
+      p.first = x_int ? d->size - static_cast<aint>(sizeof(int)) : d->size / 2;
+    }
   }
   return p;
 }
