@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime_internal.h"
+#include "datatypes_internal.h"
 
 namespace mpiattr {
 namespace {
@@ -32,7 +32,7 @@ struct type_builder {
     align = std::max(align, old.align);
     any = true;
   }
-  status publish(handle_t& out, bool pad_to_alignment = false) {
+  status publish(handle_t& out, std::shared_ptr<const type_envelope> env, bool pad_to_alignment = false) {
     auto* t = new type_object;
     t->size = size;
     t->lb = any ? lb : 0;
@@ -41,9 +41,25 @@ struct type_builder {
     t->extent = extent;
     t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     t->align = align;
-    return insert_new(rt().types, t, out, "datatypes");
+    if (status st = insert_new(rt().types, t, out, "datatypes"); !st.is_ok()) return st;
+    attach_envelope(out, std::move(env));
+    return status::ok();
   }
 };
+
+using runs_t = std::vector<std::pair<aint, std::size_t>>;
+
+// The envelope of a constructor of one datatype, `items` items of it in the type map.
+std::shared_ptr<const type_envelope> one_type(int combiner, std::vector<int> ints, std::vector<aint> addrs,
+                                              const type_object& old, aint items) {
+  return make_envelope(combiner, std::move(ints), std::move(addrs), {part_of(old)}, runs_t{{items, 0}});
+}
+
+aint sum(int count, const int* values) {
+  aint s = 0;
+  for (int i = 0; i < count; ++i) s += values[i];
+  return s;
+}
 
 }  // namespace
 
@@ -55,7 +71,7 @@ status type_contiguous(int count, type_object& old, handle_t& newtype) {
   if (status st = check_count(count); !st.is_ok()) return st;
   type_builder b;
   b.add(old, 0, count);
-  return b.publish(newtype);
+  return b.publish(newtype, one_type(MPI_COMBINER_CONTIGUOUS, {count}, {}, old, count));
 }
 
 namespace {
@@ -68,40 +84,70 @@ status check_lengths(int count, const int* blocklengths) {
 }
 }  // namespace
 
-status type_create_hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype) {
+namespace {
+status hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype,
+               std::vector<int> ints, std::vector<aint> addrs, int combiner) {
   if (status st = check_count(count); !st.is_ok()) return st;
   if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
   type_builder b;
   for (int i = 0; i < count; ++i) b.add(old, i * stride, blocklength);
-  return b.publish(newtype);
+  return b.publish(newtype, one_type(combiner, std::move(ints), std::move(addrs), old,
+                                     static_cast<aint>(count) * blocklength));
+}
+}  // namespace
+
+status type_create_hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype) {
+  return hvector(count, blocklength, stride, old, newtype, {count, blocklength}, {stride}, MPI_COMBINER_HVECTOR);
 }
 
 status type_vector(int count, int blocklength, int stride, type_object& old, handle_t& newtype) {
-  return type_create_hvector(count, blocklength, static_cast<aint>(stride) * old.extent, old, newtype);
+  return hvector(count, blocklength, static_cast<aint>(stride) * old.extent, old, newtype,
+                 {count, blocklength, stride}, {}, MPI_COMBINER_VECTOR);
 }
 
 status type_indexed(int count, const int* blocklengths, const int* displacements, type_object& old,
                     handle_t& newtype) {
   if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
+  if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
   for (int i = 0; i < count; ++i) b.add(old, static_cast<aint>(displacements[i]) * old.extent, blocklengths[i]);
-  return b.publish(newtype);
+  std::vector<int> ints{count};
+  ints.insert(ints.end(), blocklengths, blocklengths + count);
+  ints.insert(ints.end(), displacements, displacements + count);
+  return b.publish(newtype, one_type(MPI_COMBINER_INDEXED, std::move(ints), {}, old, sum(count, blocklengths)));
 }
 
 status type_create_hindexed(int count, const int* blocklengths, const aint* displacements,
                             type_object& old, handle_t& newtype) {
   if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
+  if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
   for (int i = 0; i < count; ++i) b.add(old, displacements[i], blocklengths[i]);
-  return b.publish(newtype);
+  std::vector<int> ints{count};
+  ints.insert(ints.end(), blocklengths, blocklengths + count);
+  return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED, std::move(ints),
+                                     std::vector<aint>(displacements, displacements + count), old,
+                                     sum(count, blocklengths)));
 }
 
 status type_create_struct(int count, const int* blocklengths, const aint* displacements,
                           type_object* const* types, handle_t& newtype) {
   if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
+  if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
-  for (int i = 0; i < count; ++i) b.add(*types[i], displacements[i], blocklengths[i]);
-  return b.publish(newtype, /*pad_to_alignment=*/true);  // MPI-4.1 §6.1.6: the epsilon
+  std::vector<int> ints{count};
+  std::vector<type_part> parts;
+  runs_t runs;
+  for (int i = 0; i < count; ++i) {
+    b.add(*types[i], displacements[i], blocklengths[i]);
+    ints.push_back(blocklengths[i]);
+    parts.push_back(part_of(*types[i]));
+    runs.emplace_back(blocklengths[i], static_cast<std::size_t>(i));
+  }
+  auto env = make_envelope(MPI_COMBINER_STRUCT, std::move(ints),
+                           std::vector<aint>(displacements, displacements + count), std::move(parts),
+                           std::move(runs));
+  return b.publish(newtype, std::move(env), /*pad_to_alignment=*/true);  // MPI-4.1 §6.1.6: the epsilon
 }
 
 status type_create_resized(type_object& old, aint lb, aint extent, handle_t& newtype) {
@@ -110,7 +156,197 @@ status type_create_resized(type_object& old, aint lb, aint extent, handle_t& new
   b.lb = lb;
   b.ub = lb + extent;
   b.any = true;
-  return b.publish(newtype);
+  return b.publish(newtype, one_type(MPI_COMBINER_RESIZED, {}, {lb, extent}, old, 1));
+}
+
+// ---- the block, subarray and darray constructors (MPI-4.1 §6.1.2-§6.1.4, D43) ----
+
+status type_create_indexed_block(int count, int blocklength, const int* displacements, type_object& old,
+                                 handle_t& newtype) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
+  if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
+  type_builder b;
+  for (int i = 0; i < count; ++i) b.add(old, static_cast<aint>(displacements[i]) * old.extent, blocklength);
+  std::vector<int> ints{count, blocklength};
+  ints.insert(ints.end(), displacements, displacements + count);
+  return b.publish(newtype, one_type(MPI_COMBINER_INDEXED_BLOCK, std::move(ints), {}, old,
+                                     static_cast<aint>(count) * blocklength));
+}
+
+status type_create_hindexed_block(int count, int blocklength, const aint* displacements,
+                                  type_object& old, handle_t& newtype) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
+  if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
+  type_builder b;
+  for (int i = 0; i < count; ++i) b.add(old, displacements[i], blocklength);
+  return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED_BLOCK, {count, blocklength},
+                                     std::vector<aint>(displacements, displacements + count), old,
+                                     static_cast<aint>(count) * blocklength));
+}
+
+namespace {
+// The items of an ndims-dimensional array of `old` (extents `g`) whose index in dimension d is
+// one of `pick[d]` (increasing), in array order: the type map of a subarray or a darray. Its lower
+// bound is 0 and its extent the whole array's (MPI-4.1 §6.1.3, §6.1.4).
+status grid(int ndims, const int* g, const std::vector<std::vector<int>>& pick, int order, type_object& old,
+            std::shared_ptr<const type_envelope> (*envelope)(const void*, aint), const void* args,
+            handle_t& newtype) {
+  std::vector<int> dims(static_cast<std::size_t>(ndims));  // slowest first
+  for (int i = 0; i < ndims; ++i) dims[static_cast<std::size_t>(i)] = order == MPI_ORDER_C ? i : ndims - 1 - i;
+  aint total = 1, items = 1;
+  for (int i = 0; i < ndims; ++i) {
+    total *= g[i];
+    items *= static_cast<aint>(pick[static_cast<std::size_t>(i)].size());
+  }
+  type_builder b;
+  if (items > 0) {
+    std::vector<std::size_t> at(static_cast<std::size_t>(ndims), 0);  // an odometer over the picks
+    const int inner = dims.back();
+    const auto& in = pick[static_cast<std::size_t>(inner)];
+    for (;;) {
+      aint base = 0;  // the linear index of the item with index 0 in the innermost dimension
+      for (int k = 0; k + 1 < ndims; ++k) {
+        const int d = dims[static_cast<std::size_t>(k)];
+        base = base * g[d] + pick[static_cast<std::size_t>(d)][at[static_cast<std::size_t>(d)]];
+      }
+      base *= g[inner];
+      for (std::size_t j = 0; j < in.size();) {  // runs of consecutive indices at once
+        std::size_t e = j + 1;
+        while (e < in.size() && in[e] == in[e - 1] + 1) ++e;
+        b.add(old, (base + in[j]) * old.extent, static_cast<aint>(e - j));
+        j = e;
+      }
+      int k = ndims - 2;
+      for (; k >= 0; --k) {
+        const auto d = static_cast<std::size_t>(dims[static_cast<std::size_t>(k)]);
+        if (++at[d] < pick[d].size()) break;
+        at[d] = 0;
+      }
+      if (k < 0) break;
+    }
+  }
+  b.lb = 0;
+  b.ub = total * old.extent;
+  b.any = true;
+  return b.publish(newtype, envelope(args, items));
+}
+
+status check_order(int order) {
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return fail(MPI_ERR_ARG, "order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
+  return status::ok();
+}
+
+status check_dims(int ndims, const void* a, const void* b, const void* c) {
+  if (ndims <= 0) return fail(MPI_ERR_ARG, "ndims %d is not positive", ndims);
+  if (a == nullptr || b == nullptr || c == nullptr) return fail(MPI_ERR_ARG, "an array argument is a NULL pointer");
+  return status::ok();
+}
+
+struct subarray_args {
+  int ndims;
+  const int *sizes, *subsizes, *starts;
+  int order;
+  type_object* old;
+};
+
+struct darray_args {
+  int size, rank, ndims;
+  const int *gsizes, *distribs, *dargs, *psizes;
+  int order;
+  type_object* old;
+};
+
+std::vector<int> concat(std::initializer_list<int> head, int n, std::initializer_list<const int*> arrays,
+                        std::initializer_list<int> tail) {
+  std::vector<int> v(head);
+  for (const int* a : arrays) v.insert(v.end(), a, a + n);
+  v.insert(v.end(), tail);
+  return v;
+}
+}  // namespace
+
+status type_create_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, int order,
+                            type_object& old, handle_t& newtype) {
+  if (status st = check_dims(ndims, sizes, subsizes, starts); !st.is_ok()) return st;
+  if (status st = check_order(order); !st.is_ok()) return st;
+  std::vector<std::vector<int>> pick(static_cast<std::size_t>(ndims));
+  for (int i = 0; i < ndims; ++i) {
+    if (sizes[i] <= 0) return fail(MPI_ERR_ARG, "array_of_sizes[%d] = %d is not positive", i, sizes[i]);
+    if (subsizes[i] <= 0 || subsizes[i] > sizes[i])
+      return fail(MPI_ERR_ARG, "array_of_subsizes[%d] = %d is not in [1, %d]", i, subsizes[i], sizes[i]);
+    if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
+      return fail(MPI_ERR_ARG, "array_of_starts[%d] = %d is not in [0, %d]", i, starts[i], sizes[i] - subsizes[i]);
+    for (int j = 0; j < subsizes[i]; ++j) pick[static_cast<std::size_t>(i)].push_back(starts[i] + j);
+  }
+  const subarray_args a{ndims, sizes, subsizes, starts, order, &old};
+  return grid(ndims, sizes, pick, order, old,
+              [](const void* p, aint items) {
+                const auto& s = *static_cast<const subarray_args*>(p);
+                return one_type(MPI_COMBINER_SUBARRAY,
+                                concat({s.ndims}, s.ndims, {s.sizes, s.subsizes, s.starts}, {s.order}), {},
+                                *s.old, items);
+              },
+              &a, newtype);
+}
+
+// The process grid is in row-major order whatever the array's order (MPI-4.1 §6.1.4); on one
+// process size is usually 1 and the datatype covers the whole array, but any size is carried out.
+status type_create_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
+                          const int* dargs, const int* psizes, int order, type_object& old,
+                          handle_t& newtype) {
+  if (size <= 0) return fail(MPI_ERR_ARG, "size %d is not positive", size);
+  if (rank < 0 || rank >= size) return fail(MPI_ERR_ARG, "rank %d is not in [0, %d]", rank, size - 1);
+  if (status st = check_dims(ndims, gsizes, distribs, psizes); !st.is_ok()) return st;
+  if (dargs == nullptr) return fail(MPI_ERR_ARG, "array_of_dargs is a NULL pointer");
+  if (status st = check_order(order); !st.is_ok()) return st;
+  long long procs = 1;
+  for (int i = 0; i < ndims; ++i) {
+    if (psizes[i] <= 0) return fail(MPI_ERR_ARG, "array_of_psizes[%d] = %d is not positive", i, psizes[i]);
+    procs *= psizes[i];
+  }
+  if (procs != size)
+    return fail(MPI_ERR_ARG, "the process grid has %lld processes, size is %d", procs, size);
+  std::vector<int> coords(static_cast<std::size_t>(ndims));
+  for (int i = ndims - 1, r = rank; i >= 0; --i) {
+    coords[static_cast<std::size_t>(i)] = r % psizes[i];
+    r /= psizes[i];
+  }
+  std::vector<std::vector<int>> pick(static_cast<std::size_t>(ndims));
+  for (int i = 0; i < ndims; ++i) {
+    const int g = gsizes[i], p = psizes[i], c = coords[static_cast<std::size_t>(i)], d = dargs[i];
+    auto& out = pick[static_cast<std::size_t>(i)];
+    if (g <= 0) return fail(MPI_ERR_ARG, "array_of_gsizes[%d] = %d is not positive", i, g);
+    if (d != MPI_DISTRIBUTE_DFLT_DARG && d <= 0)
+      return fail(MPI_ERR_ARG, "array_of_dargs[%d] = %d is neither positive nor MPI_DISTRIBUTE_DFLT_DARG", i, d);
+    if (distribs[i] == MPI_DISTRIBUTE_NONE) {
+      if (p != 1) return fail(MPI_ERR_ARG, "dimension %d is not distributed but array_of_psizes[%d] = %d", i, i, p);
+      for (int j = 0; j < g; ++j) out.push_back(j);
+    } else if (distribs[i] == MPI_DISTRIBUTE_BLOCK) {
+      const long long b = d == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : d;
+      if (b * p < g)
+        return fail(MPI_ERR_ARG, "array_of_dargs[%d] = %d: %d blocks of it do not cover %d items", i, d, p, g);
+      for (long long j = c * b; j < g && j < (c + 1) * b; ++j) out.push_back(static_cast<int>(j));
+    } else if (distribs[i] == MPI_DISTRIBUTE_CYCLIC) {
+      const int b = d == MPI_DISTRIBUTE_DFLT_DARG ? 1 : d;
+      for (int j = 0; j < g; ++j)
+        if ((j / b) % p == c) out.push_back(j);
+    } else {
+      return fail(MPI_ERR_ARG, "array_of_distribs[%d] = %d is not an MPI_DISTRIBUTE_* value", i, distribs[i]);
+    }
+  }
+  const darray_args a{size, rank, ndims, gsizes, distribs, dargs, psizes, order, &old};
+  return grid(ndims, gsizes, pick, order, old,
+              [](const void* p, aint items) {
+                const auto& s = *static_cast<const darray_args*>(p);
+                return one_type(MPI_COMBINER_DARRAY,
+                                concat({s.size, s.rank, s.ndims}, s.ndims,
+                                       {s.gsizes, s.distribs, s.dargs, s.psizes}, {s.order}),
+                                {}, *s.old, items);
+              },
+              &a, newtype);
 }
 
 status type_get_true_extent(type_object& t, aint& true_lb, aint& true_extent) {
@@ -182,6 +418,7 @@ status type_dup(type_object& old, handle_t& newtype) {
   }
   if (rt().types.insert(fresh.obj) == 0) return fail(MPI_ERR_INTERN, "too many datatypes");
   newtype = fresh.release()->handle;
+  attach_envelope(newtype, one_type(MPI_COMBINER_DUP, {}, {}, old, 1));
   return status::ok();
 }
 

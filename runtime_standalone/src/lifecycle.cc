@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "datatypes_internal.h"  // envelope_drop (D43)
 #include "runtime_internal.h"
 
 namespace mpiattr {
@@ -38,7 +39,7 @@ class standalone final : public lifecycle {
     fresh.align = old.align;
     return status::ok();
   }
-  void type_release(type_object&) override {}
+  void type_release(type_object& t) override { envelope_drop(t); }  // D43
   status win_create(const comm_object&, win_object&) override { return status::ok(); }
   void win_release(win_object& w) override {
     if (w.owns_memory) std::free(w.base);

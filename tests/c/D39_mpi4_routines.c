@@ -19,6 +19,10 @@ static void counting(MPI_Comm *comm, int *code, ...) {
   handled_on = *comm;
   handled_code = *code;
 }
+static void session_counting(MPI_Session *session, int *code, ...) {
+  (void)session;
+  (void)code;
+}
 static int win_handled;
 static void win_counting(MPI_Win *win, int *code, ...) {
   (void)win;
@@ -86,12 +90,10 @@ int main(int argc, char **argv) {
   MPI_Session session = MPI_SESSION_NULL;
   check_refusal(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session), "MPI_Session_init", "sessions are");
   CHECK(session == MPI_SESSION_NULL, "the session was written");
-  MPI_Count size = -1;
-  check_refusal(MPI_Type_size_x(MPI_INT, &size), "MPI_Type_size_x", yet);
-  CHECK(size == -1, "the size was written");
-  MPI_Datatype t = MPI_DATATYPE_NULL;
-  MPI_Aint displs[2] = {0, 8};
-  check_refusal(MPI_Type_create_hindexed_block(2, 1, displs, MPI_INT, &t), "MPI_Type_create_hindexed_block", yet);
+  MPI_Errhandler seh = MPI_ERRHANDLER_NULL;
+  check_refusal(MPI_Session_create_errhandler(session_counting, &seh), "MPI_Session_create_errhandler",
+                "sessions are");
+  CHECK(seh == MPI_ERRHANDLER_NULL, "the error handler was written");
   check_refusal(MPI_Info_create_env(argc, argv, &info), "MPI_Info_create_env", yet);
   CHECK(handled == n, "a handler other than MPI_COMM_SELF's ran");
 

@@ -25,7 +25,9 @@ NO_CXX = {
     **{n: "MPI-3.0 or later: the C++ bindings were removed in MPI-3.0 (R9.3)"
        for n in ("MPI_Comm_dup_with_info", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
                  "MPI_Comm_split_type", "MPI_Comm_create_group", "MPI_Win_allocate",
-                 "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string")},
+                 "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string",
+                 "MPI_Type_create_hindexed_block", "MPI_Get_elements_x", "MPI_Status_set_elements_x",
+                 "MPI_Type_size_x", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent_x")},
     **{n: "an MPICH extension, which MPICH binds in C only (docs/decisions.md D35)"
        for n in ("MPIX_Comm_create_keyval_x", "MPIX_Type_create_keyval_x", "MPIX_Win_create_keyval_x")},
 }

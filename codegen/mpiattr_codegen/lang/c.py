@@ -113,6 +113,13 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = mpiattr::cbind::to_handle({n}[i]);")
             L.always.append(f"for (int i = 0; i < {count}; ++i) {n}[i] = mpiattr::cbind::to_c<{k.c}>({n}_h[i]);")
             L.arg = f"{n}_h.data()"
+        elif p.length is not None and p.dir == "out":  # MPI_Type_get_contents' array_of_datatypes
+            count = lowering.array_length(p)  # the core writes the first entries; the rest stay as they are
+            L.pre.append(f"if ({count} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
+            L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0, mpiattr::unwritten_handle);")
+            L.arg = f"{n}_h.data()"
+            L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
+                          f"{n}[i] = mpiattr::cbind::to_c<{k.c}>({n}_h[i]);")
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
             L.pre.append(f"std::vector<mpiattr::{_OBJECT_STRUCT[obj]}*> {n}_o;")
@@ -194,6 +201,10 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         if p.dir == "in":  # MPI_Get_count: a status a completed operation wrote
             L.pre.append(_null_check(p))
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
+        elif p.dir == "inout":  # MPI_Status_set_elements: the core changes what the status says
+            L.pre.append(_null_check(p))
+            L.pre.append(f"mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
+            L.post.append(f"mpiattr::cbind::set_status({n}, {n}_s, false);")
         elif p.length is not None:  # array_of_statuses, or MPI_STATUSES_IGNORE
             count = lowering.array_length(p)
             L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")

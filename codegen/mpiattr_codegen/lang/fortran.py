@@ -57,7 +57,8 @@ _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "grou
              "errhandler": "MPI_Errhandler"}
 _PASS_AS_HANDLE = {"info", "op", "file"}  # the core looks these up itself
 # Longest string an OUT CHARACTER argument can receive from the core.
-_STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
+_STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_OBJECT_NAME",
+               "type_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
                "info_get_nthkey": "MPI_MAX_INFO_KEY",
                "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING",
@@ -278,6 +279,12 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = static_cast<mpiattr::handle_t>({n}[i]);")
             L.always.append(f"for (int i = 0; i < {count}; ++i) {n}[i] = static_cast<MPI_Fint>({n}_h[i]);")
             L.arg = f"{n}_h.data()"
+        elif p.length is not None and p.dir == "out":  # MPI_TYPE_GET_CONTENTS' ARRAY_OF_DATATYPES
+            count = fortran_length(p)  # the core writes the first entries; the rest stay as they are
+            L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0, mpiattr::unwritten_handle);")
+            L.arg = f"{n}_h.data()"
+            L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
+                          f"{n}[i] = static_cast<MPI_Fint>({n}_h[i]);")
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"std::vector<mpiattr::{clang_object_struct(obj)}*> {n}_o;")
             L.pre.append(f"for (int i = 0; i < {fortran_length(p)}; ++i) {{")
@@ -363,6 +370,9 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     elif k.cls == "status":
         if p.dir == "in":  # MPI_GET_COUNT
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
+        elif p.dir == "inout":  # MPI_STATUS_SET_ELEMENTS: the core changes what the status says
+            L.pre.append(f"mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
+            L.post.append(f"mpiattr::fbind::set_status({n}, {n}_s, false);")
         elif p.length is not None:  # ARRAY_OF_STATUSES(MPI_STATUS_SIZE, *), or MPI_STATUSES_IGNORE
             count = fortran_length(p)
             L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")

@@ -95,7 +95,7 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
         return []                                                          # the core checks
     if k.cls in ("logical", "string"):
         return [null]
-    if k.cls == "status" and p.dir == "in":  # MPI_Get_count reads it
+    if k.cls == "status" and p.dir in ("in", "inout"):  # MPI_Get_count reads it, Status_set_elements too
         return [null]
     if k.cls in ("scalar", "error") and p.length is None and p.dir != "in":
         return [null]

@@ -7,6 +7,12 @@
 #include "mpiattr/api.h"
 #include "mpiattr/object.h"
 
+namespace mpiattr {
+// What the bindings put in an OUT array of handles before the core writes its first entries
+// (MPI_Type_get_contents' array_of_datatypes): entries still holding it are left as they were.
+inline constexpr handle_t unwritten_handle = 0xffffffffu;
+}  // namespace mpiattr
+
 namespace mpiattr::api {
 
 // What a completed receive (or probe) tells: MPI_Status's fields and the bytes received. The
@@ -92,6 +98,35 @@ status pack(const void* inbuf, int incount, type_object& datatype, void* outbuf,
 status unpack(const void* inbuf, int insize, int& position, void* outbuf, int outcount,
               type_object& datatype, comm_object& comm);
 status pack_size(int incount, type_object& datatype, comm_object& comm, int& size);
+
+// ---- names, envelopes, contents, more constructors, element counts (D43) ----
+status type_set_name(type_object& datatype, const char* name);
+status type_get_name(type_object& datatype, char* name, int& resultlen);
+status type_get_envelope(type_object& datatype, int& num_integers, int& num_addresses,
+                         int& num_datatypes, int& combiner);
+// array_of_datatypes: the bindings fill it with unwritten_handle; the core writes num_datatypes.
+status type_get_contents(type_object& datatype, int max_integers, int max_addresses, int max_datatypes,
+                         int* array_of_integers, aint* array_of_addresses, handle_t* array_of_datatypes);
+status type_create_indexed_block(int count, int blocklength, const int* displacements, type_object& oldtype,
+                                 handle_t& newtype);
+status type_create_hindexed_block(int count, int blocklength, const aint* displacements,
+                                  type_object& oldtype, handle_t& newtype);
+status type_create_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, int order,
+                            type_object& oldtype, handle_t& newtype);
+status type_create_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
+                          const int* dargs, const int* psizes, int order, type_object& oldtype,
+                          handle_t& newtype);
+status get_elements(const msg_status& status, type_object& datatype, int& count);
+status get_elements_x(const msg_status& status, type_object& datatype, std::int64_t& count);
+status status_set_elements(msg_status& status, type_object& datatype, int count);
+status status_set_elements_x(msg_status& status, type_object& datatype, std::int64_t count);
+status type_size_x(type_object& datatype, std::int64_t& size);
+status type_get_extent_x(type_object& datatype, std::int64_t& lb, std::int64_t& extent);
+status type_get_true_extent_x(type_object& datatype, std::int64_t& true_lb, std::int64_t& true_extent);
+status type_match_size(int typeclass, int size, handle_t& datatype);
+status type_create_f90_integer(int r, handle_t& newtype);
+status type_create_f90_real(int p, int r, handle_t& newtype);
+status type_create_f90_complex(int p, int r, handle_t& newtype);
 status get_processor_name(char* name, int& resultlen);
 
 // ---- windows and memory ----

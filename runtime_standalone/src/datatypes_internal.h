@@ -1,0 +1,53 @@
+// What datatypes.cc (the constructors) and datatypes_envelope.cc (envelopes, contents, names,
+// element counts, the f90 types) share: how a datatype was made (D43).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "runtime_internal.h"
+
+namespace mpiattr {
+
+struct type_envelope;
+
+// A datatype a constructor was given, as it was then: the program may free it afterwards, and
+// MPI_Type_get_contents still returns an equivalent one (MPI-4.1 §6.1.13).
+struct type_part {
+  handle_t named = 0;  // a predefined datatype (a basic one, or an f90 one): returned as itself
+  aint size = 0, lb = 0, extent = 0, align = 1;
+  bool committed = false;
+  std::shared_ptr<const std::vector<type_block>> map;
+  std::shared_ptr<const type_envelope> env;  // how a derived one was made
+  aint elements = 1;  // basic elements in one item (a pair type such as MPI_2INT has 2)
+  aint first = 0;     // a pair type: the bytes of its first element
+};
+
+// A derived datatype's constructor and arguments (MPI_Type_get_envelope / _get_contents).
+struct type_envelope {
+  int combiner = MPI_COMBINER_NAMED;
+  std::vector<int> ints;
+  std::vector<aint> addrs;
+  std::vector<type_part> types;
+  // The type map in order as runs of items of one part: (count, index into types); what
+  // MPI_Get_elements walks.
+  std::vector<std::pair<aint, std::size_t>> runs;
+  aint elements = 0;  // basic elements in one item
+};
+
+// The part a constructor keeps of one of its datatypes.
+type_part part_of(const type_object& t);
+
+// Builds an envelope; `runs` and `elements` follow from the parts and the counts given.
+std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
+                                                   std::vector<aint> addrs, std::vector<type_part> types,
+                                                   std::vector<std::pair<aint, std::size_t>> runs);
+
+// Remembers how the datatype behind `handle` was made (after it is published).
+void attach_envelope(handle_t handle, std::shared_ptr<const type_envelope> env);
+// The standalone lifecycle's hook: a released datatype's envelope goes with it.
+void envelope_drop(const type_object& t);
+
+}  // namespace mpiattr
