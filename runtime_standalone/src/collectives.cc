@@ -1,5 +1,9 @@
 // Collectives and reduction operations on the standalone runtime's one process.
+#include <complex>
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime_internal.h"
@@ -52,12 +56,271 @@ static status check_op(handle_t op, const type_object& t) {
   return fail(MPI_ERR_OP, "operation handle 0x%x is not valid", op);
 }
 
-status op_create(fnptr user_fn, bool commute, handle_t& op) {
+status op_create(language lang, fnptr user_fn, bool commute, handle_t& op) {
   if (user_fn == nullptr) return fail(MPI_ERR_ARG, "user_fn is a NULL function");
   auto* o = new op_object;
   o->fn = user_fn;
+  o->lang = lang;
   o->commute = commute;
   return insert_new(rt().ops, o, op, "operations");
+}
+
+namespace {
+const char* predefined_op_name(handle_t op) {
+  for (const auto& o : gen::ops)
+    if (o.value == op) return o.name;
+  return nullptr;
+}
+}  // namespace
+
+// Every predefined operation is commutative (MPI-4.1 §7.9.2); a user's is what it was created as.
+status op_commutative(handle_t op, bool& commute) {
+  if (op_object* o = rt().ops.lookup(op)) {
+    commute = o->commute;
+    return status::ok();
+  }
+  if (predefined_op_name(op) == nullptr) return fail(MPI_ERR_OP, "operation handle 0x%x is null or not valid", op);
+  commute = true;
+  return status::ok();
+}
+
+// ---- MPI_Reduce_local: inoutbuf[i] = inbuf[i] op inoutbuf[i] (MPI-4.1 §7.9.7) ----
+namespace {
+
+// What a predefined datatype's elements are, for the predefined operations (MPI-4.1 §7.9.2).
+enum class family { none, c_integer, f_integer, floating, complex, logical, f_logical, byte, pair };
+struct elem_info {
+  family fam = family::none;
+  bool is_signed = true;
+  aint size = 0;       // one value (a pair's first member)
+  aint second_at = 0;  // a pair: where its index starts
+  bool int_index = true;  // a pair's index: an int (C pairs) or the value's type (2REAL, ...)
+};
+
+elem_info classify(const type_object& t, const char*& name) {
+  name = nullptr;
+  for (const auto& d : gen::datatypes)
+    if (d.value == t.handle) name = d.name;
+  elem_info e;
+  if (name == nullptr) return e;
+  const std::string n = name;
+  auto in = [&](std::initializer_list<const char*> names) {
+    for (const char* x : names)
+      if (n == x) return true;
+    return false;
+  };
+  e.size = t.size;
+  if (in({"MPI_INT", "MPI_LONG", "MPI_SHORT", "MPI_LONG_LONG", "MPI_SIGNED_CHAR", "MPI_INT8_T",
+          "MPI_INT16_T", "MPI_INT32_T", "MPI_INT64_T", "MPI_AINT", "MPI_OFFSET", "MPI_COUNT"})) {
+    e.fam = family::c_integer;
+  } else if (in({"MPI_UNSIGNED_SHORT", "MPI_UNSIGNED", "MPI_UNSIGNED_LONG", "MPI_UNSIGNED_LONG_LONG",
+                 "MPI_UNSIGNED_CHAR", "MPI_UINT8_T", "MPI_UINT16_T", "MPI_UINT32_T", "MPI_UINT64_T"})) {
+    e.fam = family::c_integer;
+    e.is_signed = false;
+  } else if (in({"MPI_INTEGER", "MPI_INTEGER1", "MPI_INTEGER2", "MPI_INTEGER4", "MPI_INTEGER8",
+                 "MPI_INTEGER16"})) {
+    e.fam = family::f_integer;
+  } else if (in({"MPI_FLOAT", "MPI_DOUBLE", "MPI_LONG_DOUBLE", "MPI_REAL", "MPI_DOUBLE_PRECISION",
+                 "MPI_REAL4", "MPI_REAL8"})) {
+    e.fam = family::floating;
+  } else if (in({"MPI_C_FLOAT_COMPLEX", "MPI_C_DOUBLE_COMPLEX", "MPI_C_LONG_DOUBLE_COMPLEX",
+                 "MPI_CXX_FLOAT_COMPLEX", "MPI_CXX_DOUBLE_COMPLEX", "MPI_CXX_LONG_DOUBLE_COMPLEX",
+                 "MPI_COMPLEX", "MPI_DOUBLE_COMPLEX", "MPI_COMPLEX8", "MPI_COMPLEX16"})) {
+    e.fam = family::complex;
+    e.size = t.size / 2;
+  } else if (in({"MPI_C_BOOL", "MPI_CXX_BOOL"})) {
+    e.fam = family::logical;
+  } else if (in({"MPI_LOGICAL", "MPI_LOGICAL1", "MPI_LOGICAL2", "MPI_LOGICAL4", "MPI_LOGICAL8",
+                 "MPI_LOGICAL16"})) {
+    e.fam = family::f_logical;
+  } else if (n == "MPI_BYTE") {
+    e.fam = family::byte;
+  } else if (in({"MPI_2INT", "MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT", "MPI_SHORT_INT",
+                 "MPI_LONG_DOUBLE_INT"})) {
+    e.fam = family::pair;
+    const aint isz = static_cast<aint>(sizeof(int));
+    e.size = t.size - isz;
+    for (const auto& d : gen::datatypes)
+      if (d.value == t.handle) e.second_at = d.second_at ? d.second_at : e.size;
+  } else if (in({"MPI_2REAL", "MPI_2DOUBLE_PRECISION", "MPI_2INTEGER"})) {
+    e.fam = family::pair;
+    e.size = t.size / 2;
+    e.second_at = e.size;
+    e.int_index = false;
+  }
+  return e;
+}
+
+bool is_integer(const elem_info& e) { return e.fam == family::c_integer || e.fam == family::f_integer; }
+bool is_float_name(const char* n) {
+  return std::strcmp(n, "MPI_FLOAT") == 0 || std::strcmp(n, "MPI_REAL") == 0 ||
+         std::strcmp(n, "MPI_REAL4") == 0 || std::strcmp(n, "MPI_2REAL") == 0 ||
+         std::strcmp(n, "MPI_FLOAT_INT") == 0 || std::strcmp(n, "MPI_C_FLOAT_COMPLEX") == 0 ||
+         std::strcmp(n, "MPI_CXX_FLOAT_COMPLEX") == 0 || std::strcmp(n, "MPI_COMPLEX") == 0 ||
+         std::strcmp(n, "MPI_COMPLEX8") == 0;
+}
+bool is_long_double_name(const char* n) { return std::strstr(n, "LONG_DOUBLE") != nullptr; }
+
+// Whether MPI-4.1 §7.9.2 defines op on elements of e.
+bool op_applies(const std::string& op, const elem_info& e) {
+  if (op == "MPI_MAX" || op == "MPI_MIN") return is_integer(e) || e.fam == family::floating;
+  if (op == "MPI_SUM" || op == "MPI_PROD")
+    return is_integer(e) || e.fam == family::floating || e.fam == family::complex;
+  if (op == "MPI_LAND" || op == "MPI_LOR" || op == "MPI_LXOR")
+    return e.fam == family::c_integer || e.fam == family::logical || e.fam == family::f_logical;
+  if (op == "MPI_BAND" || op == "MPI_BOR" || op == "MPI_BXOR") return is_integer(e) || e.fam == family::byte;
+  if (op == "MPI_MAXLOC" || op == "MPI_MINLOC") return e.fam == family::pair;
+  return false;  // MPI_REPLACE, MPI_NO_OP: one-sided accumulates only
+}
+
+template <typename V>
+V load(const char* p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename V>
+void store(char* p, V v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+template <typename V>
+V arith(const std::string& op, V a, V b) {  // a = in, b = inout
+  if (op == "MPI_SUM") return a + b;
+  if (op == "MPI_PROD") return a * b;
+  if constexpr (!std::is_same_v<V, std::complex<float>> && !std::is_same_v<V, std::complex<double>> &&
+                !std::is_same_v<V, std::complex<long double>>) {
+    if (op == "MPI_MAX") return a > b ? a : b;
+    if (op == "MPI_MIN") return a < b ? a : b;
+    if constexpr (std::is_integral_v<V>) {
+      if (op == "MPI_BAND") return a & b;
+      if (op == "MPI_BOR") return a | b;
+      if (op == "MPI_BXOR") return a ^ b;
+      if (op == "MPI_LAND") return (a && b) ? 1 : 0;
+      if (op == "MPI_LOR") return (a || b) ? 1 : 0;
+      if (op == "MPI_LXOR") return (!a != !b) ? 1 : 0;
+    }
+  }
+  return b;
+}
+
+template <typename V>
+void combine(const std::string& op, const char* in, char* io) {
+  store<V>(io, arith<V>(op, load<V>(in), load<V>(io)));
+}
+
+// An integer of `size` bytes, signed or not.
+void combine_integer(const std::string& op, aint size, bool is_signed, const char* in, char* io) {
+  switch (size) {
+    case 1: return is_signed ? combine<std::int8_t>(op, in, io) : combine<std::uint8_t>(op, in, io);
+    case 2: return is_signed ? combine<std::int16_t>(op, in, io) : combine<std::uint16_t>(op, in, io);
+    case 4: return is_signed ? combine<std::int32_t>(op, in, io) : combine<std::uint32_t>(op, in, io);
+    case 8: return is_signed ? combine<std::int64_t>(op, in, io) : combine<std::uint64_t>(op, in, io);
+    default: return is_signed ? combine<__int128>(op, in, io) : combine<unsigned __int128>(op, in, io);
+  }
+}
+
+// A value of a pair (MAXLOC, MINLOC) as a long double or a long long, compared exactly.
+template <typename V>
+void combine_loc(bool max, aint second_at, bool int_index, const char* in, char* io) {
+  const V a = load<V>(in), b = load<V>(io);
+  auto index = [&](const char* p) {
+    return int_index ? static_cast<long long>(load<int>(p + second_at))
+                     : static_cast<long long>(load<V>(p + second_at));
+  };
+  const long long ia = index(in), ib = index(io);
+  bool take_in = max ? a > b : a < b;
+  long long idx = take_in ? ia : (a == b ? std::min(ia, ib) : ib);
+  if (take_in) store<V>(io, a);
+  if (int_index)
+    store<int>(io + second_at, static_cast<int>(idx));
+  else
+    store<V>(io + second_at, static_cast<V>(idx));
+}
+
+void combine_one(const std::string& op, const elem_info& e, const char* name, const char* in, char* io) {
+  switch (e.fam) {
+    case family::c_integer:
+    case family::f_integer:
+      return combine_integer(op, e.size, e.is_signed, in, io);
+    case family::byte:
+      return combine_integer(op, 1, false, in, io);
+    case family::floating:
+      if (is_long_double_name(name)) return combine<long double>(op, in, io);
+      return is_float_name(name) ? combine<float>(op, in, io) : combine<double>(op, in, io);
+    case family::complex:
+      if (is_long_double_name(name)) return combine<std::complex<long double>>(op, in, io);
+      return is_float_name(name) ? combine<std::complex<float>>(op, in, io)
+                                 : combine<std::complex<double>>(op, in, io);
+    case family::logical:
+    case family::f_logical: {  // any non-zero is true; results are 1 and 0 (gfortran's too, D45)
+      bool a = false, b = false;
+      for (aint k = 0; k < e.size; ++k) {
+        a = a || in[k] != 0;
+        b = b || io[k] != 0;
+      }
+      const bool r = op == "MPI_LAND" ? (a && b) : op == "MPI_LOR" ? (a || b) : (a != b);
+      std::memset(io, 0, static_cast<std::size_t>(e.size));
+      if (r) {
+        const unsigned long long one = 1;
+        std::memcpy(io, &one, static_cast<std::size_t>(std::min<aint>(e.size, 1)));  // little-endian
+      }
+      return;
+    }
+    case family::pair: {
+      const bool max = op == "MPI_MAXLOC";
+      const std::string n = name;
+      if (n == "MPI_2INT") return combine_loc<int>(max, e.second_at, true, in, io);
+      if (n == "MPI_SHORT_INT") return combine_loc<short>(max, e.second_at, true, in, io);
+      if (n == "MPI_LONG_INT") return combine_loc<long>(max, e.second_at, true, in, io);
+      if (n == "MPI_FLOAT_INT") return combine_loc<float>(max, e.second_at, true, in, io);
+      if (n == "MPI_DOUBLE_INT") return combine_loc<double>(max, e.second_at, true, in, io);
+      if (n == "MPI_LONG_DOUBLE_INT") return combine_loc<long double>(max, e.second_at, true, in, io);
+      if (n == "MPI_2REAL") return combine_loc<float>(max, e.second_at, false, in, io);
+      if (n == "MPI_2DOUBLE_PRECISION") return combine_loc<double>(max, e.second_at, false, in, io);
+      return combine_loc<fint>(max, e.second_at, false, in, io);  // MPI_2INTEGER
+    }
+    case family::none: return;
+  }
+}
+
+}  // namespace
+
+status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t, handle_t op) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (inbuf == gen::in_place || inoutbuf == gen::in_place)
+    return fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not a buffer of MPI_Reduce_local");
+  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (!t.committed && !t.predefined) return fail(MPI_ERR_TYPE, "the datatype is not committed");
+  if (op_object* o = rt().ops.lookup(op)) {  // the user's function, in its language's convention
+    if (count == 0) return status::ok();
+    int len = count;
+    if (o->lang == language::c || o->lang == language::cxx) {
+      void* dt = reinterpret_cast<void*>(static_cast<std::uintptr_t>(t.handle));
+      reinterpret_cast<void (*)(const void*, void*, int*, void**)>(o->fn)(inbuf, inoutbuf, &len, &dt);
+    } else {
+      fint flen = count, fdt = static_cast<fint>(t.handle);
+      reinterpret_cast<void (*)(const void*, void*, fint*, fint*)>(o->fn)(inbuf, inoutbuf, &flen, &fdt);
+    }
+    return status::ok();
+  }
+  const std::string name_of_op = predefined_op_name(op);
+  const char* tname = nullptr;
+  const elem_info e = classify(t, tname);
+  if (tname == nullptr || e.fam == family::none) {
+    if (tname != nullptr && (std::strcmp(tname, "MPI_REAL2") == 0 || std::strcmp(tname, "MPI_REAL16") == 0 ||
+                             std::strcmp(tname, "MPI_COMPLEX4") == 0 || std::strcmp(tname, "MPI_COMPLEX32") == 0))
+      return fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s on %s: no arithmetic for that real kind here (D45)",
+                  name_of_op.c_str(), tname);
+    return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", name_of_op.c_str(),
+                tname ? tname : "(unnamed)");
+  }
+  if (!op_applies(name_of_op, e))
+    return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", name_of_op.c_str(), tname);
+  const char* in = static_cast<const char*>(inbuf);
+  char* io = static_cast<char*>(inoutbuf);
+  for (int i = 0; i < count; ++i, in += t.extent, io += t.extent) combine_one(name_of_op, e, tname, in, io);
+  return status::ok();
 }
 
 status op_free(handle_t& op) {
@@ -149,6 +412,209 @@ status alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
   if (sendbuf == gen::in_place) return status::ok();
   return transfer(at(sendbuf, sdispls[0], sendtype), sendcounts[0], sendtype,
                   at(recvbuf, rdispls[0], recvtype), recvcounts[0], recvtype);
+}
+
+// ---- MPI_Alltoallw and the neighbourhood collectives: blocks with their own datatypes ----
+namespace {
+
+// One block's move: checked in full (counts, datatypes, sizes) before any is made, so that a
+// failed call writes nothing.
+struct block_move {
+  const void* send;
+  int scount;
+  const type_object* stype;
+  void* recv;
+  int rcount;
+  const type_object* rtype;
+};
+
+status type_at(handle_array types, int i, const char* what, type_object*& out) {
+  if (types.base == nullptr) return fail(MPI_ERR_ARG, "%s is NULL", what);
+  const handle_t hnd = types[i];
+  out = rt().types.lookup(hnd);
+  if (out == nullptr) return fail(MPI_ERR_TYPE, "%s[%d] (0x%x) is not a valid datatype", what, i, hnd);
+  if (!out->committed && !out->predefined) return fail(MPI_ERR_TYPE, "%s[%d] is not committed", what, i);
+  return status::ok();
+}
+
+status check_counts(const char* what, int n, const int* counts) {
+  if (n > 0 && counts == nullptr) return fail(MPI_ERR_ARG, "%s is NULL", what);
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0) return fail(MPI_ERR_COUNT, "%s[%d] is %d", what, i, counts[i]);
+  return status::ok();
+}
+
+status make_moves(const std::vector<block_move>& moves) {
+  for (const block_move& m : moves) {
+    const aint bytes = static_cast<aint>(m.scount) * m.stype->size;
+    if (bytes > static_cast<aint>(m.rcount) * m.rtype->size)
+      return fail(MPI_ERR_TRUNCATE, "%ld bytes sent, the receive holds %ld", static_cast<long>(bytes),
+                  static_cast<long>(static_cast<aint>(m.rcount) * m.rtype->size));
+  }
+  for (const block_move& m : moves)
+    if (status st = transfer(m.send, m.scount, *m.stype, m.recv, m.rcount, *m.rtype); !st.is_ok()) return st;
+  return status::ok();
+}
+
+const char* bytes_at(const void* buf, aint off) { return static_cast<const char*>(buf) + off; }
+char* bytes_at(void* buf, aint off) { return static_cast<char*>(buf) + off; }
+
+// The process's neighbours, and for each receive block the send block it gets (-1: none, an
+// MPI_PROC_NULL neighbour). A grid's block from the neighbour below is what that neighbour sent
+// up (MPI-4.1 §9.6): on one process, send block 2d+1 into receive block 2d and 2d into 2d+1. In a
+// graph the process receives from itself, edge by edge, what it sends, in order (D45).
+struct neighbourhood {
+  int indegree = 0, outdegree = 0;
+  std::vector<int> from;
+};
+
+status neighbours_of(comm_object& comm, neighbourhood& nb) {
+  std::vector<int> sources, destinations;
+  if (status st = topology_neighbors(comm, sources, destinations); !st.is_ok()) return st;
+  nb.indegree = static_cast<int>(sources.size());
+  nb.outdegree = static_cast<int>(destinations.size());
+  nb.from.assign(sources.size(), -1);
+  int topo = MPI_UNDEFINED;
+  if (status st = api::topo_test(comm, topo); !st.is_ok()) return st;
+  if (topo == MPI_CART) {
+    for (int i = 0; i < nb.indegree; ++i)
+      if (sources[i] != MPI_PROC_NULL) nb.from[i] = i ^ 1;
+    return status::ok();
+  }
+  std::vector<int> outs;
+  for (int j = 0; j < nb.outdegree; ++j)
+    if (destinations[j] != MPI_PROC_NULL) outs.push_back(j);
+  std::size_t k = 0;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (sources[i] != MPI_PROC_NULL) {
+      if (k == outs.size()) break;
+      nb.from[i] = outs[k++];
+    }
+  const std::size_t ins = static_cast<std::size_t>(
+      std::count_if(sources.begin(), sources.end(), [](int r) { return r != MPI_PROC_NULL; }));
+  if (ins != outs.size())
+    return fail(MPI_ERR_TOPOLOGY, "the process has %zu edges from itself and %zu to itself: each "
+                "message it sends itself must have its receive", ins, outs.size());
+  return status::ok();
+}
+
+status check_not_in_place(const void* sendbuf) {
+  return sendbuf == gen::in_place
+             ? fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in a neighbourhood collective")
+             : status::ok();
+}
+
+}  // namespace
+
+// On one process: the block at sdispls[0] (bytes) to rdispls[0], each with its own datatype.
+status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                 comm_object& comm) {
+  const int n = comm.size;
+  if (status st = check_counts("recvcounts", n, recvcounts); !st.is_ok()) return st;
+  if (n > 0 && rdispls == nullptr) return fail(MPI_ERR_ARG, "rdispls is NULL");
+  type_object* rtype = nullptr;
+  for (int i = 0; i < n; ++i)
+    if (status st = type_at(recvtypes, i, "recvtypes", rtype); !st.is_ok()) return st;
+  if (sendbuf == gen::in_place) return status::ok();  // the process's block stays where it is
+  if (status st = check_counts("sendcounts", n, sendcounts); !st.is_ok()) return st;
+  if (n > 0 && sdispls == nullptr) return fail(MPI_ERR_ARG, "sdispls is NULL");
+  type_object* stype = nullptr;
+  for (int i = 0; i < n; ++i)
+    if (status st = type_at(sendtypes, i, "sendtypes", stype); !st.is_ok()) return st;
+  type_object *s0 = nullptr, *r0 = nullptr;
+  (void)type_at(sendtypes, comm.rank, "sendtypes", s0);
+  (void)type_at(recvtypes, comm.rank, "recvtypes", r0);
+  const int me = comm.rank;
+  return make_moves({{bytes_at(sendbuf, sdispls[me]), sendcounts[me], s0, bytes_at(recvbuf, rdispls[me]),
+                      recvcounts[me], r0}});
+}
+
+status neighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                          int recvcount, type_object& recvtype, comm_object& comm) {
+  if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  if (status st = check_count(sendcount); !st.is_ok()) return st;
+  if (status st = check_count(recvcount); !st.is_ok()) return st;
+  neighbourhood nb;
+  if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
+  std::vector<block_move> moves;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (nb.from[i] >= 0)
+      moves.push_back({sendbuf, sendcount, &sendtype,
+                       at(recvbuf, i * recvcount, recvtype), recvcount, &recvtype});
+  return make_moves(moves);
+}
+
+status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                           const int* recvcounts, const int* displs, type_object& recvtype,
+                           comm_object& comm) {
+  if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  if (status st = check_count(sendcount); !st.is_ok()) return st;
+  neighbourhood nb;
+  if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
+  if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
+  if (nb.indegree > 0 && displs == nullptr) return fail(MPI_ERR_ARG, "displs is NULL");
+  std::vector<block_move> moves;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (nb.from[i] >= 0)
+      moves.push_back({sendbuf, sendcount, &sendtype, at(recvbuf, displs[i], recvtype), recvcounts[i], &recvtype});
+  return make_moves(moves);
+}
+
+status neighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                         int recvcount, type_object& recvtype, comm_object& comm) {
+  if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  if (status st = check_count(sendcount); !st.is_ok()) return st;
+  if (status st = check_count(recvcount); !st.is_ok()) return st;
+  neighbourhood nb;
+  if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
+  std::vector<block_move> moves;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (const int j = nb.from[i]; j >= 0)
+      moves.push_back({at(sendbuf, j * sendcount, sendtype), sendcount, &sendtype,
+                       at(recvbuf, i * recvcount, recvtype), recvcount, &recvtype});
+  return make_moves(moves);
+}
+
+status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                          type_object& sendtype, void* recvbuf, const int* recvcounts,
+                          const int* rdispls, type_object& recvtype, comm_object& comm) {
+  if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  neighbourhood nb;
+  if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
+  if (status st = check_counts("sendcounts", nb.outdegree, sendcounts); !st.is_ok()) return st;
+  if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
+  if ((nb.outdegree > 0 && sdispls == nullptr) || (nb.indegree > 0 && rdispls == nullptr))
+    return fail(MPI_ERR_ARG, "sdispls or rdispls is NULL");
+  std::vector<block_move> moves;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (const int j = nb.from[i]; j >= 0)
+      moves.push_back({at(sendbuf, sdispls[j], sendtype), sendcounts[j], &sendtype,
+                       at(recvbuf, rdispls[i], recvtype), recvcounts[i], &recvtype});
+  return make_moves(moves);
+}
+
+status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                          const aint* rdispls, handle_array recvtypes, comm_object& comm) {
+  if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  neighbourhood nb;
+  if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
+  if (status st = check_counts("sendcounts", nb.outdegree, sendcounts); !st.is_ok()) return st;
+  if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
+  if ((nb.outdegree > 0 && sdispls == nullptr) || (nb.indegree > 0 && rdispls == nullptr))
+    return fail(MPI_ERR_ARG, "sdispls or rdispls is NULL");
+  std::vector<type_object*> st_(nb.outdegree), rt_(nb.indegree);
+  for (int j = 0; j < nb.outdegree; ++j)
+    if (status st = type_at(sendtypes, j, "sendtypes", st_[j]); !st.is_ok()) return st;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (status st = type_at(recvtypes, i, "recvtypes", rt_[i]); !st.is_ok()) return st;
+  std::vector<block_move> moves;
+  for (int i = 0; i < nb.indegree; ++i)
+    if (const int j = nb.from[i]; j >= 0)
+      moves.push_back({bytes_at(sendbuf, sdispls[j]), sendcounts[j], st_[j],
+                       bytes_at(recvbuf, rdispls[i]), recvcounts[i], rt_[i]});
+  return make_moves(moves);
 }
 
 status scan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object&) {

@@ -17,16 +17,20 @@ status publish_comm(unpublished<comm_object>& c, const comm_object& parent, hand
   return status::ok();
 }
 
-status dup_comm(comm_object& comm, handle_t& newcomm) {
+// A dup; with_info, the copy's hints are info's instead of comm's (MPI-4.1 §8.4.2).
+status dup_comm(comm_object& comm, handle_t& newcomm, bool with_info = false, handle_t info = h::info_null) {
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
+  if (with_info) comm_hints_replace(*fresh.obj, info);
   dup_in_progress building(comm, *fresh.obj);
   if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
     rt().life->comm_release(*fresh.obj);
     newcomm = h::comm_null;  // no half-built communicator (R4.5)
     return st;
   }
-  return publish_comm(fresh, comm, newcomm);
+  status st = publish_comm(fresh, comm, newcomm);
+  if (!st.is_ok()) rt().life->comm_release(*fresh.obj);  // its topology and hints go with it
+  return st;
 }
 
 status new_group(int size, handle_t& out) {
@@ -71,7 +75,7 @@ status comm_dup(comm_object& comm, handle_t& newcomm) { return dup_comm(comm, ne
 
 status comm_dup_with_info(comm_object& comm, handle_t info, handle_t& newcomm) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  return dup_comm(comm, newcomm);  // R6.4
+  return dup_comm(comm, newcomm, true, info);  // R6.4
 }
 
 status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request) {
@@ -83,7 +87,9 @@ status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request) {
 
 status comm_idup_with_info(comm_object& comm, handle_t info, handle_t& newcomm, handle_t& request) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  return comm_idup(comm, newcomm, request);
+  if (status st = dup_comm(comm, newcomm, true, info); !st.is_ok()) return st;  // R6.3
+  request = completed_request();
+  return status::ok();
 }
 
 status comm_split(comm_object& comm, int color, int, handle_t& newcomm) {
@@ -194,6 +200,47 @@ status group_range_incl(group_object& g, int n, int (*ranges)[3], handle_t& newg
     members = 1;
   }
   return new_group(members, newgroup);
+}
+
+// Every group of one process is empty or holds that process, as its rank 0 (D45).
+status group_range_excl(group_object& g, int n, int (*ranges)[3], handle_t& newgroup) {
+  if (n < 0) return fail(MPI_ERR_ARG, "n = %d is negative", n);
+  if (n > 0 && ranges == nullptr) return fail(MPI_ERR_ARG, "ranges is NULL");
+  int excluded = 0;
+  for (int i = 0; i < n; ++i) {
+    int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    if (stride == 0) return fail(MPI_ERR_ARG, "ranges[%d] has stride 0", i);
+    if (first < 0 || first >= g.size || last < 0 || last >= g.size)
+      return fail(MPI_ERR_RANK, "ranges[%d] = {%d, %d, %d} leaves the group", i, first, last, stride);
+    if (excluded) return fail(MPI_ERR_RANK, "ranges[%d] = {%d, %d, %d} excludes rank %d again", i, first, last, stride, first);
+    excluded = 1;
+  }
+  return new_group(g.size - excluded, newgroup);
+}
+
+status group_union(group_object& a, group_object& b, handle_t& newgroup) {
+  return new_group(std::max(a.size, b.size), newgroup);
+}
+
+status group_intersection(group_object& a, group_object& b, handle_t& newgroup) {
+  return new_group(std::min(a.size, b.size), newgroup);
+}
+
+status group_difference(group_object& a, group_object& b, handle_t& newgroup) {
+  return new_group(b.size ? 0 : a.size, newgroup);
+}
+
+// MPI_PROC_NULL translates to itself; the process is rank 0 of group2, or absent (MPI_UNDEFINED).
+status group_translate_ranks(group_object& a, int n, const int* ranks1, group_object& b, int* ranks2) {
+  if (n < 0) return fail(MPI_ERR_ARG, "n = %d is negative", n);
+  if (n > 0 && (ranks1 == nullptr || ranks2 == nullptr)) return fail(MPI_ERR_ARG, "ranks1 or ranks2 is NULL");
+  for (int i = 0; i < n; ++i)
+    if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= a.size))
+      return fail(MPI_ERR_RANK, "ranks1[%d] = %d is not a rank of group1 (size %d) nor MPI_PROC_NULL", i,
+                  ranks1[i], a.size);
+  for (int i = 0; i < n; ++i)
+    ranks2[i] = ranks1[i] == MPI_PROC_NULL ? MPI_PROC_NULL : b.size ? 0 : MPI_UNDEFINED;
+  return status::ok();
 }
 
 status group_free(handle_t& group) {

@@ -1,14 +1,68 @@
 // Info objects on the standalone runtime.
+#include <sys/utsname.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "runtime_internal.h"
 
 namespace mpiattr {
+
+// ---- a communicator's hints (MPI-4.1 §8.4.4; D45) ----
+// Kept beside the communicator, as topologies are (D42): the hints the program gave, in the order
+// keys were first given. A dup copies them (MPI_Comm_dup_with_info replaces the copy), split and
+// create start without, free forgets them. The table is read only while some communicator has
+// hints, so programs without them pay one relaxed load per dup and free.
+namespace {
+using hint_list = std::vector<std::pair<std::string, std::string>>;
+std::mutex g_hints_mu;
+std::unordered_map<const comm_object*, std::shared_ptr<const hint_list>> g_hints;
+std::atomic<std::size_t> g_hints_live{0};
+
+std::shared_ptr<const hint_list> hints_of(const comm_object& c) {
+  if (g_hints_live.load(std::memory_order_acquire) == 0) return nullptr;
+  std::lock_guard lock(g_hints_mu);
+  auto it = g_hints.find(&c);
+  return it == g_hints.end() ? nullptr : it->second;
+}
+
+void set_hints(const comm_object& c, std::shared_ptr<const hint_list> h) {
+  std::lock_guard lock(g_hints_mu);
+  if (h == nullptr || h->empty())
+    g_hints.erase(&c);
+  else
+    g_hints[&c] = std::move(h);
+  g_hints_live.store(g_hints.size(), std::memory_order_release);
+}
+
+// An info's pairs, or none for MPI_INFO_NULL (the caller checked the handle).
+hint_list pairs_of(handle_t info) {
+  info_object* o = rt().infos.lookup(info);
+  if (o == nullptr) return {};
+  std::lock_guard lock(o->mu);
+  return o->pairs;
+}
+}  // namespace
+
+void comm_hints_copy(const comm_object& from, comm_object& to) {
+  if (auto h = hints_of(from)) set_hints(to, std::move(h));
+}
+
+void comm_hints_drop(const comm_object& c) {
+  if (g_hints_live.load(std::memory_order_acquire) != 0) set_hints(c, nullptr);
+}
+
+void comm_hints_replace(const comm_object& c, handle_t info) {
+  set_hints(c, std::make_shared<const hint_list>(pairs_of(info)));
+}
+
 namespace api {
 
 // ---- info objects ----
@@ -164,6 +218,59 @@ status info_free(handle_t& info) {
   delete o;
   info = h::info_null;
   return status::ok();
+}
+
+// Updates the hints info gives and keeps the others (MPI-4.1 §8.4.4); MPI_INFO_NULL gives none.
+status comm_set_info(comm_object& comm, handle_t info) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  hint_list merged;
+  if (auto h = hints_of(comm)) merged = *h;
+  for (auto& kv : pairs_of(info)) {
+    auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == kv.first; });
+    if (it != merged.end())
+      it->second = std::move(kv.second);
+    else
+      merged.push_back(std::move(kv));
+  }
+  set_hints(comm, std::make_shared<const hint_list>(std::move(merged)));
+  return status::ok();
+}
+
+// A new info with every hint the communicator has (D45: one process uses none, and reports all).
+status comm_get_info(comm_object& comm, handle_t& info_used) {
+  auto h = hints_of(comm);
+  return new_info(h ? *h : hint_list{}, info_used);
+}
+
+// MPI-4.1 §11.4: what MPI_INFO_ENV would hold had the process been started with these arguments
+// (D45): the command and its arguments, one process, and where it runs.
+status info_create_env(int argc, char** argv, handle_t& info) {
+  if (argc < 0) return fail(MPI_ERR_ARG, "argc = %d is negative", argc);
+  if (argc > 0 && argv == nullptr) return fail(MPI_ERR_ARG, "argv is NULL and argc is %d", argc);
+  for (int i = 0; i < argc; ++i)
+    if (argv[i] == nullptr) return fail(MPI_ERR_ARG, "argv[%d] is NULL and argc is %d", i, argc);
+  hint_list env;
+  if (argc > 0) env.emplace_back("command", argv[0]);
+  if (argc > 1) {
+    std::string args;
+    for (int i = 1; i < argc; ++i) args += (i > 1 ? " " : "") + std::string(argv[i]);
+    env.emplace_back("argv", std::move(args));
+  }
+  env.emplace_back("maxprocs", "1");
+  char host[256] = {0};
+  if (gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') env.emplace_back("host", host);
+  struct utsname u;
+  if (uname(&u) == 0 && u.machine[0] != '\0') env.emplace_back("arch", u.machine);
+  std::vector<char> cwd(4096);
+  if (getcwd(cwd.data(), cwd.size()) != nullptr) env.emplace_back("wdir", cwd.data());
+  static const char* const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                       "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+  const int level = rt().thread_level;
+  if (level >= MPI_THREAD_SINGLE && level <= MPI_THREAD_MULTIPLE)
+    env.emplace_back("thread_level", levels[level - MPI_THREAD_SINGLE]);
+  for (auto& kv : env)  // a value longer than an info holds is cut (a deep working directory)
+    if (kv.second.size() > static_cast<std::size_t>(MPI_MAX_INFO_VAL)) kv.second.resize(MPI_MAX_INFO_VAL);
+  return new_info(std::move(env), info);
 }
 
 }  // namespace api

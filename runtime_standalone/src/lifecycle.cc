@@ -17,10 +17,12 @@ std::atomic<std::uint64_t> g_next_context{16};
 // ---- the standalone lifecycle: one process, nothing underneath ----
 class standalone final : public lifecycle {
  public:
-  // A dup keeps the topology (MPI-4.1 §8.4.2); split and create derive one without (D42).
+  // A dup keeps the topology and the hints (MPI-4.1 §8.4.2); split and create derive one
+  // without (D42, D45).
   status comm_dup(const comm_object& old, comm_object& fresh) override {
     if (status st = comm_derive(old, true, fresh); !st.is_ok()) return st;
     topology_copy(old, fresh);
+    comm_hints_copy(old, fresh);
     return status::ok();
   }
   status comm_derive(const comm_object& parent, bool, comm_object& fresh) override {
@@ -29,7 +31,10 @@ class standalone final : public lifecycle {
     fresh.context = g_next_context.fetch_add(1);
     return status::ok();
   }
-  void comm_release(comm_object& comm) override { topology_drop(comm); }
+  void comm_release(comm_object& comm) override {
+    topology_drop(comm);
+    comm_hints_drop(comm);
+  }
   status type_dup(const type_object& old, type_object& fresh) override {
     fresh.size = old.size;
     fresh.lb = old.lb;

@@ -40,6 +40,12 @@ void census(object_kind kind, std::uint32_t index);
 // delete_all for a free or MPI_Finalize, naming what a failed delete callback was on (lifecycle.cc).
 status delete_attributes(attr_object& o);
 
+// A communicator's hints (info.cc, D45): the standalone lifecycle's dup copies them and its
+// release drops them; MPI_Comm_dup_with_info replaces a dup's with its info's.
+void comm_hints_copy(const comm_object& from, comm_object& to);
+void comm_hints_drop(const comm_object& comm);
+void comm_hints_replace(const comm_object& comm, handle_t info);
+
 // Integer-valued predefined attributes behave as if set by Fortran MPI_ATTR_PUT (R7.5).
 inline void set_int(predefined_values& table, int key, int v) {
   table.set(keyval_registry::index_of(key), attribute_value::from_fortran_int(v));

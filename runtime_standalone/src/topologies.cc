@@ -128,6 +128,31 @@ void topology_drop(const comm_object& c) {
   g_live.store(g_topologies.size(), std::memory_order_release);
 }
 
+status topology_neighbors(comm_object& comm, std::vector<int>& sources, std::vector<int>& destinations) {
+  auto t = find(comm);
+  if (t == nullptr)
+    return fail(MPI_ERR_TOPOLOGY, "the communicator has no topology: a neighbourhood collective "
+                "needs a Cartesian, graph or distributed graph one");
+  sources.clear();
+  destinations.clear();
+  if (t->kind == MPI_CART) {
+    for (int d = 0; d < static_cast<int>(t->dims.size()); ++d) {
+      int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
+      if (status st = api::cart_shift(comm, d, 1, below, above); !st.is_ok()) return st;
+      sources.insert(sources.end(), {below, above});
+    }
+    destinations = sources;
+  } else if (t->kind == MPI_GRAPH) {
+    const int first = comm.rank > 0 ? t->index[comm.rank - 1] : 0;
+    sources.assign(t->edges.begin() + first, t->edges.begin() + t->index[comm.rank]);
+    destinations = sources;
+  } else {
+    sources = t->sources;
+    destinations = t->destinations;
+  }
+  return status::ok();
+}
+
 namespace api {
 
 status topo_test(comm_object& comm, int& result) {

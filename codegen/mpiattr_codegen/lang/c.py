@@ -120,6 +120,9 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"{n}_h.data()"
             L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
                           f"{n}[i] = mpiattr::cbind::to_c<{k.c}>({n}_h[i]);")
+        elif p.length == "*" and p.dir == "in":  # MPI_Alltoallw's datatypes: the core knows
+            L.arg = (f"mpiattr::api::handle_array{{{n}, [](const void* a, int i) {{ return "  # how many
+                     f"mpiattr::cbind::to_handle(static_cast<const {k.c}*>(a)[i]); }}}}")
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
             L.pre.append(f"std::vector<mpiattr::{_OBJECT_STRUCT[obj]}*> {n}_o;")

@@ -268,8 +268,8 @@ def c_return(fn: Function) -> str:
 
 def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
-    if k.f90 is None:  # argc / argv: Fortran's MPI_INIT has none
-        L.arg = "nullptr"
+    if k.f90 is None:  # argc / argv: Fortran's MPI_INIT and MPI_INFO_CREATE_ENV have none
+        L.arg = "0" if p.c_decl == "int argc" else "nullptr"
         return L
     if k.cls == "handle":
         obj = k.object
@@ -285,6 +285,9 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"{n}_h.data()"
             L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
                           f"{n}[i] = static_cast<MPI_Fint>({n}_h[i]);")
+        elif p.length == "*" and p.dir == "in":  # MPI_ALLTOALLW's datatypes: the core knows
+            L.arg = (f"mpiattr::api::handle_array{{{n}, [](const void* a, int i) {{ return "  # how many
+                     f"static_cast<mpiattr::handle_t>(static_cast<const MPI_Fint*>(a)[i]); }}}}")
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"std::vector<mpiattr::{clang_object_struct(obj)}*> {n}_o;")
             L.pre.append(f"for (int i = 0; i < {fortran_length(p)}; ++i) {{")

@@ -76,6 +76,8 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
         what = "{n} is the null handle or not a valid handle (freed, never created, or another kind's)."
         if p.length is not None and p.dir == "inout":  # array_of_requests: converted, not looked up
             return [(ERR_NULL, f"{n} is a NULL pointer and {p.length} > 0 (in C).")]
+        if p.length == "*" and p.dir == "in":  # MPI_Alltoallw's datatypes: the core reads them
+            return [(err, what.format(n=f"an element of {n} that the call uses"))]
         if p.length is not None and p.dir == "in":  # an array of handles, each looked up
             return [(ERR_NULL, f"{n} is a NULL pointer and {p.length} > 0 (in C)."),
                     (err, what.format(n=f"an element of {n}"))]

@@ -102,6 +102,7 @@ struct request_object {
 struct op_object {
   handle_t handle = 0;
   fnptr fn = nullptr;
+  language lang = language::c;  // how fn is called: C's MPI_User_function or Fortran's
   bool commute = true;
   bool predefined = false;
 };

@@ -71,7 +71,16 @@ status group_compare(group_object& group1, group_object& group2, int& result);
 status group_incl(group_object& group, int n, const int* ranks, handle_t& newgroup);
 status group_excl(group_object& group, int n, const int* ranks, handle_t& newgroup);
 status group_range_incl(group_object& group, int n, int (*ranges)[3], handle_t& newgroup);
+status group_range_excl(group_object& group, int n, int (*ranges)[3], handle_t& newgroup);
+status group_union(group_object& group1, group_object& group2, handle_t& newgroup);
+status group_intersection(group_object& group1, group_object& group2, handle_t& newgroup);
+status group_difference(group_object& group1, group_object& group2, handle_t& newgroup);
+status group_translate_ranks(group_object& group1, int n, const int* ranks1, group_object& group2,
+                             int* ranks2);
 status group_free(handle_t& group);
+// A communicator's hints (D45): kept as given, copied by the duplicating routines.
+status comm_set_info(comm_object& comm, handle_t info);
+status comm_get_info(comm_object& comm, handle_t& info_used);
 
 // ---- datatypes ----
 status type_contiguous(int count, type_object& oldtype, handle_t& newtype);
@@ -150,6 +159,7 @@ status info_get_nkeys(handle_t info, int& nkeys);
 status info_get_nthkey(handle_t info, int n, char* key);
 status info_dup(handle_t info, handle_t& newinfo);
 status info_free(handle_t& info);
+status info_create_env(int argc, char** argv, handle_t& info);  // argv may be null (Fortran)
 
 // ---- error handling ----
 status add_error_class(int& errorclass);
@@ -205,7 +215,37 @@ status sendrecv_replace(void* buf, int count, type_object& datatype, int dest, i
 status testany(int count, handle_t* requests, int& index, bool& flag, msg_status& status);
 
 // ---- the other collectives and user operations on one process (MPI-4.1 §7) ----
-status op_create(fnptr user_fn, bool commute, handle_t& op);
+
+// An IN array of handles whose length the core knows and the binding does not (MPI_Alltoallw's
+// datatypes: one per process of the group; the neighbourhood collectives': one per edge). The
+// binding passes the array and how to read one entry in its language; the core reads only the
+// entries the call uses (none of sendtypes with MPI_IN_PLACE).
+struct handle_array {
+  const void* base = nullptr;
+  handle_t (*read)(const void* base, int i) = nullptr;
+  handle_t operator[](int i) const { return read(base, i); }
+};
+
+status op_create(language lang, fnptr user_fn, bool commute, handle_t& op);
+status op_commutative(handle_t op, bool& commute);
+status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& datatype, handle_t op);
+status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                 comm_object& comm);
+// The blocking neighbourhood collectives on the topologies of topologies.cc (MPI-4.1 §9.6).
+status neighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                          int recvcount, type_object& recvtype, comm_object& comm);
+status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                           const int* recvcounts, const int* displs, type_object& recvtype,
+                           comm_object& comm);
+status neighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                         int recvcount, type_object& recvtype, comm_object& comm);
+status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                          type_object& sendtype, void* recvbuf, const int* recvcounts,
+                          const int* rdispls, type_object& recvtype, comm_object& comm);
+status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                          const aint* rdispls, handle_array recvtypes, comm_object& comm);
 status op_free(handle_t& op);
 status gather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
               type_object& recvtype, int root, comm_object& comm);
@@ -244,6 +284,10 @@ namespace mpiattr {
 // The standalone lifecycle's hooks: a dup's copy keeps the topology, a released one drops it.
 void topology_copy(const comm_object& from, comm_object& to);
 void topology_drop(const comm_object& comm);
+// The process's neighbours in comm's topology, in the order of MPI-4.1 §9.6: per dimension of a
+// grid the negative then the positive direction (MPI_PROC_NULL off a non-periodic edge), a
+// graph's edges, a distributed graph's sources and destinations. MPI_ERR_TOPOLOGY without one.
+status topology_neighbors(comm_object& comm, std::vector<int>& sources, std::vector<int>& destinations);
 }  // namespace mpiattr
 namespace mpiattr::api {
 status topo_test(comm_object& comm, int& result);
