@@ -203,7 +203,8 @@ status type_free(handle_t& datatype) {
 }
 
 status type_size(type_object& t, int& size) {
-  // MPI-4.1 §6.1.8: MPI_UNDEFINED where the size does not fit (MPI_Type_size_c answers it, D47).
+  // MPI_UNDEFINED where the size does not fit in an int (MPI-4.1 MPI_TYPE_SIZE; MPI_Type_size_c
+  // answers it, docs/decisions.md D47).
   size = t.size > INT_MAX ? MPI_UNDEFINED : static_cast<int>(t.size);
   return status::ok();
 }
