@@ -1,6 +1,7 @@
 """Reads spec/*.toml into the frozen model of model.py, checking every key."""
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from typing import Optional
 from pathlib import Path
@@ -8,7 +9,8 @@ from pathlib import Path
 from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handle, Kind, Op, Param,
                     PredefinedCallback, PredefinedKey, Removed, Spec, SpecError)
 
-_KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran"}
+_KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran",
+              "c_large", "f08_large", "large_func_suffix"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
                "ignored_with"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
@@ -54,7 +56,9 @@ def _kinds(data: dict, origin: str) -> dict:
         kinds[name] = Kind(name=name, cls=_need(t, "class", o), c=t.get("c"), f90=t.get("f90"),
                            f08=t.get("f08", t.get("f90")), cxx=t.get("cxx"), core=t.get("core"), object=t.get("object"),
                            c_by_value_pointer=bool(t.get("c_by_value_pointer", False)),
-                           origin_fortran=t.get("origin_fortran"))
+                           origin_fortran=t.get("origin_fortran"), c_large=t.get("c_large"),
+                           f08_large=t.get("f08_large"),
+                           large_func_suffix=t.get("large_func_suffix"))
     return kinds
 
 
@@ -133,7 +137,8 @@ def load(spec_dir: str | Path) -> Spec:
     for fname, doc in docs.items():
         if fname in ("kinds.toml", "constants.toml"):
             continue
-        _check_keys(doc, {"function", "callback", "predefined_callback", "kind"}, f"spec/{fname}")
+        _check_keys(doc, {"function", "callback", "predefined_callback", "kind", "large_count"},
+                    f"spec/{fname}")
         for e in doc.get("function", []):
             o = f"spec/{fname}: {e.get('name', '?')}"
             _check_keys(e, _FUNCTION_KEYS, o)
@@ -235,7 +240,9 @@ def load(spec_dir: str | Path) -> Spec:
     values = [k.value for k in keys] + [c["keyval_invalid"]["value"]]
     if len(set(values)) != len(values):
         raise SpecError(f"{o}: predefined keys and MPI_KEYVAL_INVALID must be distinct")
-    return Spec(kinds=kinds, functions=tuple(functions), callbacks=tuple(callbacks),
+    large = [doc["large_count"] for doc in docs.values() if "large_count" in doc]
+    large_forms = _large_forms(functions, kinds, large)
+    return Spec(kinds=kinds, functions=tuple(functions), large_forms=large_forms, callbacks=tuple(callbacks),
                 predefined_callbacks=tuple(predefs), predefined_keys=keys,
                 keyval_invalid=c["keyval_invalid"]["value"], error_classes=errs, handles=handles,
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
@@ -244,3 +251,75 @@ def load(spec_dir: str | Path) -> Spec:
                 c_handles=tuple(c_handles),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
                 files=tuple(str(f) for f in files))
+
+
+def _large_kind(k: Kind) -> Kind:
+    """A POLY* kind as the large-count form types it (its c is c_large, its f08 f08_large)."""
+    return dataclasses.replace(k, c=k.c_large, f08=k.f08_large or k.f08)
+
+
+def _widens(p: Param) -> bool:
+    k = p.kind
+    return bool(k.c_large and k.c_large != k.c or k.large_func_suffix and p.func_type)
+
+
+def _large_forms(functions: list, kinds: dict, tables: list) -> tuple:
+    """The large-count forms MPI_X_c (MPI-4.1 §19.2, docs/decisions.md D47): one for each routine
+    with a parameter whose kind widens (spec/kinds.toml c_large) or that spec/large_count.toml
+    widens; its parameters are the routine's, widened, plus the form's own (large_only)."""
+    o = "spec/large_count.toml"
+    by_name = {f.name: f for f in functions}
+    extra, widen, cores = {}, {}, {}
+    for table in tables:
+        _check_keys(table, {"param", "widen", "core"}, o)
+        for e in table.get("param", []):
+            _check_keys(e, {"function", "after", "name", "kind", "dir", "length"}, f"{o}: param")
+            fn, after = _need(e, "function", o), _need(e, "after", o)
+            if fn not in by_name or after not in [p.name for p in by_name[fn].params]:
+                raise SpecError(f"{o}: param {e.get('name')}: no routine {fn} with parameter {after}")
+            kind = kinds.get(_need(e, "kind", o))
+            if kind is None:
+                raise SpecError(f"{o}: param {e['name']}: unknown kind {e['kind']!r}")
+            if e.get("dir") not in _DIRS:
+                raise SpecError(f"{o}: param {e['name']}: direction must be one of {sorted(_DIRS)}")
+            kind = _large_kind(kind) if kind.c_large else kind
+            extra.setdefault(fn, []).append((after, Param(
+                name=e["name"], kind=kind, dir=e["dir"], lis=e["dir"], length=e.get("length"),
+                large_only=True)))
+        for e in table.get("widen", []):
+            _check_keys(e, {"function", "param", "as"}, f"{o}: widen")
+            fn, pname, as_ = _need(e, "function", o), _need(e, "param", o), _need(e, "as", o)
+            if fn not in by_name or pname not in [p.name for p in by_name[fn].params]:
+                raise SpecError(f"{o}: widen: no routine {fn} with parameter {pname}")
+            if as_ not in kinds or not kinds[as_].c_large:
+                raise SpecError(f"{o}: widen {fn} {pname}: {as_!r} is no kind with a large type")
+            widen[(fn, pname)] = _large_kind(kinds[as_])
+        for fn, core in table.get("core", {}).items():
+            if fn not in by_name:
+                raise SpecError(f"{o}: core: no routine {fn}")
+            cores[fn] = core
+    forms = []
+    for f in functions:
+        if not any(_widens(p) or (f.name, p.name) in widen for p in f.params):
+            continue
+        params = []
+        for p in f.params:
+            if (f.name, p.name) in widen:
+                params.append(dataclasses.replace(p, kind=widen[(f.name, p.name)], base_kind=p.kind))
+            elif _widens(p) and p.kind.cls == "function":
+                params.append(dataclasses.replace(
+                    p, func_type=p.func_type + p.kind.large_func_suffix, base_kind=p.kind))
+            elif _widens(p):
+                params.append(dataclasses.replace(p, kind=_large_kind(p.kind), base_kind=p.kind))
+            else:
+                params.append(p)
+            params.extend(q for after, q in extra.get(f.name, []) if after == p.name)
+        forms.append(dataclasses.replace(
+            f, name=f.name + "_c", params=tuple(params), large_of=f.name,
+            large_core=cores.get(f.name) if f.core else None,
+            origin=f"{f.origin} (its large-count form)", cxx=None,
+            deprecated=None))
+    unused = (set(extra) | {fn for fn, _ in widen} | set(cores)) - {f.large_of for f in forms}
+    if unused:
+        raise SpecError(f"{o}: routines without a large-count form: {sorted(unused)}")
+    return tuple(forms)

@@ -21,6 +21,11 @@ class Kind:
     object: Optional[str]  # for handles: comm | type | win | group | request | errhandler | info | op
     c_by_value_pointer: bool  # C passes a void* whatever the direction (attribute values, extra_state)
     origin_fortran: Optional[str]
+    # The POLY* kinds: the C and mpi_f08 types in the large-count form MPI_X_c (MPI-4.1 §19.2), and
+    # for POLYFUNCTION the suffix of its callback type there (docs/decisions.md D47).
+    c_large: Optional[str] = None
+    f08_large: Optional[str] = None
+    large_func_suffix: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,11 @@ class Param:
     c_decl: Optional[str] = None  # explicit C declaration where the kind table cannot say it
     asynchronous: bool = False  # ASYNCHRONOUS in the mpi_f08 binding (apis.json `asynchronous`)
     ignored_with: Optional[str] = None  # the buffer whose MPI_IN_PLACE makes this datatype ignored
+    # In a large-count form (Function.large_of): the kind the routine itself gives this parameter,
+    # where the form widens it (None: same type in both forms); `large_only`: the form's own
+    # parameter, which the routine has not (docs/decisions.md D47).
+    base_kind: Optional["Kind"] = None
+    large_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,10 @@ class Function:
     init: str = "during"  # during | before | any
     returns: Optional[Kind] = None  # None: returns an MPI error code
     ierror: str = "ierror"
+    # A large-count form MPI_X_c (docs/decisions.md D47): the routine's name, and the core entry
+    # that takes the large types (None: the form narrows around the routine's own core entry).
+    large_of: Optional[str] = None
+    large_core: Optional[str] = None
 
     @property
     def pmpi_name(self) -> str:
@@ -172,6 +186,14 @@ class Spec:
     c_integers: tuple[tuple[str, int], ...] = ()
     c_enums: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     c_handles: tuple[tuple[str, str, int], ...] = ()
+    # The large-count forms MPI_X_c (docs/decisions.md D47), derived from the routines.
+    large_forms: tuple[Function, ...] = ()
+
+    def large_form(self, fn: Function) -> Optional[Function]:
+        for f in self.large_forms:
+            if f.large_of == fn.name:
+                return f
+        return None
 
     def function(self, name: str) -> Function:
         for f in self.functions:

@@ -1,5 +1,6 @@
 // Datatypes on the standalone runtime: constructors, queries, packing and MPI_Get_address.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -401,9 +402,13 @@ status unpack(const void* inbuf, int insize, int& position, void* outbuf, int ou
   return status::ok();
 }
 
-status pack_size(int incount, type_object& t, comm_object&, int& size) {
-  if (status st = check_count(incount); !st.is_ok()) return st;
-  size = static_cast<int>(static_cast<aint>(incount) * t.size);
+status pack_size(int incount, type_object& t, comm_object& comm, int& size) {
+  std::int64_t large = 0;
+  if (status st = pack_size_c(incount, t, comm, large); !st.is_ok()) return st;
+  if (large > INT_MAX)  // MPI_Pack_size_c answers it (docs/decisions.md D47)
+    return fail(MPI_ERR_VALUE_TOO_LARGE, "the packed size, %lld bytes, does not fit in an int: use MPI_Pack_size_c",
+                static_cast<long long>(large));
+  size = static_cast<int>(large);
   return status::ok();
 }
 
@@ -435,7 +440,9 @@ status type_free(handle_t& datatype) {
 }
 
 status type_size(type_object& t, int& size) {
-  size = static_cast<int>(t.size);
+  // MPI_UNDEFINED where the size does not fit in an int (MPI-4.1 MPI_TYPE_SIZE; MPI_Type_size_c
+  // answers it, docs/decisions.md D47).
+  size = t.size > INT_MAX ? MPI_UNDEFINED : static_cast<int>(t.size);
   return status::ok();
 }
 

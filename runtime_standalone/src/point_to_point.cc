@@ -1,5 +1,6 @@
 // Point-to-point on the standalone runtime: messages to self, requests and their completion.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -308,11 +309,10 @@ status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& ou
 }
 
 status get_count(const msg_status& st, type_object& t, int& count) {
-  if (t.size == 0) {
-    count = st.bytes == 0 ? 0 : MPI_UNDEFINED;
-    return status::ok();
-  }
-  count = st.bytes % t.size == 0 ? static_cast<int>(st.bytes / t.size) : MPI_UNDEFINED;
+  std::int64_t large = 0;
+  (void)get_count_c(st, t, large);
+  // MPI_UNDEFINED also where the count does not fit (MPI_Get_count_c answers it, D47).
+  count = large > INT_MAX ? MPI_UNDEFINED : static_cast<int>(large);
   return status::ok();
 }
 

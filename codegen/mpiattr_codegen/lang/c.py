@@ -338,11 +338,114 @@ def unsupported_body(fn: Function) -> list[str]:
     return out
 
 
+# ---- the large-count forms MPI_X_c (MPI-4.1 §19.2, docs/decisions.md D47) ----
+
+def _array_length(fn: Function, p: Param, narrowed: set) -> str:
+    """The element count of an array parameter of a large-count form: its length parameter (the
+    narrowed copy where it has one), or for apis.json's "*" (the counts and displacements of the
+    v-collectives) the size of the routine's communicator."""
+    if p.length == "*":
+        comm = next(q for q in fn.params if q.kind.cls == "handle" and q.kind.object == "comm")
+        return f"mpiattr::cbind::comm_size_of({comm.name})"
+    length = str(p.length)
+    return f"{length}_n" if length in narrowed else length
+
+
+def _large_lower(fn: Function, p: Param, first: bool, narrowed: set) -> tuple[list[str], Lowering]:
+    """A parameter of a large-count form that the core takes in its own (int or MPI_Aint) type:
+    the lines that narrow it (run before any other parameter's, so that no lookup sees a value out
+    of range), and its lowering. Inputs out of range are MPI_ERR_COUNT (D47); outputs are widened."""
+    n, L = p.name, Lowering()
+    if p.large_only:  # the large counts of a datatype's constructor: none (D47)
+        if p.dir != "in" and p.length is None:
+            L.pre.append(_null_check(p))
+            L.post.append(f"*{n} = 0;")
+        return [], L
+    if p.base_kind is None or p.kind.cls == "function":
+        return [], lower(fn, p, first)
+    t = p.base_kind.c
+    fail = f'return c.fail(mpiattr::cbind::too_large("{n}", '
+    if p.length is not None:
+        length = _array_length(fn, p, narrowed)
+        if p.dir == "in":
+            check = [f"std::vector<{t}> {n}_n;",
+                     f"if (const long long i = mpiattr::cbind::narrow_array({n}, {length}, {n}_n); i >= 0)",
+                     f'  {fail}{n}[i], "{t}", i));']
+            L.arg = f"{n} == nullptr ? nullptr : {n}_n.data()"
+            return check, L
+        L.pre.append(f"std::vector<{t}> {n}_n({length} > 0 ? {length} : 0);")
+        L.arg = f"{n} == nullptr ? nullptr : {n}_n.data()"
+        L.post.append(f"if ({n} != nullptr) for (std::size_t i = 0; i < {n}_n.size(); ++i) {n}[i] = {n}_n[i];")
+        return [], L
+    if p.dir == "in":
+        narrowed.add(n)
+        L.arg = f"{n}_n"
+        return [f"{t} {n}_n{{}};",
+                f'if (!mpiattr::cbind::narrow({n}, {n}_n)) {fail}{n}, "{t}"));'], L
+    L.arg = f"{n}_n"
+    L.post.append(f"*{n} = {n}_n;")
+    if p.dir == "out":
+        L.pre.append(_null_check(p))
+        L.pre.append(f"{t} {n}_n{{}};")
+        return [], L
+    # inout (MPI_Pack's position): checked where the other inputs are, written back on success
+    return [f"if ({n} == nullptr) return c.null_pointer(\"{n}\");", f"{t} {n}_n{{}};",
+            f'if (!mpiattr::cbind::narrow(*{n}, {n}_n)) {fail}*{n}, "{t}"));'], L
+
+
+def large_body(fn: Function) -> list[str]:
+    """The body of a carried-out large-count form: the routine's own body around its core entry,
+    with its widened parameters narrowed, or, where spec/large_count.toml names a core entry that
+    takes the large types (fn.large_core), that entry called with them as they are."""
+    out = [f'mpiattr::cbind::call c("{fn.name}");']
+    if fn.init == "during":
+        out.append("if (!c.usable()) return c.fail();")
+    if fn.large_core:
+        lows = lowering.lowerings(fn, lower)
+        core = fn.large_core
+    else:
+        checks, narrowed, lows = [], set(), []
+        targeted = False
+        for p in fn.params:
+            first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
+            targeted = targeted or first
+            pre, L = _large_lower(fn, p, first, narrowed)
+            checks.extend(pre)
+            lows.append(L)
+        if checks:
+            # An input out of range is raised on the routine's communicator's or window's handler,
+            # as the routine's own errors are: choose it before narrowing (D47).
+            target = next((p for p in fn.params if p.kind.cls == "handle" and p.length is None
+                           and p.dir == "in" and p.kind.object in ("comm", "win")), None)
+            if target is not None:
+                out.append(f"c.target(c.peek_{target.kind.object}(mpiattr::cbind::to_handle({target.name})));")
+        out.extend(checks)
+        core = fn.core
+    for L in lows:
+        out.extend(L.pre)
+    if core == "create_keyval":
+        raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
+    out.append(f"mpiattr::status st = mpiattr::api::{core}({lowering.core_args(fn, lows, 'mpiattr::language::c')});")
+    for L in lows:
+        out.extend(L.always)
+    out.append("if (!st.is_ok()) return c.fail(st);")
+    for L in lows:
+        out.extend(L.post)
+    out.append("return MPI_SUCCESS;")
+    return out
+
+
+def large_forms(spec: Spec, fn: Function) -> list[Function]:
+    f = spec.large_form(fn)
+    return [f] if f else []
+
+
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "fast_path": fast_path, "predefined_body": predefined_body,
             "unused_params": unused_params, "return_expr": return_expr, "extension": extension,
-            "unsupported_body": unsupported_body}
+            "unsupported_body": unsupported_body, "large_body": large_body,
+            "large_forms": lambda fn: large_forms(spec, fn)}
 
 
 def context(spec: Spec) -> dict:

@@ -306,6 +306,9 @@ def page(spec: Spec, e) -> dict:
         "summary": summary(spec, e),
         "ref": e.ref,
         "c": wrap(c),
+        # Its large-count form MPI_X_c, on the same page (MPI-4.1 §19.2, docs/decisions.md D47).
+        "c_large": (wrap(c_lang.c_prototype(spec.large_form(e)) + ";")
+                    if isinstance(e, Function) and spec.large_form(e) else None),
         "fortran": fortran_synopsis(e),
         "f08": f08_synopsis(e),
         "f08_none": f08_none(e),

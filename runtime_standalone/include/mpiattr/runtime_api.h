@@ -4,6 +4,8 @@
 // follow the spec's order, IN handles arrive as looked-up objects, OUT and INOUT handles as
 // handle_t&.
 #pragma once
+#include <cstdint>
+
 #include "mpiattr/api.h"
 #include "mpiattr/object.h"
 
@@ -90,6 +92,11 @@ status type_commit(handle_t& datatype);
 status type_free(handle_t& datatype);
 status type_size(type_object& datatype, int& size);
 status type_get_extent(type_object& datatype, aint& lb, aint& extent);
+// The large-count forms' own entries (spec/large_count.toml, docs/decisions.md D47): the answers
+// the int entries cannot give (large_counts.cc).
+status type_size_c(type_object& datatype, std::int64_t& size);
+status pack_size_c(std::int64_t incount, type_object& datatype, comm_object& comm, std::int64_t& size);
+status get_count_c(const msg_status& status, type_object& datatype, std::int64_t& count);
 
 status get_address(const void* location, aint& address);
 
