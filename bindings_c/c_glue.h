@@ -38,6 +38,7 @@ inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field
   if (error_field) s->MPI_ERROR = m.error;
   s->mpiattr_internal[0] = m.bytes_low();
   s->mpiattr_internal[1] = m.bytes_high();
+  s->mpiattr_internal[2] = m.cancelled ? 1 : 0;
 }
 inline api::msg_status read_status(const MPI_Status* s) {
   api::msg_status m;
@@ -45,6 +46,7 @@ inline api::msg_status read_status(const MPI_Status* s) {
   m.tag = s->MPI_TAG;
   m.error = s->MPI_ERROR;
   m.bytes = api::msg_status::bytes_of(s->mpiattr_internal[0], s->mpiattr_internal[1]);
+  m.cancelled = s->mpiattr_internal[2] != 0;
   return m;
 }
 

@@ -65,6 +65,7 @@ inline void set_status(MPI_Fint* s, const api::msg_status& m, bool error_field) 
   if (error_field) s[2] = m.error;
   s[3] = m.bytes_low();
   s[4] = m.bytes_high();
+  s[5] = m.cancelled ? 1 : 0;
 }
 inline api::msg_status read_status(const MPI_Fint* s) {
   api::msg_status m;
@@ -72,6 +73,7 @@ inline api::msg_status read_status(const MPI_Fint* s) {
   m.tag = s[1];
   m.error = s[2];
   m.bytes = api::msg_status::bytes_of(s[3], s[4]);
+  m.cancelled = s[5] != 0;
   return m;
 }
 

@@ -19,12 +19,14 @@ OUTPUTS = [
 # The null handle of each object table (its C constant), for outputs of failed calls.
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
-         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
+         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
+         "message": "MPI_MESSAGE_NULL"}
 _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "group": "MPI_ERR_GROUP", "request": "MPI_ERR_REQUEST",
-        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP"}
+        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP",
+        "message": "MPI_ERR_REQUEST"}
 # Handles the core looks up itself (it accepts their null and predefined values).
-_PASS_AS_HANDLE = {"info", "op"}
+_PASS_AS_HANDLE = {"info", "op", "request", "message"}
 # The core's object type for each looked-up handle kind.
 _OBJECT_STRUCT = {"comm": "comm_object", "type": "type_object", "win": "win_object",
                   "group": "group_object", "errhandler": "errhandler_object"}
@@ -131,6 +133,9 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target({n}_o);")
             L.arg = f"*{n}_o"
+        elif p.dir == "in" and p.c_decl and "*" in p.c_decl:  # MPI_Cancel's MPI_Request*
+            L.pre.append(_null_check(p))
+            L.arg = f"mpiattr::cbind::to_handle(*{n})"
         elif p.dir == "in":
             L.arg = f"mpiattr::cbind::to_handle({n})"
         elif p.dir == "out":
@@ -188,14 +193,21 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         if k.name == "C_BUFFER" and p.dir == "out":
             L.pre.append(_null_check(p))
         L.arg = n
+    elif k.cls == "buffer_address":  # MPI_Buffer_detach's buffer_addr: a void** in a void*
+        L.pre.append(_null_check(p))
+        L.arg = f"*static_cast<void**>({n})"
     elif k.cls == "status":
         if p.dir == "in":  # MPI_Get_count: a status a completed operation wrote
             L.pre.append(_null_check(p))
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
+        elif p.dir == "inout":  # MPI_Status_set_cancelled: read, changed, written back whole
+            L.pre.append(_null_check(p))
+            L.pre.append(f"mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
+            L.post.append(f"mpiattr::cbind::set_status({n}, {n}_s, true);")
         elif p.length is not None:  # array_of_statuses, or MPI_STATUSES_IGNORE
-            count = lowering.array_length(p)
+            count = lowering.array_length(p, fn)
             L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")
-            L.post.append(f"if ({n} != MPI_STATUSES_IGNORE) for (int i = 0; i < {count}; ++i) "
+            L.post.append(f"if ({n} != MPI_STATUSES_IGNORE) for (int i = 0; i < {lowering.written_count(fn, count)}; ++i) "
                           f"mpiattr::cbind::set_status(&{n}[i], {n}_s[i], true);")
             L.arg = f"{n}_s.data()"
             return L
