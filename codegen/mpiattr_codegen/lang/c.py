@@ -150,7 +150,10 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
             L.arg = f"{n}_h"
-            L.post.append(f"*{n} = mpiattr::cbind::to_c<{k.c}>({n}_h);")
+            # A request or message the call freed or consumed is gone even when it failed (a
+            # truncated receive, a failing query_fn): written back whatever the call returned.
+            (L.always if obj in ("request", "message") else L.post).append(
+                f"*{n} = mpiattr::cbind::to_c<{k.c}>({n}_h);")
     elif k.cls == "keyval":
         if p.dir == "in":
             L.arg = n

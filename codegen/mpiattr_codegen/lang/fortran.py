@@ -305,7 +305,9 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
             L.arg = f"{n}_h"
-            L.post.append(f"*{n} = static_cast<MPI_Fint>({n}_h);")
+            # As in C: a request or message freed or consumed by a failing call is gone.
+            (L.always if obj in ("request", "message") else L.post).append(
+                f"*{n} = static_cast<MPI_Fint>({n}_h);")
     elif k.cls == "keyval":
         L.arg = f"*{n}"
     elif k.cls == "attr":
