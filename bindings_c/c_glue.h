@@ -29,7 +29,7 @@ inline H to_c(std::uintptr_t h) {
 }
 
 // A completed operation's status into the caller's MPI_Status (not MPI_STATUS_IGNORE): source,
-// tag, and the byte count in the hidden fields; MPI_ERROR only for the routines that complete
+// tag, and the byte count and cancelled flag in the hidden fields (D44); MPI_ERROR only for the routines that complete
 // several requests (MPI-4.1 §4.2.5: the single ones leave it alone).
 inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field) {
   if (s == MPI_STATUS_IGNORE) return;

@@ -52,7 +52,8 @@ inline void* buffer(void* p) {
 }
 
 // A status array (or TYPE(MPI_Status)) as written by a routine: MPI_SOURCE, MPI_TAG, MPI_ERROR
-// (multiple completion only), then the byte count, as C's MPI_Status; nothing for an IGNORE.
+// (multiple completion only), then the byte count and the cancelled flag (D44), as C's
+// MPI_Status; nothing for an IGNORE.
 inline bool ignored(const MPI_Fint* s) {
   return s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore ||
          s == MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE) ||
