@@ -29,7 +29,7 @@ inline H to_c(std::uintptr_t h) {
 }
 
 // A completed operation's status into the caller's MPI_Status (not MPI_STATUS_IGNORE): source,
-// tag, and the byte count in the hidden fields; MPI_ERROR only for the routines that complete
+// tag, and the byte count and cancelled flag in the hidden fields (D44); MPI_ERROR only for the routines that complete
 // several requests (MPI-4.1 §4.2.5: the single ones leave it alone).
 inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field) {
   if (s == MPI_STATUS_IGNORE) return;
@@ -38,6 +38,7 @@ inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field
   if (error_field) s->MPI_ERROR = m.error;
   s->mpiattr_internal[0] = m.bytes_low();
   s->mpiattr_internal[1] = m.bytes_high();
+  s->mpiattr_internal[2] = m.cancelled ? 1 : 0;
 }
 inline api::msg_status read_status(const MPI_Status* s) {
   api::msg_status m;
@@ -45,6 +46,7 @@ inline api::msg_status read_status(const MPI_Status* s) {
   m.tag = s->MPI_TAG;
   m.error = s->MPI_ERROR;
   m.bytes = api::msg_status::bytes_of(s->mpiattr_internal[0], s->mpiattr_internal[1]);
+  m.cancelled = s->mpiattr_internal[2] != 0;
   return m;
 }
 

@@ -67,7 +67,8 @@ inline T* weights(T* p) {
 }
 
 // A status array (or TYPE(MPI_Status)) as written by a routine: MPI_SOURCE, MPI_TAG, MPI_ERROR
-// (multiple completion only), then the byte count, as C's MPI_Status; nothing for an IGNORE.
+// (multiple completion only), then the byte count and the cancelled flag (D44), as C's
+// MPI_Status; nothing for an IGNORE.
 inline bool ignored(const MPI_Fint* s) {
   return s == mpiattr_f08_status_ignore || s == mpiattr_f08_statuses_ignore ||
          s == MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE) ||
@@ -80,6 +81,7 @@ inline void set_status(MPI_Fint* s, const api::msg_status& m, bool error_field) 
   if (error_field) s[2] = m.error;
   s[3] = m.bytes_low();
   s[4] = m.bytes_high();
+  s[5] = m.cancelled ? 1 : 0;
 }
 inline api::msg_status read_status(const MPI_Fint* s) {
   api::msg_status m;
@@ -87,6 +89,7 @@ inline api::msg_status read_status(const MPI_Fint* s) {
   m.tag = s[1];
   m.error = s[2];
   m.bytes = api::msg_status::bytes_of(s[3], s[4]);
+  m.cancelled = s[5] != 0;
   return m;
 }
 

@@ -19,11 +19,22 @@ class Lowering:
     always: list[str] = field(default_factory=list)   # after the call, whatever it returned
 
 
-def array_length(p: Param) -> str:
+def array_length(p: Param, fn: Function | None = None) -> str:
     """An array parameter's length: its `length`, or for apis.json's "*" (the statuses of
     MPI_Waitall and the counts of MPI_Gatherv) the routine's `count`, the one length those
-    routines have."""
-    return "count" if p.length == "*" else str(p.length)
+    routines have (`incount` for MPI_Waitsome and MPI_Testsome)."""
+    if p.length == "*":
+        return "incount" if fn is not None and any(q.name == "incount" for q in fn.params) else "count"
+    return str(p.length)
+
+
+def written_count(fn: Function, length: str) -> str:
+    """How many entries of an OUT status array a routine writes: all `length`, or for
+    MPI_Waitsome and MPI_Testsome the `outcount` first ones (none when it is MPI_UNDEFINED);
+    `length` is how the binding names the array length, outcount's value is `*outcount`."""
+    if any(q.name == "outcount" for q in fn.params):
+        return "(*outcount == MPI_UNDEFINED ? 0 : *outcount)"
+    return length
 
 
 def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering]) -> list[Lowering]:
@@ -44,6 +55,6 @@ def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:
     if fn.object and fn.core in ("create_keyval", "free_keyval"):
         prefix.append(f"mpiattr::object_kind::{OBJECT_ENUM[fn.object]}")
     if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler", "file_create_errhandler",
-                   "op_create"):
+                   "op_create", "grequest_start"):
         prefix.append(language)
     return ", ".join(prefix + [L.arg for L in lowered if L.arg is not None])

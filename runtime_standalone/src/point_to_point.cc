@@ -7,61 +7,19 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime_internal.h"
+#include "p2p_internal.h"
 
 namespace mpiattr {
-namespace api {
-
-// ---- requests ----
-
-static status finish_request(handle_t& request) {
-  if (request == h::request_null) return status::ok();
-  request_object* r = rt().requests.lookup(request);
-  if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
-  rt().requests.erase(r);
-  delete r;
-  request = h::request_null;
-  return status::ok();
-}
 
 // ---- point-to-point: messages to self ----
 // A send is buffered at once (packed into a message); a receive takes the oldest matching message
 // of the same communicator, or, posted by MPI_Irecv, waits in the posted list for the next send.
 // One process cannot wait for a send that no one else will make: a blocking receive, a probe or a
 // wait that no queued message can satisfy fails with MPI_ERR_OTHER instead of hanging (D31).
-namespace {
+namespace p2p {
 
-struct message {
-  std::uint64_t context;
-  int tag;
-  std::vector<char> data;
-  handle_t sync_request = 0;  // MPI_Issend's request, complete once a receive takes the message
-};
-
-// A receive's destination: the buffer and a copy of the datatype's layout (the datatype may be
-// freed before the receive completes).
-struct recv_target {
-  void* buf = nullptr;
-  int count = 0;
-  type_layout layout;
-};
-
-struct posted_recv {
-  handle_t request;
-  std::uint64_t context;
-  int tag;
-  recv_target target;
-  bool freed = false;  // MPI_Request_free: the receive still happens, nobody waits for it
-};
-
-struct p2p_state {
-  std::mutex mu;
-  std::deque<message> queue;
-  std::vector<posted_recv> posted;
-  std::unordered_map<handle_t, msg_status> done;  // completed requests' statuses
-};
-p2p_state& p2p() {
-  static auto* s = new p2p_state;  // never destroyed: requests may outlive static teardown
+state& get() {
+  static auto* s = new state;  // never destroyed: requests may outlive static teardown
   return *s;
 }
 
@@ -118,32 +76,64 @@ status fail_truncated(const msg_status& st) {
   return fail(MPI_ERR_TRUNCATE, "the message has more than the receive's %lld bytes", st.bytes);
 }
 
-}  // namespace
-
-namespace {
-enum class send_mode { buffered, synchronous, synchronous_nonblocking };
-// Delivers to the oldest matching posted receive, or queues the message. A synchronous send with
-// no receive posted cannot complete on one process (blocking: D31's error; nonblocking: its
-// request stays incomplete until a receive takes the message).
-status post_send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
-                 send_mode mode, handle_t request);
-}  // namespace
-
-status send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
-  return post_send(buf, count, t, dest, tag, comm, send_mode::buffered, 0);
+status would_wait_forever(const char* what, int tag) {
+  return fail(MPI_ERR_OTHER, "%s with tag %d: no message from this process matches, and on one "
+              "process none can come: it would wait forever (docs/decisions.md D31)", what, tag);
 }
 
-namespace {
-status post_send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
-                 send_mode mode, handle_t request) {
-  if (status st = check_transfer(count, t); !st.is_ok()) return st;
-  if (status st = check_peer(dest, false); !st.is_ok()) return st;
-  if (status st = check_tag(tag, false); !st.is_ok()) return st;
-  if (dest == MPI_PROC_NULL) return status::ok();
-  message m{comm.context, tag, std::vector<char>(static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size)), 0};
-  pack_elements(buf, count, t, m.data.data());
-  auto& p = p2p();
+handle_t new_request() { return completed_request(); }
+
+bool active(handle_t request) {
+  if (request == h::request_null) return false;
+  auto& p = get();
   std::lock_guard lock(p.mu);
+  auto e = p.extra.find(request);
+  return e == p.extra.end() || e->second.k == request_extra::kind::grequest || e->second.active;
+}
+
+std::deque<message>::iterator match(state& p, std::uint64_t context, int tag) {
+  for (auto it = p.queue.begin(); it != p.queue.end(); ++it)
+    if (it->context == context && tag_matches(tag, it->tag)) return it;
+  return p.queue.end();
+}
+
+// A synchronous send completes when a receive takes its message (MPI-4.1 §4.4); a buffered
+// send's space in the attached buffer is free again once its message is received (§4.6).
+message take(state& p, std::deque<message>::iterator it) {
+  message m = std::move(*it);
+  p.queue.erase(it);
+  if (m.sync_request != 0)
+    if (request_object* r = rt().requests.lookup(m.sync_request)) r->complete = true;
+  p.buffer_used -= m.bsend_bytes;
+  m.bsend_bytes = 0;
+  return m;
+}
+
+// Delivers to the oldest matching posted receive, or queues the message. A synchronous send with
+// no receive posted cannot complete on one process (blocking: D31's error; nonblocking: its
+// request stays incomplete until a receive takes the message). A buffered send queues its
+// message in the attached buffer's space, or fails with MPI_ERR_BUFFER (MPI-4.1 §4.6).
+status post_send(const void* buf, int count, const type_layout& layout, int dest, int tag,
+                 std::uint64_t context, send_mode mode, handle_t request) {
+  if (dest == MPI_PROC_NULL) return status::ok();
+  std::size_t bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(layout.size);
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  aint need = static_cast<aint>(bytes) + MPI_BSEND_OVERHEAD;
+  bool receive_posted = false;
+  for (const auto& pr : p.posted) receive_posted = receive_posted || (pr.context == context && tag_matches(pr.tag, tag));
+  if (mode == send_mode::buffered && !receive_posted) {
+    if (!p.buffer_attached)
+      return fail(MPI_ERR_BUFFER, "a buffered send of %zu bytes with no buffer attached "
+                  "(MPI_Buffer_attach)", bytes);
+    if (p.buffer_used + need > p.buffer_size)
+      return fail(MPI_ERR_BUFFER, "a buffered send needs %lld bytes (%zu and MPI_BSEND_OVERHEAD) of "
+                  "the attached buffer, which has %lld of its %lld free", static_cast<long long>(need),
+                  bytes, static_cast<long long>(p.buffer_size - p.buffer_used),
+                  static_cast<long long>(p.buffer_size));
+  }
+  message m{context, tag, std::vector<char>(bytes), 0, 0};
+  pack_elements(buf, count, layout, m.data.data());
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it)
     if (it->context == m.context && tag_matches(it->tag, tag)) {  // the oldest posted receive
       msg_status st = deliver(m, it->target);
@@ -161,13 +151,76 @@ status post_send(const void* buf, int count, type_object& t, int dest, int tag, 
     m.sync_request = request;
     if (request_object* r = rt().requests.lookup(request)) r->complete = false;
   }
+  if (mode == send_mode::buffered) {
+    m.bsend_bytes = need;
+    p.buffer_used += need;
+  }
   p.queue.push_back(std::move(m));
+  return status::ok();
+}
+
+void post_recv(handle_t request, const recv_target& r, int source, int tag, std::uint64_t context) {
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  request_object* ro = rt().requests.lookup(request);
+  if (source == MPI_PROC_NULL) {
+    p.done[request] = proc_null_status();
+    if (ro != nullptr) ro->complete = true;
+    return;
+  }
+  auto it = match(p, context, tag);
+  if (it != p.queue.end()) {
+    message m = take(p, it);
+    p.done[request] = deliver(m, r);
+    if (ro != nullptr) ro->complete = true;
+    return;
+  }
+  if (ro != nullptr) ro->complete = false;
+  p.posted.push_back({request, context, tag, r, false});
+}
+
+}  // namespace p2p
+
+namespace api {
+using namespace p2p;
+
+namespace {
+status checked_send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                    send_mode mode, handle_t request) {
+  if (status st = check_transfer(count, t); !st.is_ok()) return st;
+  if (status st = check_peer(dest, false); !st.is_ok()) return st;
+  if (status st = check_tag(tag, false); !st.is_ok()) return st;
+  type_layout l;
+  copy_layout(t, l);
+  return post_send(buf, count, l, dest, tag, comm.context, mode, request);
+}
+
+// A nonblocking send: the send, then its request (already complete, but for MPI_Issend's);
+// no request is left behind by a failed call.
+status nonblocking_send(const void* buf, int count, type_object& t, int dest, int tag,
+                        comm_object& comm, send_mode mode, handle_t& request) {
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  status st = checked_send(buf, count, t, dest, tag, comm, mode, r);
+  if (!st.is_ok()) {
+    (void)request_free(r);
+    return st;
+  }
+  request = r;
   return status::ok();
 }
 }  // namespace
 
+status send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+  return checked_send(buf, count, t, dest, tag, comm, send_mode::standard, 0);
+}
+
 status ssend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
-  return post_send(buf, count, t, dest, tag, comm, send_mode::synchronous, 0);
+  return checked_send(buf, count, t, dest, tag, comm, send_mode::synchronous, 0);
+}
+
+status bsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+  return checked_send(buf, count, t, dest, tag, comm, send_mode::buffered, 0);
 }
 
 // A ready send needs its receive posted first (MPI-4.1 §4.4); one that finds none is erroneous,
@@ -176,17 +229,19 @@ status rsend(const void* buf, int count, type_object& t, int dest, int tag, comm
   return send(buf, count, t, dest, tag, comm);
 }
 
+status isend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+             handle_t& request) {
+  return nonblocking_send(buf, count, t, dest, tag, comm, send_mode::standard, request);
+}
+
 status issend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
               handle_t& request) {
-  request = completed_request();
-  if (request == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  status st = post_send(buf, count, t, dest, tag, comm, send_mode::synchronous_nonblocking, request);
-  if (!st.is_ok()) {  // no request is left behind by a failed call
-    handle_t r = request;
-    (void)request_free(r);
-    request = h::request_null;
-  }
-  return st;
+  return nonblocking_send(buf, count, t, dest, tag, comm, send_mode::synchronous_nonblocking, request);
+}
+
+status ibsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+              handle_t& request) {
+  return nonblocking_send(buf, count, t, dest, tag, comm, send_mode::buffered, request);
 }
 
 status irsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
@@ -196,27 +251,11 @@ status irsend(const void* buf, int count, type_object& t, int dest, int tag, com
 
 status sendrecv_replace(void* buf, int count, type_object& t, int dest, int sendtag, int source,
                         int recvtag, comm_object& comm, msg_status& out) {
+  if (status st = check_peer(source, true); !st.is_ok()) return st;  // nothing sent if it fails
+  if (status st = check_tag(recvtag, true); !st.is_ok()) return st;
   if (status st = send(buf, count, t, dest, sendtag, comm); !st.is_ok()) return st;  // packed now
   return recv(buf, count, t, source, recvtag, comm, out);
 }
-
-namespace {
-// A synchronous send completes when a receive takes its message (MPI-4.1 §4.4).
-void release_sender(const message& m) {
-  if (m.sync_request == 0) return;
-  if (request_object* r = rt().requests.lookup(m.sync_request)) r->complete = true;
-}
-// The oldest queued message a receive or probe matches, or end().
-std::deque<message>::iterator match(p2p_state& p, std::uint64_t context, int tag) {
-  for (auto it = p.queue.begin(); it != p.queue.end(); ++it)
-    if (it->context == context && tag_matches(tag, it->tag)) return it;
-  return p.queue.end();
-}
-status would_wait_forever(const char* what, int tag) {
-  return fail(MPI_ERR_OTHER, "%s with tag %d: no message from this process matches, and on one "
-              "process none can come: it would wait forever (docs/decisions.md D31)", what, tag);
-}
-}  // namespace
 
 status recv(void* buf, int count, type_object& t, int source, int tag, comm_object& comm, msg_status& out) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
@@ -226,23 +265,15 @@ status recv(void* buf, int count, type_object& t, int source, int tag, comm_obje
     out = proc_null_status();
     return status::ok();
   }
-  auto& p = p2p();
+  auto& p = get();
   std::lock_guard lock(p.mu);
   auto it = match(p, comm.context, tag);
   if (it == p.queue.end()) return would_wait_forever("a receive", tag);
   recv_target r{buf, count, {}};
   copy_layout(t, r.layout);
-  out = deliver(*it, r);
-  release_sender(*it);
-  p.queue.erase(it);
+  message m = take(p, it);
+  out = deliver(m, r);
   if (out.error != 0) return fail_truncated(out);
-  return status::ok();
-}
-
-status isend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
-             handle_t& request) {
-  if (status st = send(buf, count, t, dest, tag, comm); !st.is_ok()) return st;
-  request = completed_request();
   return status::ok();
 }
 
@@ -251,39 +282,31 @@ status irecv(void* buf, int count, type_object& t, int source, int tag, comm_obj
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;
   if (status st = check_tag(tag, true); !st.is_ok()) return st;
-  request = completed_request();
-  if (request == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  auto& p = p2p();
-  std::lock_guard lock(p.mu);
-  if (source == MPI_PROC_NULL) {
-    p.done[request] = proc_null_status();
-    return status::ok();
-  }
-  recv_target r{buf, count, {}};
-  copy_layout(t, r.layout);
-  auto it = match(p, comm.context, tag);
-  if (it != p.queue.end()) {
-    p.done[request] = deliver(*it, r);
-    release_sender(*it);
-    p.queue.erase(it);
-    return status::ok();
-  }
-  rt().requests.lookup(request)->complete = false;
-  p.posted.push_back({request, comm.context, tag, std::move(r), false});
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  recv_target target{buf, count, {}};
+  copy_layout(t, target.layout);
+  post_recv(r, target, source, tag, comm.context);
+  request = r;
   return status::ok();
 }
 
 status sendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
                 void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
                 comm_object& comm, msg_status& out) {
+  if (status st = check_transfer(recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = check_peer(source, true); !st.is_ok()) return st;
+  if (status st = check_tag(recvtag, true); !st.is_ok()) return st;
   if (status st = send(sendbuf, sendcount, sendtype, dest, sendtag, comm); !st.is_ok()) return st;
   return recv(recvbuf, recvcount, recvtype, source, recvtag, comm, out);
 }
 
 status probe(int source, int tag, comm_object& comm, msg_status& out) {
   bool flag = false;
-  if (status st = iprobe(source, tag, comm, flag, out); !st.is_ok()) return st;
+  msg_status st;
+  if (status e = iprobe(source, tag, comm, flag, st); !e.is_ok()) return e;
   if (!flag) return would_wait_forever("a probe", tag);
+  out = st;
   return status::ok();
 }
 
@@ -295,7 +318,7 @@ status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& ou
     out = proc_null_status();
     return status::ok();
   }
-  auto& p = p2p();
+  auto& p = get();
   std::lock_guard lock(p.mu);
   auto it = match(p, comm.context, tag);
   flag = it != p.queue.end();
@@ -319,7 +342,16 @@ status get_count(const msg_status& st, type_object& t, int& count) {
 // ---- completion ----
 
 namespace {
-// Completes `request` if it can: false when it is a receive still waiting for its send.
+void forget(request_object* r, handle_t& request) {
+  rt().requests.erase(r);
+  delete r;
+  request = h::request_null;
+}
+
+// Completes `request` if it can: false when it must still wait (a receive no message reached, a
+// synchronous send no receive took, a generalized request not yet MPI_Grequest_complete'd). A
+// persistent request stays, inactive; an inactive one completes at once with an empty status
+// (MPI-4.1 §4.9.1); a generalized one's query_fn fills the status, then its free_fn runs (§14.2).
 bool complete(handle_t& request, msg_status& out, status& error) {
   error = status::ok();
   out = msg_status{};
@@ -329,48 +361,83 @@ bool complete(handle_t& request, msg_status& out, status& error) {
     error = fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
     return true;
   }
-  auto& p = p2p();
-  {
-    std::lock_guard lock(p.mu);
+  auto& p = get();
+  std::unique_lock lock(p.mu);
+  auto e = p.extra.find(request);
+  bool grequest = e != p.extra.end() && e->second.k == request_extra::kind::grequest;
+  if (e != p.extra.end() && !grequest) {  // persistent
+    if (!e->second.active) return true;
     if (!r->complete) return false;
     if (auto it = p.done.find(request); it != p.done.end()) {
       out = it->second;
       p.done.erase(it);
     }
+    e->second.active = false;
+    e->second.arrived = false;
+    if (out.error == MPI_ERR_TRUNCATE) error = fail_truncated(out);
+    return true;
   }
-  rt().requests.erase(r);
-  delete r;
-  request = h::request_null;
+  if (!r->complete) return false;
+  if (grequest) {
+    request_extra g = std::move(e->second);
+    p.extra.erase(e);
+    lock.unlock();
+    error = grequest_finish(g, out);
+    forget(r, request);
+    return true;
+  }
+  if (auto it = p.done.find(request); it != p.done.end()) {
+    out = it->second;
+    p.done.erase(it);
+  }
+  lock.unlock();
+  forget(r, request);
   if (out.error == MPI_ERR_TRUNCATE) error = fail_truncated(out);
   return true;
+}
+
+// Whether request i of an array can be completed now (null and inactive ones can), or the
+// error of an invalid handle.
+status completable(handle_t request, int i, bool& can) {
+  can = true;
+  if (request == h::request_null) return status::ok();
+  request_object* r = rt().requests.lookup(request);
+  if (r == nullptr)
+    return fail(MPI_ERR_REQUEST, "array_of_requests[%d] = 0x%x is not a valid request", i, request);
+  can = r->complete || !active(request);
+  return status::ok();
 }
 }  // namespace
 
 status wait(handle_t& request, msg_status& out) {
   status st;
-  if (!complete(request, out, st)) return would_wait_forever("MPI_Wait on a receive", -1);
+  msg_status one;
+  if (!complete(request, one, st)) return would_wait_forever("MPI_Wait on a receive", -1);
+  out = one;
   return st;
 }
 
 status test(handle_t& request, bool& flag, msg_status& out) {
   status st;
-  flag = complete(request, out, st);
+  msg_status one;
+  flag = complete(request, one, st);
+  if (flag) out = one;
   return st;
 }
 
 status waitall(int count, handle_t* requests, msg_status* statuses) {
   if (status st = check_count(count); !st.is_ok()) return st;
   for (int i = 0; i < count; ++i) {  // every one must be completable, or none is completed
-    request_object* r = requests[i] == h::request_null ? nullptr : rt().requests.lookup(requests[i]);
-    if (requests[i] != h::request_null && r == nullptr)
-      return fail(MPI_ERR_REQUEST, "array_of_requests[%d] = 0x%x is not a valid request", i, requests[i]);
-    if (r != nullptr && !r->complete) return would_wait_forever("MPI_Waitall on a receive", -1);
+    bool can = true;
+    if (status st = completable(requests[i], i, can); !st.is_ok()) return st;
+    if (!can) return would_wait_forever("MPI_Waitall on a receive", -1);
   }
   status first = status::ok();
   for (int i = 0; i < count; ++i) {
     msg_status one;
     status st;
     complete(requests[i], one, st);
+    if (!st.is_ok() && one.error == 0) one.error = st.error_class();
     if (statuses != nullptr) statuses[i] = one;
     if (!st.is_ok() && first.is_ok()) first = st;
   }
@@ -381,11 +448,13 @@ status waitany(int count, handle_t* requests, int& index, msg_status& out) {
   if (status st = check_count(count); !st.is_ok()) return st;
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
-    if (requests[i] == h::request_null) continue;
+    if (!active(requests[i])) continue;
     any_active = true;
     status st;
-    if (complete(requests[i], out, st)) {
+    msg_status one;
+    if (complete(requests[i], one, st)) {
       index = i;
+      out = one;
       return st;
     }
   }
@@ -400,29 +469,30 @@ status waitany(int count, handle_t* requests, int& index, msg_status& out) {
 status testany(int count, handle_t* requests, int& index, bool& flag, msg_status& out) {
   if (status st = check_count(count); !st.is_ok()) return st;
   bool any_active = false;
-  index = MPI_UNDEFINED;
-  out = msg_status{};
   for (int i = 0; i < count; ++i) {
-    if (requests[i] == h::request_null) continue;
+    if (!active(requests[i])) continue;
     any_active = true;
     status st;
-    if (complete(requests[i], out, st)) {
+    msg_status one;
+    if (complete(requests[i], one, st)) {
       index = i;
       flag = true;
+      out = one;
       return st;
     }
   }
+  index = MPI_UNDEFINED;
   flag = !any_active;  // no active request: flag true, index MPI_UNDEFINED (MPI-4.1 §4.7.5)
+  out = msg_status{};
   return status::ok();
 }
 
 status testall(int count, handle_t* requests, bool& flag, msg_status* statuses) {
   if (status st = check_count(count); !st.is_ok()) return st;
   for (int i = 0; i < count; ++i) {
-    request_object* r = requests[i] == h::request_null ? nullptr : rt().requests.lookup(requests[i]);
-    if (requests[i] != h::request_null && r == nullptr)
-      return fail(MPI_ERR_REQUEST, "array_of_requests[%d] = 0x%x is not a valid request", i, requests[i]);
-    if (r != nullptr && !r->complete) {
+    bool can = true;
+    if (status st = completable(requests[i], i, can); !st.is_ok()) return st;
+    if (!can) {
       flag = false;
       return status::ok();
     }
@@ -431,18 +501,83 @@ status testall(int count, handle_t* requests, bool& flag, msg_status* statuses) 
   return waitall(count, requests, statuses);
 }
 
+namespace {
+// MPI_Waitsome and MPI_Testsome: every active request that can complete does; outcount is
+// MPI_UNDEFINED when none is active (MPI-4.1 §4.7.5).
+status some(int incount, handle_t* requests, int& outcount, int* indices, msg_status* statuses,
+            bool waiting) {
+  if (status st = check_count(incount); !st.is_ok()) return st;
+  if (incount > 0 && indices == nullptr) return fail(MPI_ERR_ARG, "array_of_indices is a null pointer");
+  bool any_active = false;
+  std::vector<int> ready;
+  for (int i = 0; i < incount; ++i) {
+    bool can = true;
+    if (status st = completable(requests[i], i, can); !st.is_ok()) return st;
+    if (!active(requests[i])) continue;
+    any_active = true;
+    if (can) ready.push_back(i);
+  }
+  if (!any_active) {
+    outcount = MPI_UNDEFINED;
+    return status::ok();
+  }
+  if (ready.empty() && waiting) return would_wait_forever("MPI_Waitsome on receives", -1);
+  status first = status::ok();
+  int n = 0;
+  for (int i : ready) {
+    msg_status one;
+    status st;
+    complete(requests[i], one, st);
+    if (!st.is_ok() && one.error == 0) one.error = st.error_class();
+    indices[n] = i;
+    if (statuses != nullptr) statuses[n] = one;
+    ++n;
+    if (!st.is_ok() && first.is_ok()) first = st;
+  }
+  outcount = n;
+  return first;
+}
+}  // namespace
+
+status waitsome(int incount, handle_t* requests, int& outcount, int* indices, msg_status* statuses) {
+  return some(incount, requests, outcount, indices, statuses, true);
+}
+
+status testsome(int incount, handle_t* requests, int& outcount, int* indices, msg_status* statuses) {
+  return some(incount, requests, outcount, indices, statuses, false);
+}
+
 status request_free(handle_t& request) {
   if (request == h::request_null) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
-  {
-    // A freed receive still takes its message when it comes (MPI-4.1 §4.7.3); no one learns its
-    // status.
-    auto& p = p2p();
-    std::lock_guard lock(p.mu);
-    p.done.erase(request);
-    for (auto& pr : p.posted)
-      if (pr.request == request) pr.freed = true;
+  request_object* r = rt().requests.lookup(request);
+  if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
+  auto& p = get();
+  std::unique_lock lock(p.mu);
+  if (auto e = p.extra.find(request); e != p.extra.end()) {
+    if (e->second.k == request_extra::kind::grequest) {
+      // Freed before MPI_Grequest_complete: the request lives on until then (MPI-4.1 §14.2).
+      if (!r->complete) {
+        e->second.user_freed = true;
+        request = h::request_null;
+        return status::ok();
+      }
+      request_extra g = std::move(e->second);
+      p.extra.erase(e);
+      lock.unlock();
+      status st = grequest_release(g);
+      forget(r, request);
+      return st;
+    }
+    p.extra.erase(e);
   }
-  return finish_request(request);
+  // A freed receive still takes its message when it comes (MPI-4.1 §4.7.3); no one learns its
+  // status.
+  p.done.erase(request);
+  for (auto& pr : p.posted)
+    if (pr.request == request) pr.freed = true;
+  lock.unlock();
+  forget(r, request);
+  return status::ok();
 }
 
 }  // namespace api

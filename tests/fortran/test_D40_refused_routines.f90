@@ -1,11 +1,12 @@
 ! D40 (after D36): every routine of the spec has a `use mpi` binding, and one the standalone runtime
 ! does not carry out raises MPI_ERR_UNSUPPORTED_OPERATION through its object's error handler, the
 ! message naming the routine, as its C entry point does. One routine of each argument shape:
-! choice buffers of several ranks and types (MPI_BSEND), arrays with lengths and of handles
-! (MPI_IALLTOALLW), strings and string arrays (MPI_COMM_SPAWN), LOGICAL (MPI_INTERCOMM_MERGE),
-! arrays of statuses (MPI_TESTSOME), a status and INTEGER(KIND=MPI_OFFSET_KIND) on a file
-! (MPI_FILE_READ, MPI_FILE_SEEK: no file exists, so the code is only returned), callbacks
-! (MPI_GREQUEST_START, MPI_REGISTER_DATAREP). Under
+! choice buffers of several ranks and types (MPI_INEIGHBOR_ALLGATHER), arrays with lengths and of
+! handles (MPI_IALLTOALLW), strings and string arrays (MPI_COMM_SPAWN), LOGICAL (MPI_INTERCOMM_MERGE),
+! a status and INTEGER(KIND=MPI_OFFSET_KIND) on a file (MPI_FILE_READ, MPI_FILE_SEEK: no file
+! exists, so the code is only returned), callbacks (MPI_REGISTER_DATAREP). MPI_TESTSOME (arrays of
+! statuses) and MPI_GREQUEST_START (callbacks) are carried out since D44: their Fortran conventions
+! are checked. Under
 ! MPI_ERRORS_RETURN each returns the code and changes nothing a program can see: buffers and
 ! INOUT arguments keep their values, the communicator stays usable. (An INTENT(OUT) argument is
 ! undefined on entry to the call in Fortran, so the compiler may drop a store before it: whether
@@ -15,7 +16,8 @@ module refused90
   use ftest
   implicit none
   private
-  public :: check, query_fn, free_fn, cancel_fn, conv_fn, extent_fn
+  public :: check, query_fn, free_fn, cancel_fn, conv_fn, extent_fn, gcalls
+  integer :: gcalls = 0
 contains
   subroutine check(label, ierr, routine)
     character(len=*), intent(in) :: label, routine
@@ -33,11 +35,14 @@ contains
   subroutine query_fn(extra_state, status, ierror)
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer :: status(MPI_STATUS_SIZE), ierror
+    gcalls = gcalls + 1
+    status(MPI_TAG) = 5
     ierror = MPI_SUCCESS
   end subroutine query_fn
   subroutine free_fn(extra_state, ierror)
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer :: ierror
+    gcalls = gcalls + 10
     ierror = MPI_SUCCESS
   end subroutine free_fn
   subroutine cancel_fn(extra_state, complete, ierror)
@@ -79,16 +84,16 @@ program test_D40_refused_routines
 
   ! Choice buffers: a scalar, ranks 1 to 3, another type; none is read or written.
   s0 = 7; s1 = 7; s2 = 7; s3 = 7; d2 = 7d0
-  call MPI_BSEND(s0, 1, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_BSEND scalar', ierr, 'MPI_BSEND')
-  call MPI_BSEND(s1, 4, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_BSEND rank 1', ierr, 'MPI_BSEND')
-  call MPI_BSEND(s2, 6, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_BSEND rank 2', ierr, 'MPI_BSEND')
-  call MPI_BSEND(s3, 8, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_BSEND rank 3', ierr, 'MPI_BSEND')
-  call MPI_BSEND(d2(2, :), 3, MPI_DOUBLE_PRECISION, 0, 0, comm, ierr)
-  call check('MPI_BSEND strided section', ierr, 'MPI_BSEND')
+  call MPI_INEIGHBOR_ALLGATHER(s0, 1, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_INEIGHBOR_ALLGATHER scalar', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_INEIGHBOR_ALLGATHER(s1, 4, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_INEIGHBOR_ALLGATHER rank 1', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_INEIGHBOR_ALLGATHER(s2, 6, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_INEIGHBOR_ALLGATHER rank 2', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_INEIGHBOR_ALLGATHER(s3, 8, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_INEIGHBOR_ALLGATHER rank 3', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_INEIGHBOR_ALLGATHER(d2(2, :), 3, MPI_DOUBLE_PRECISION, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_INEIGHBOR_ALLGATHER strided section', ierr, 'MPI_INEIGHBOR_ALLGATHER')
   call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
                 .and. s0 == 7 .and. all(abs(d2 - 7d0) < 1d-12), .true.)
 
@@ -113,15 +118,22 @@ program test_D40_refused_routines
 
   reqs = MPI_REQUEST_NULL; outcount = -5; indices = -5; statuses = 3
   call MPI_TESTSOME(2, reqs, outcount, indices, statuses, ierr)
-  call check('MPI_TESTSOME', ierr, 'MPI_TESTSOME')
-  call expect_l('D40 MPI_TESTSOME requests (INOUT) unchanged', all(reqs == MPI_REQUEST_NULL), .true.)
+  call expect_i('D44 MPI_TESTSOME of null requests', ierr, MPI_SUCCESS)
+  call expect_i('D44 MPI_TESTSOME outcount', outcount, MPI_UNDEFINED)
+  call expect_l('D44 MPI_TESTSOME requests (INOUT) unchanged', all(reqs == MPI_REQUEST_NULL), .true.)
 
   call MPI_FILE_SEEK(MPI_FILE_NULL, 10_MPI_OFFSET_KIND, MPI_SEEK_SET, ierr)
   call check('MPI_FILE_SEEK', ierr, 'MPI_FILE_SEEK')
 
   req = -5
   call MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, 0_MPI_ADDRESS_KIND, req, ierr)
-  call check('MPI_GREQUEST_START', ierr, 'MPI_GREQUEST_START')
+  call expect_i('D44 MPI_GREQUEST_START', ierr, MPI_SUCCESS)
+  call MPI_GREQUEST_COMPLETE(req, ierr)
+  call MPI_WAIT(req, status, ierr)
+  call expect_i('D44 MPI_WAIT of a generalized request', ierr, MPI_SUCCESS)
+  call expect_i('D44 query_fn and free_fn ran once each', gcalls, 11)
+  call expect_i('D44 the status query_fn wrote', status(MPI_TAG), 5)
+  call expect_l('D44 the generalized request is freed', req == MPI_REQUEST_NULL, .true.)
 
   call MPI_REGISTER_DATAREP('d40', conv_fn, conv_fn, extent_fn, 0_MPI_ADDRESS_KIND, ierr)
   call check('MPI_REGISTER_DATAREP', ierr, 'MPI_REGISTER_DATAREP')

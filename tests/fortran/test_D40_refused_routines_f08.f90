@@ -10,7 +10,8 @@ module refused08
   use ftest
   implicit none
   private
-  public :: check, on_error, calls, query_fn, free_fn, cancel_fn
+  public :: check, on_error, calls, query_fn, free_fn, cancel_fn, gcalls
+  integer :: gcalls = 0
   integer :: calls = 0
 contains
   subroutine check(label, ierr, routine)
@@ -38,11 +39,14 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     type(MPI_Status) :: status
     integer :: ierror
+    gcalls = gcalls + 1
+    status%MPI_TAG = 5
     ierror = MPI_SUCCESS
   end subroutine query_fn
   subroutine free_fn(extra_state, ierror)
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer :: ierror
+    gcalls = gcalls + 10
     ierror = MPI_SUCCESS
   end subroutine free_fn
   subroutine cancel_fn(extra_state, complete, ierror)
@@ -75,16 +79,16 @@ program test_D40_refused_routines_f08
   call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)
 
   s0 = 7; s1 = 7; s2 = 7; s3 = 7; r1 = 7.0
-  call MPI_Bsend(s0, 1, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_Bsend scalar', ierr, 'MPI_BSEND')
-  call MPI_Bsend(s1, 4, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_Bsend rank 1', ierr, 'MPI_BSEND')
-  call MPI_Bsend(s2, 6, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_Bsend rank 2', ierr, 'MPI_BSEND')
-  call MPI_Bsend(s3, 8, MPI_INTEGER, 0, 0, comm, ierr)
-  call check('MPI_Bsend rank 3', ierr, 'MPI_BSEND')
-  call MPI_Bsend(r1, 5, MPI_REAL, 0, 0, comm, ierr)
-  call check('MPI_Bsend real', ierr, 'MPI_BSEND')
+  call MPI_Ineighbor_allgather(s0, 1, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_Ineighbor_allgather scalar', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_Ineighbor_allgather(s1, 4, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_Ineighbor_allgather rank 1', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_Ineighbor_allgather(s2, 6, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_Ineighbor_allgather rank 2', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_Ineighbor_allgather(s3, 8, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_Ineighbor_allgather rank 3', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_Ineighbor_allgather(r1, 5, MPI_REAL, s0, 0, MPI_INTEGER, comm, req, ierr)
+  call check('MPI_Ineighbor_allgather real', ierr, 'MPI_INEIGHBOR_ALLGATHER')
   call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
                 .and. s0 == 7 .and. all(abs(r1 - 7.0) < 1e-6), .true.)
 
@@ -106,13 +110,19 @@ program test_D40_refused_routines_f08
 
   req%MPI_VAL = -5
   call MPI_Grequest_start(query_fn, free_fn, cancel_fn, 0_MPI_ADDRESS_KIND, req, ierr)
-  call check('MPI_Grequest_start', ierr, 'MPI_GREQUEST_START')
+  call expect_i('D44 MPI_Grequest_start', ierr, MPI_SUCCESS)
+  call MPI_Grequest_complete(req)
+  call MPI_Wait(req, status, ierr)
+  call expect_i('D44 MPI_Wait of a generalized request', ierr, MPI_SUCCESS)
+  call expect_i('D44 query_fn and free_fn ran once each', gcalls, 11)
+  call expect_i('D44 the status query_fn wrote', status%MPI_TAG, 5)
+  call expect_l('D44 the generalized request is freed', req == MPI_REQUEST_NULL, .true.)
 
   ! Without ierror, the communicator's handler runs (and returns here).
   call MPI_Comm_create_errhandler(on_error, eh)
   call MPI_Comm_set_errhandler(comm, eh)
-  call MPI_Bsend(s1, 4, MPI_INTEGER, 0, 0, comm)
-  call expect_i('D40 MPI_Bsend without ierror: handler calls', calls, 1)
+  call MPI_Ineighbor_allgather(s1, 4, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req)
+  call expect_i('D40 MPI_Ineighbor_allgather without ierror: handler calls', calls, 1)
 
   call MPI_Comm_size(comm, size, ierr)
   call expect_i('D40 comm still usable', ierr, MPI_SUCCESS)

@@ -27,7 +27,18 @@ NO_CXX = {
                  "MPI_Comm_split_type", "MPI_Comm_create_group", "MPI_Win_allocate",
                  "MPI_Win_create_dynamic", "MPI_Get_library_version", "MPI_Info_get_string",
                  "MPI_Type_create_hindexed_block", "MPI_Get_elements_x", "MPI_Status_set_elements_x",
-                 "MPI_Type_size_x", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent_x")},
+                 "MPI_Type_size_x", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent_x",
+                 # requests and collectives the standalone runtime carries out (D44)
+                 "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv",
+                 "MPI_Imrecv", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range",
+                 "MPI_Pready_list", "MPI_Parrived", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce",
+                 "MPI_Iallreduce", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter", "MPI_Iscatterv",
+                 "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Iscan",
+                 "MPI_Iexscan", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block", "MPI_Barrier_init",
+                 "MPI_Bcast_init", "MPI_Reduce_init", "MPI_Allreduce_init", "MPI_Gather_init",
+                 "MPI_Gatherv_init", "MPI_Scatter_init", "MPI_Scatterv_init", "MPI_Allgather_init",
+                 "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init", "MPI_Scan_init",
+                 "MPI_Exscan_init", "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init")},
     **{n: "an MPICH extension, which MPICH binds in C only (docs/decisions.md D35)"
        for n in ("MPIX_Comm_create_keyval_x", "MPIX_Type_create_keyval_x", "MPIX_Win_create_keyval_x")},
 }

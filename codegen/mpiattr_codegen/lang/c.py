@@ -19,12 +19,14 @@ OUTPUTS = [
 # The null handle of each object table (its C constant), for outputs of failed calls.
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
-         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
+         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
+         "message": "MPI_MESSAGE_NULL"}
 _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "group": "MPI_ERR_GROUP", "request": "MPI_ERR_REQUEST",
-        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP", "file": "MPI_ERR_FILE"}
+        "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP", "file": "MPI_ERR_FILE",
+        "message": "MPI_ERR_REQUEST"}
 # Handles the core looks up itself (it accepts their null and predefined values).
-_PASS_AS_HANDLE = {"info", "op", "file"}
+_PASS_AS_HANDLE = {"info", "op", "file", "request", "message"}
 # The core's object type for each looked-up handle kind.
 _OBJECT_STRUCT = {"comm": "comm_object", "type": "type_object", "win": "win_object",
                   "group": "group_object", "errhandler": "errhandler_object"}
@@ -141,6 +143,9 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target({n}_o);")
             L.arg = f"*{n}_o"
+        elif p.dir == "in" and p.c_decl and "*" in p.c_decl:  # MPI_Cancel's MPI_Request*
+            L.pre.append(_null_check(p))
+            L.arg = f"mpiattr::cbind::to_handle(*{n})"
         elif p.dir == "in":
             if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
                 L.pre.append("c.target_file();")
@@ -157,7 +162,10 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
             L.arg = f"{n}_h"
-            L.post.append(f"*{n} = mpiattr::cbind::to_c<{k.c}>({n}_h);")
+            # A request or message the call freed or consumed is gone even when it failed (a
+            # truncated receive, a failing query_fn): written back whatever the call returned.
+            (L.always if obj in ("request", "message") else L.post).append(
+                f"*{n} = mpiattr::cbind::to_c<{k.c}>({n}_h);")
     elif k.cls == "keyval":
         if p.dir == "in":
             L.arg = n
@@ -200,18 +208,21 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         if k.name == "C_BUFFER" and p.dir == "out":
             L.pre.append(_null_check(p))
         L.arg = n
+    elif k.cls == "buffer_address":  # MPI_Buffer_detach's buffer_addr: a void** in a void*
+        L.pre.append(_null_check(p))
+        L.arg = f"*static_cast<void**>({n})"
     elif k.cls == "status":
         if p.dir == "in":  # MPI_Get_count: a status a completed operation wrote
             L.pre.append(_null_check(p))
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
-        elif p.dir == "inout":  # MPI_Status_set_elements: the core changes what the status says
+        elif p.dir == "inout":  # MPI_Status_set_elements, _set_cancelled: read, changed, written back whole
             L.pre.append(_null_check(p))
             L.pre.append(f"mpiattr::api::msg_status {n}_s = mpiattr::cbind::read_status({n});")
-            L.post.append(f"mpiattr::cbind::set_status({n}, {n}_s, false);")
+            L.post.append(f"mpiattr::cbind::set_status({n}, {n}_s, true);")
         elif p.length is not None:  # array_of_statuses, or MPI_STATUSES_IGNORE
-            count = lowering.array_length(p)
+            count = lowering.array_length(p, fn)
             L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")
-            L.post.append(f"if ({n} != MPI_STATUSES_IGNORE) for (int i = 0; i < {count}; ++i) "
+            L.post.append(f"if ({n} != MPI_STATUSES_IGNORE) for (int i = 0; i < {lowering.written_count(fn, count)}; ++i) "
                           f"mpiattr::cbind::set_status(&{n}[i], {n}_s[i], true);")
             L.arg = f"{n}_s.data()"
             return L

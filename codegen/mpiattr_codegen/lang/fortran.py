@@ -52,10 +52,11 @@ SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_STATUS_IGNORE", "(M
 
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
-         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL"}
+         "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
+         "message": "MPI_MESSAGE_NULL"}
 _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "group": "MPI_Group",
              "errhandler": "MPI_Errhandler"}
-_PASS_AS_HANDLE = {"info", "op", "file"}  # the core looks these up itself
+_PASS_AS_HANDLE = {"info", "op", "file", "request", "message"}  # the core looks these up itself
 # Longest string an OUT CHARACTER argument can receive from the core.
 _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_OBJECT_NAME",
                "type_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
@@ -319,7 +320,9 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
             L.arg = f"{n}_h"
-            L.post.append(f"*{n} = static_cast<MPI_Fint>({n}_h);")
+            # As in C: a request or message freed or consumed by a failing call is gone.
+            (L.always if obj in ("request", "message") else L.post).append(
+                f"*{n} = static_cast<MPI_Fint>({n}_h);")
     elif k.cls == "keyval":
         L.arg = f"*{n}"
     elif k.cls == "attr":
@@ -353,6 +356,11 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"*{n}"
             L.post.append(f"if (*{n} != MPI_UNDEFINED) *{n} += 1;")
             return L
+        if k.name == "INDEX" and p.dir == "out" and any(q.name == "outcount" for q in fn.params):
+            # MPI_WAITSOME's indices, outcount of them: from 1
+            L.arg = n
+            L.post.append(f"if (*outcount != MPI_UNDEFINED) for (int i = 0; i < *outcount; ++i) {n}[i] += 1;")
+            return L
         if p.length is not None and k.name == "WEIGHT":  # MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY become C's
             L.arg = f"mpiattr::fbind::weights({n})"
         elif p.length is not None:
@@ -370,16 +378,20 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     elif k.cls == "buffer":
         # MPI_BOTTOM and MPI_IN_PLACE arrive as the address of their Fortran variable.
         L.arg = f"mpiattr::fbind::buffer({n})" if k.name == "BUFFER" else n
+    elif k.cls == "buffer_address":  # MPI_BUFFER_DETACH's BUFFER_ADDR: Fortran has no use for it
+        L.pre.append(f"void* {n}_p = nullptr;")
+        L.pre.append(f"(void){n};")
+        L.arg = f"{n}_p"
     elif k.cls == "status":
         if p.dir == "in":  # MPI_GET_COUNT
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
-        elif p.dir == "inout":  # MPI_STATUS_SET_ELEMENTS: the core changes what the status says
+        elif p.dir == "inout":  # MPI_STATUS_SET_ELEMENTS, _SET_CANCELLED: written back whole
             L.pre.append(f"mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
-            L.post.append(f"mpiattr::fbind::set_status({n}, {n}_s, false);")
+            L.post.append(f"mpiattr::fbind::set_status({n}, {n}_s, true);")
         elif p.length is not None:  # ARRAY_OF_STATUSES(MPI_STATUS_SIZE, *), or MPI_STATUSES_IGNORE
-            count = fortran_length(p)
+            count = fortran_length(p, fn)
             L.pre.append(f"std::vector<mpiattr::api::msg_status> {n}_s({count} > 0 ? {count} : 0);")
-            L.post.append(f"if (!mpiattr::fbind::ignored({n})) for (int i = 0; i < {count}; ++i) "
+            L.post.append(f"if (!mpiattr::fbind::ignored({n})) for (int i = 0; i < {lowering.written_count(fn, count)}; ++i) "
                           f"mpiattr::fbind::set_status({n} + {STATUS_SIZE} * i, {n}_s[i], true);")
             L.arg = f"{n}_s.data()"
             return L
@@ -423,9 +435,9 @@ def clang_object_struct(obj: str) -> str:
     return _OBJECT_STRUCT[obj]
 
 
-def fortran_length(p: Param) -> str:
+def fortran_length(p: Param, fn: Function | None = None) -> str:
     """An array argument's length as C++ sees it: a length parameter is an MPI_Fint* here."""
-    n = lowering.array_length(p)
+    n = lowering.array_length(p, fn)
     return n if n.isdigit() else f"*{n}"
 
 

@@ -81,6 +81,8 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
         if p.length is not None and p.dir == "in":  # an array of handles, each looked up
             return [(ERR_NULL, f"{n} is a NULL pointer and {p.length} > 0 (in C)."),
                     (err, what.format(n=f"an element of {n}"))]
+        if p.dir == "in" and p.c_decl and "*" in p.c_decl:  # MPI_Cancel's MPI_Request*
+            return [null, (err, what.format(n="*" + n))]
         if p.dir == "in":
             return [(err, what.format(n=n))]
         if p.dir == "out":
@@ -98,6 +100,8 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
     if k.cls in ("logical", "string"):
         return [null]
     if k.cls == "status" and p.dir in ("in", "inout"):  # MPI_Get_count reads it, Status_set_elements too
+        return [null]
+    if k.cls == "buffer_address":  # MPI_Buffer_detach's void**
         return [null]
     if k.cls in ("scalar", "error") and p.length is None and p.dir != "in":
         return [null]

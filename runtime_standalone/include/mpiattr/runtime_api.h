@@ -24,6 +24,7 @@ struct msg_status {
   int tag = MPI_ANY_TAG;
   int error = 0;
   long long bytes = 0;
+  bool cancelled = false;  // MPI_Test_cancelled's flag: the status's sixth integer
   // The byte count as the two hidden ints of a status (C's MPI_Status, Fortran's status array).
   int bytes_low() const { return static_cast<int>(static_cast<unsigned long long>(bytes) & 0xffffffffu); }
   int bytes_high() const { return static_cast<int>(static_cast<unsigned long long>(bytes) >> 32); }
@@ -324,5 +325,121 @@ status dist_graph_create(comm_object& comm, int n, const int* sources, const int
 status dist_graph_neighbors_count(comm_object& comm, int& indegree, int& outdegree, bool& weighted);
 status dist_graph_neighbors(comm_object& comm, int maxindegree, int* sources, int* sourceweights,
                             int maxoutdegree, int* destinations, int* destweights);
+
+// ---- requests (requests.cc, point_to_point.cc; D44) ----
+status bsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
+status ibsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+              handle_t& request);
+status buffer_attach(void* buffer, int size);
+status buffer_detach(void*& buffer_addr, int& size);
+status send_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+                 handle_t& request);
+status bsend_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+                  handle_t& request);
+status ssend_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+                  handle_t& request);
+status rsend_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+                  handle_t& request);
+status recv_init(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
+                 handle_t& request);
+status start(handle_t& request);
+status startall(int count, handle_t* requests);
+status cancel(handle_t request);
+status test_cancelled(const msg_status& status, bool& flag);
+status status_set_cancelled(msg_status& status, bool flag);
+status waitsome(int incount, handle_t* requests, int& outcount, int* indices, msg_status* statuses);
+status testsome(int incount, handle_t* requests, int& outcount, int* indices, msg_status* statuses);
+status request_get_status(handle_t request, bool& flag, msg_status& status);
+status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel_fn, aint extra_state,
+                      handle_t& request);
+status grequest_complete(handle_t request);
+status isendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
+                 void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+                 comm_object& comm, handle_t& request);
+status isendrecv_replace(void* buf, int count, type_object& datatype, int dest, int sendtag, int source,
+                         int recvtag, comm_object& comm, handle_t& request);
+status mprobe(int source, int tag, comm_object& comm, handle_t& message, msg_status& status);
+status improbe(int source, int tag, comm_object& comm, bool& flag, handle_t& message, msg_status& status);
+status mrecv(void* buf, int count, type_object& datatype, handle_t& message, msg_status& status);
+status imrecv(void* buf, int count, type_object& datatype, handle_t& message, handle_t& request);
+status psend_init(const void* buf, int partitions, int count, type_object& datatype, int dest, int tag,
+                  comm_object& comm, handle_t info, handle_t& request);
+status precv_init(void* buf, int partitions, int count, type_object& datatype, int source, int tag,
+                  comm_object& comm, handle_t info, handle_t& request);
+status pready(int partition, handle_t request);
+status pready_range(int partition_low, int partition_high, handle_t request);
+status pready_list(int length, const int* partitions, handle_t request);
+status parrived(handle_t request, int partition, bool& flag);
+
+// ---- nonblocking and persistent collectives (collectives.cc; D44) ----
+status ibarrier(comm_object& comm, handle_t& request);
+status ibcast(void* buffer, int count, type_object& datatype, int root, comm_object& comm, handle_t& request);
+status ireduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, int root,
+               comm_object& comm, handle_t& request);
+status iallreduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+                  comm_object& comm, handle_t& request);
+status igather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+               type_object& recvtype, int root, comm_object& comm, handle_t& request);
+status igatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                comm_object& comm, handle_t& request);
+status iscatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                type_object& recvtype, int root, comm_object& comm, handle_t& request);
+status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+                 void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
+                 handle_t& request);
+status iallgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                  type_object& recvtype, comm_object& comm, handle_t& request);
+status iallgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                   const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                   handle_t& request);
+status ialltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                 type_object& recvtype, comm_object& comm, handle_t& request);
+status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
+                  void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+                  comm_object& comm, handle_t& request);
+status iscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+             comm_object& comm, handle_t& request);
+status iexscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+               comm_object& comm, handle_t& request);
+status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+                       handle_t op, comm_object& comm, handle_t& request);
+status ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& datatype,
+                             handle_t op, comm_object& comm, handle_t& request);
+status barrier_init(comm_object& comm, handle_t info, handle_t& request);
+status bcast_init(void* buffer, int count, type_object& datatype, int root, comm_object& comm, handle_t info,
+                  handle_t& request);
+status reduce_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, int root,
+                   comm_object& comm, handle_t info, handle_t& request);
+status allreduce_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+                      comm_object& comm, handle_t info, handle_t& request);
+status gather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                   type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request);
+status gatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                    const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                    comm_object& comm, handle_t info, handle_t& request);
+status scatter_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request);
+status scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+                     void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
+                     handle_t info, handle_t& request);
+status allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request);
+status allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                       const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                       handle_t info, handle_t& request);
+status alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                     type_object& recvtype, comm_object& comm, handle_t info, handle_t& request);
+status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+                      comm_object& comm, handle_t info, handle_t& request);
+status scan_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+                 comm_object& comm, handle_t info, handle_t& request);
+status exscan_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+                   comm_object& comm, handle_t info, handle_t& request);
+status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+                           handle_t op, comm_object& comm, handle_t info, handle_t& request);
+status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, type_object& datatype,
+                                 handle_t op, comm_object& comm, handle_t info, handle_t& request);
 
 }  // namespace mpiattr::api

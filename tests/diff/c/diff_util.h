@@ -63,6 +63,8 @@ static inline const char *errclass_name(int rc)
     DIFF_CLASS(MPI_ERR_TAG);
     DIFF_CLASS(MPI_ERR_OP);
     DIFF_CLASS(MPI_ERR_INFO_NOKEY);
+    DIFF_CLASS(MPI_ERR_BUFFER);
+    DIFF_CLASS(MPI_ERR_ROOT);
 #undef DIFF_CLASS
     return "(unlisted error class)";
 }

@@ -1,0 +1,672 @@
+// Requests beyond "send, receive, wait" on the standalone runtime (D44): persistent requests,
+// buffered mode, cancellation, generalized requests, MPI_Isendrecv, matched probes and receives,
+// partitioned communication. Messages and completion live in point_to_point.cc.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "p2p_internal.h"
+
+namespace mpiattr {
+namespace p2p {
+
+// ---- generalized requests (MPI-4.1 §14.2) ----
+// The callbacks use their creator's conventions: C's (also C++'s, whose glue gives C functions)
+// take extra_state by value and return the error code; Fortran's take every argument by reference
+// and set IERROR. A status is the same eight integers in C and Fortran (MPI_F_STATUS_SIZE); a
+// Fortran LOGICAL `complete` is passed as 1 or 0 (gfortran's .TRUE. and .FALSE.).
+namespace {
+using c_query = int(void*, int*);
+using c_free = int(void*);
+using c_cancel = int(void*, int);
+using f_query = void(aint*, int*, int*);
+using f_free = void(aint*, int*);
+using f_cancel = void(aint*, int*, int*);
+
+bool fortran(language l) { return l == language::fortran_mpi1 || l == language::fortran_mpi2 || l == language::fortran_f08; }
+
+msg_status from_words(const int* w) {
+  msg_status m;
+  m.source = w[0];
+  m.tag = w[1];
+  m.error = w[2];
+  m.bytes = msg_status::bytes_of(w[3], w[4]);
+  m.cancelled = w[5] != 0;
+  return m;
+}
+void to_words(const msg_status& m, int* w) {
+  w[0] = m.source;
+  w[1] = m.tag;
+  w[2] = m.error;
+  w[3] = m.bytes_low();
+  w[4] = m.bytes_high();
+  w[5] = m.cancelled ? 1 : 0;
+}
+
+int call_query(const request_extra& g, msg_status& out) {
+  int words[8] = {};
+  to_words(msg_status{}, words);
+  int rc = MPI_SUCCESS;
+  aint extra = g.extra_state;
+  if (fortran(g.lang))
+    reinterpret_cast<f_query*>(g.query_fn)(&extra, words, &rc);
+  else
+    rc = reinterpret_cast<c_query*>(g.query_fn)(reinterpret_cast<void*>(extra), words);
+  out = from_words(words);
+  return rc;
+}
+int call_free(const request_extra& g) {
+  int rc = MPI_SUCCESS;
+  aint extra = g.extra_state;
+  if (fortran(g.lang))
+    reinterpret_cast<f_free*>(g.free_fn)(&extra, &rc);
+  else
+    rc = reinterpret_cast<c_free*>(g.free_fn)(reinterpret_cast<void*>(extra));
+  return rc;
+}
+int call_cancel(const request_extra& g, bool completed) {
+  int rc = MPI_SUCCESS, flag = completed ? 1 : 0;
+  aint extra = g.extra_state;
+  if (fortran(g.lang))
+    reinterpret_cast<f_cancel*>(g.cancel_fn)(&extra, &flag, &rc);
+  else
+    rc = reinterpret_cast<c_cancel*>(g.cancel_fn)(reinterpret_cast<void*>(extra), flag);
+  return rc;
+}
+}  // namespace
+
+status grequest_finish(const request_extra& g, msg_status& out) {
+  int rc = call_query(g, out);
+  int rc_free = call_free(g);
+  if (rc != MPI_SUCCESS) return callback_failed(rc, "the generalized request's query_fn");
+  if (rc_free != MPI_SUCCESS) return callback_failed(rc_free, "the generalized request's free_fn");
+  return status::ok();
+}
+
+status grequest_release(const request_extra& g) {
+  int rc = call_free(g);
+  if (rc != MPI_SUCCESS) return callback_failed(rc, "the generalized request's free_fn");
+  return status::ok();
+}
+
+}  // namespace p2p
+
+namespace api {
+using namespace p2p;
+
+namespace {
+// A new inactive persistent request of kind k, with its arguments.
+status new_persistent(request_extra e, handle_t& request) {
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  p.extra.emplace(r, std::move(e));
+  request = r;
+  return status::ok();
+}
+
+status send_init_mode(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                      send_mode mode, handle_t& request) {
+  if (status st = check_transfer(count, t); !st.is_ok()) return st;
+  if (status st = check_peer(dest, false); !st.is_ok()) return st;
+  if (status st = check_tag(tag, false); !st.is_ok()) return st;
+  request_extra e{request_extra::kind::send};
+  e.send_buf = buf;
+  e.count = count;
+  copy_layout(t, e.layout);
+  e.peer = dest;
+  e.tag = tag;
+  e.context = comm.context;
+  e.mode = mode;
+  return new_persistent(std::move(e), request);
+}
+}  // namespace
+
+// ---- persistent point-to-point (MPI-4.1 §4.9) ----
+
+status send_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                 handle_t& request) {
+  return send_init_mode(buf, count, t, dest, tag, comm, send_mode::standard, request);
+}
+status bsend_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                  handle_t& request) {
+  return send_init_mode(buf, count, t, dest, tag, comm, send_mode::buffered, request);
+}
+status ssend_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                  handle_t& request) {
+  return send_init_mode(buf, count, t, dest, tag, comm, send_mode::synchronous_nonblocking, request);
+}
+status rsend_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+                  handle_t& request) {
+  return send_init_mode(buf, count, t, dest, tag, comm, send_mode::standard, request);
+}
+
+status recv_init(void* buf, int count, type_object& t, int source, int tag, comm_object& comm,
+                 handle_t& request) {
+  if (status st = check_transfer(count, t); !st.is_ok()) return st;
+  if (status st = check_peer(source, true); !st.is_ok()) return st;
+  if (status st = check_tag(tag, true); !st.is_ok()) return st;
+  request_extra e{request_extra::kind::recv};
+  e.recv_buf = buf;
+  e.count = count;
+  copy_layout(t, e.layout);
+  e.peer = source;
+  e.tag = tag;
+  e.context = comm.context;
+  return new_persistent(std::move(e), request);
+}
+
+namespace {
+void send_partitioned(state& p, handle_t request, request_extra& e);
+
+// Whether `request` is a persistent request MPI_Start may start: valid, persistent, inactive.
+status startable(handle_t request, const char* name) {
+  if (request == h::request_null) return fail(MPI_ERR_REQUEST, "%s is MPI_REQUEST_NULL", name);
+  if (rt().requests.lookup(request) == nullptr)
+    return fail(MPI_ERR_REQUEST, "%s = 0x%x is not a valid request", name, request);
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  auto e = p.extra.find(request);
+  if (e == p.extra.end() || e->second.k == request_extra::kind::grequest)
+    return fail(MPI_ERR_REQUEST, "%s = 0x%x is not a persistent request (MPI_Start starts only "
+                "those of MPI_Send_init and the other _init routines)", name, request);
+  if (e->second.active)
+    return fail(MPI_ERR_REQUEST, "%s = 0x%x is already active: it must complete before it is "
+                "started again (MPI-4.1 section 4.9.1)", name, request);
+  return status::ok();
+}
+
+// Starts a startable request: the operation its _init routine described begins.
+status start_one(handle_t request) {
+  auto& p = get();
+  std::unique_lock lock(p.mu);
+  request_extra& e = p.extra.at(request);
+  request_object* r = rt().requests.lookup(request);
+  p.done.erase(request);
+  switch (e.k) {
+    case request_extra::kind::send: {
+      const void* buf = e.send_buf;
+      int count = e.count, dest = e.peer, tag = e.tag;
+      type_layout l = e.layout;
+      std::uint64_t context = e.context;
+      send_mode mode = e.mode;
+      lock.unlock();
+      r->complete = true;
+      if (status st = post_send(buf, count, l, dest, tag, context, mode, request); !st.is_ok()) return st;
+      lock.lock();
+      p.extra.at(request).active = true;
+      return status::ok();
+    }
+    case request_extra::kind::recv: {
+      recv_target t{e.recv_buf, e.count, e.layout};
+      int source = e.peer, tag = e.tag;
+      std::uint64_t context = e.context;
+      e.active = true;
+      lock.unlock();
+      post_recv(request, t, source, tag, context);
+      return status::ok();
+    }
+    case request_extra::kind::collective: {
+      std::function<status()> run = e.run;
+      lock.unlock();
+      if (status st = run(); !st.is_ok()) return st;
+      r->complete = true;
+      lock.lock();
+      p.extra.at(request).active = true;
+      return status::ok();
+    }
+    case request_extra::kind::psend:
+      std::fill(e.ready.begin(), e.ready.end(), 0);
+      e.active = true;
+      r->complete = false;
+      if (e.partitions == 0) send_partitioned(p, request, e);  // no partition to wait for
+      return status::ok();
+    case request_extra::kind::precv: {
+      e.active = true;
+      e.arrived = false;
+      r->complete = false;
+      for (auto it = p.partitioned.begin(); it != p.partitioned.end(); ++it)
+        if (it->context == e.context && tag_matches(e.tag, it->tag)) {
+          p.done[request] = deliver(*it, recv_target{e.recv_buf, e.count * e.partitions, e.layout});
+          p.partitioned.erase(it);
+          e.arrived = true;
+          r->complete = true;
+          break;
+        }
+      return status::ok();
+    }
+    case request_extra::kind::grequest:
+      break;
+  }
+  return fail(MPI_ERR_INTERN, "request 0x%x cannot be started", request);
+}
+}  // namespace
+
+status start(handle_t& request) {
+  if (status st = startable(request, "request"); !st.is_ok()) return st;
+  return start_one(request);
+}
+
+// Every request is checked before any starts, so a bad one starts none.
+status startall(int count, handle_t* requests) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  for (int i = 0; i < count; ++i) {
+    if (status st = startable(requests[i], "array_of_requests[i]"); !st.is_ok()) return st;
+    for (int j = 0; j < i; ++j)
+      if (requests[j] == requests[i])
+        return fail(MPI_ERR_REQUEST, "array_of_requests[%d] and [%d] are the same request", j, i);
+  }
+  for (int i = 0; i < count; ++i)
+    if (status st = start_one(requests[i]); !st.is_ok()) return st;
+  return status::ok();
+}
+
+// ---- buffered mode (MPI-4.1 §4.6) ----
+// The attached buffer is accounted for, not written: a buffered message to self is held in the
+// queue like any other, and takes its size plus MPI_BSEND_OVERHEAD of the buffer until received.
+
+status buffer_attach(void* buffer, int size) {
+  if (status st = check_count(size); !st.is_ok())
+    return fail(MPI_ERR_ARG, "size %d is negative", size);
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  if (p.buffer_attached)
+    return fail(MPI_ERR_BUFFER, "a buffer is already attached: MPI_Buffer_detach it first "
+                "(MPI-4.1 section 4.6.1: one buffer at a time)");
+  p.buffer = buffer;
+  p.buffer_size = size;
+  p.buffer_used = 0;
+  p.buffer_attached = true;
+  return status::ok();
+}
+
+// Detaching waits for the buffered messages to be sent: on one process they already are (queued
+// to self), so it returns at once, and the queued messages stay receivable.
+status buffer_detach(void*& buffer_addr, int& size) {
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  if (!p.buffer_attached) return fail(MPI_ERR_BUFFER, "no buffer is attached (MPI_Buffer_attach)");
+  buffer_addr = p.buffer;
+  size = static_cast<int>(p.buffer_size);
+  for (auto& m : p.queue) m.bsend_bytes = 0;
+  p.buffer = nullptr;
+  p.buffer_size = 0;
+  p.buffer_used = 0;
+  p.buffer_attached = false;
+  return status::ok();
+}
+
+// ---- cancellation (MPI-4.1 §4.8.4) ----
+// A receive still posted is cancelled: it completes, its status says so. A synchronous send whose
+// message no receive took yet is cancelled too: its message leaves the queue (as MPICH does for a
+// message to self). Any other send is already complete (buffered) and is not cancelled, as a
+// request already complete never is. A generalized request's cancel_fn is called.
+
+status cancel(handle_t request) {
+  if (request == h::request_null) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+  request_object* r = rt().requests.lookup(request);
+  if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
+  auto& p = get();
+  std::unique_lock lock(p.mu);
+  auto e = p.extra.find(request);
+  if (e != p.extra.end() && e->second.k == request_extra::kind::grequest) {
+    request_extra g = e->second;
+    bool completed = r->complete;
+    lock.unlock();
+    int rc = call_cancel(g, completed);
+    if (rc != MPI_SUCCESS) return callback_failed(rc, "the generalized request's cancel_fn");
+    return status::ok();
+  }
+  if (e != p.extra.end() && !e->second.active)
+    return fail(MPI_ERR_REQUEST, "request 0x%x is an inactive persistent request: there is nothing "
+                "to cancel (MPI-4.1 section 4.8.4)", request);
+  if (r->complete) return status::ok();
+  msg_status cancelled;
+  cancelled.cancelled = true;
+  for (auto it = p.posted.begin(); it != p.posted.end(); ++it)
+    if (it->request == request) {
+      p.posted.erase(it);
+      p.done[request] = cancelled;
+      r->complete = true;
+      return status::ok();
+    }
+  for (auto it = p.queue.begin(); it != p.queue.end(); ++it)
+    if (it->sync_request == request) {
+      p.buffer_used -= it->bsend_bytes;
+      p.queue.erase(it);
+      p.done[request] = cancelled;
+      r->complete = true;
+      return status::ok();
+    }
+  if (e != p.extra.end() && e->second.k == request_extra::kind::precv) {  // no partitioned send came
+    p.done[request] = cancelled;
+    r->complete = true;
+  }
+  return status::ok();
+}
+
+status test_cancelled(const msg_status& st, bool& flag) {
+  flag = st.cancelled;
+  return status::ok();
+}
+
+status status_set_cancelled(msg_status& st, bool flag) {
+  st.cancelled = flag;
+  return status::ok();
+}
+
+// The status a completion call would give, without completing (MPI-4.1 §4.7.6): the request
+// stays as it is; a null or inactive one gives flag true and an empty status.
+status request_get_status(handle_t request, bool& flag, msg_status& out) {
+  if (request == h::request_null) {
+    flag = true;
+    out = msg_status{};
+    return status::ok();
+  }
+  request_object* r = rt().requests.lookup(request);
+  if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
+  auto& p = get();
+  std::unique_lock lock(p.mu);
+  auto e = p.extra.find(request);
+  if (e != p.extra.end() && e->second.k != request_extra::kind::grequest && !e->second.active) {
+    flag = true;
+    out = msg_status{};
+    return status::ok();
+  }
+  if (!r->complete) {
+    flag = false;
+    return status::ok();
+  }
+  if (e != p.extra.end() && e->second.k == request_extra::kind::grequest) {
+    request_extra g = e->second;
+    lock.unlock();
+    msg_status st;
+    int rc = call_query(g, st);
+    if (rc != MPI_SUCCESS) return callback_failed(rc, "the generalized request's query_fn");
+    flag = true;
+    out = st;
+    return status::ok();
+  }
+  msg_status st;
+  if (auto it = p.done.find(request); it != p.done.end()) st = it->second;
+  flag = true;
+  out = st;
+  if (st.error == MPI_ERR_TRUNCATE) return fail_truncated(st);
+  return status::ok();
+}
+
+// ---- generalized requests (MPI-4.1 §14.2) ----
+
+status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel_fn, aint extra_state,
+                      handle_t& request) {
+  if (query_fn == nullptr || free_fn == nullptr || cancel_fn == nullptr)
+    return fail(MPI_ERR_ARG, "query_fn, free_fn and cancel_fn must all be functions (none may be NULL)");
+  request_extra e{request_extra::kind::grequest};
+  e.lang = lang;
+  e.query_fn = query_fn;
+  e.free_fn = free_fn;
+  e.cancel_fn = cancel_fn;
+  e.extra_state = extra_state;
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  rt().requests.lookup(r)->complete = false;
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  p.extra.emplace(r, std::move(e));
+  request = r;
+  return status::ok();
+}
+
+status grequest_complete(handle_t request) {
+  request_object* r = request == h::request_null ? nullptr : rt().requests.lookup(request);
+  auto& p = get();
+  std::unique_lock lock(p.mu);
+  auto e = p.extra.find(request);
+  if (r == nullptr || e == p.extra.end() || e->second.k != request_extra::kind::grequest)
+    return fail(MPI_ERR_REQUEST, "request 0x%x is not a generalized request (MPI_Grequest_start)", request);
+  if (r->complete)
+    return fail(MPI_ERR_REQUEST, "generalized request 0x%x is already complete", request);
+  r->complete = true;
+  if (!e->second.user_freed) return status::ok();
+  // Freed already (MPI_Request_free): nobody will wait for it, it ends now (free_fn only).
+  request_extra g = std::move(e->second);
+  p.extra.erase(e);
+  lock.unlock();
+  status st = grequest_release(g);
+  rt().requests.erase(r);
+  delete r;
+  return st;
+}
+
+// ---- MPI_Isendrecv (MPI-4.1 §4.10): the send, then a receive posted like MPI_Irecv's ----
+
+status isendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
+                 void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+                 comm_object& comm, handle_t& request) {
+  if (status st = check_transfer(recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = check_peer(source, true); !st.is_ok()) return st;
+  if (status st = check_tag(recvtag, true); !st.is_ok()) return st;
+  if (status st = check_transfer(sendcount, sendtype); !st.is_ok()) return st;
+  if (status st = check_peer(dest, false); !st.is_ok()) return st;
+  if (status st = check_tag(sendtag, false); !st.is_ok()) return st;
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  type_layout sl;
+  copy_layout(sendtype, sl);
+  (void)post_send(sendbuf, sendcount, sl, dest, sendtag, comm.context, send_mode::standard, 0);
+  recv_target t{recvbuf, recvcount, {}};
+  copy_layout(recvtype, t.layout);
+  post_recv(r, t, source, recvtag, comm.context);
+  request = r;
+  return status::ok();
+}
+
+status isendrecv_replace(void* buf, int count, type_object& t, int dest, int sendtag, int source,
+                         int recvtag, comm_object& comm, handle_t& request) {
+  return isendrecv(buf, count, t, dest, sendtag, buf, count, t, source, recvtag, comm, request);
+}
+
+// ---- matched probes and receives (MPI-4.1 §4.8.2, §4.8.3) ----
+// MPI_Mprobe takes the message off the queue, so no other receive can match it; its MPI_Message
+// handle is a number of our own (neither MPI_MESSAGE_NULL nor MPI_MESSAGE_NO_PROC).
+
+namespace {
+constexpr handle_t first_message = 0x4d000001;
+
+status mprobe_any(int source, int tag, comm_object& comm, bool& flag, handle_t& message, msg_status& out) {
+  if (status st = check_peer(source, true); !st.is_ok()) return st;
+  if (status st = check_tag(tag, true); !st.is_ok()) return st;
+  if (source == MPI_PROC_NULL) {
+    flag = true;
+    message = h::message_no_proc;
+    out = proc_null_status();
+    return status::ok();
+  }
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  auto it = match(p, comm.context, tag);
+  flag = it != p.queue.end();
+  if (!flag) {
+    message = h::message_null;
+    return status::ok();
+  }
+  msg_status st;
+  st.source = 0;
+  st.tag = it->tag;
+  st.bytes = static_cast<long long>(it->data.size());
+  handle_t m = first_message + p.next_message++;
+  p.matched.emplace(m, take(p, it));
+  message = m;
+  out = st;
+  return status::ok();
+}
+
+// Receives a matched message into a target; `message` becomes MPI_MESSAGE_NULL.
+status receive_matched(void* buf, int count, type_object& t, handle_t& message, msg_status& out) {
+  if (status st = check_transfer(count, t); !st.is_ok()) return st;
+  if (message == h::message_no_proc) {
+    out = proc_null_status();
+    message = h::message_null;
+    return status::ok();
+  }
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  auto it = p.matched.find(message);
+  if (it == p.matched.end())
+    return fail(MPI_ERR_REQUEST, "message handle 0x%x is not a message MPI_Mprobe or MPI_Improbe "
+                "matched (or it was received already)", message);
+  recv_target r{buf, count, {}};
+  copy_layout(t, r.layout);
+  out = deliver(it->second, r);
+  p.matched.erase(it);
+  message = h::message_null;
+  return status::ok();
+}
+}  // namespace
+
+status mprobe(int source, int tag, comm_object& comm, handle_t& message, msg_status& out) {
+  bool flag = false;
+  handle_t m = h::message_null;
+  msg_status st;
+  if (status e = mprobe_any(source, tag, comm, flag, m, st); !e.is_ok()) return e;
+  if (!flag) return would_wait_forever("a matched probe", tag);
+  message = m;
+  out = st;
+  return status::ok();
+}
+
+status improbe(int source, int tag, comm_object& comm, bool& flag, handle_t& message, msg_status& out) {
+  return mprobe_any(source, tag, comm, flag, message, out);
+}
+
+status mrecv(void* buf, int count, type_object& t, handle_t& message, msg_status& out) {
+  msg_status st;
+  if (status e = receive_matched(buf, count, t, message, st); !e.is_ok()) return e;
+  out = st;
+  if (st.error == MPI_ERR_TRUNCATE) return fail_truncated(st);
+  return status::ok();
+}
+
+status imrecv(void* buf, int count, type_object& t, handle_t& message, handle_t& request) {
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  msg_status st;
+  if (status e = receive_matched(buf, count, t, message, st); !e.is_ok()) {
+    (void)request_free(r);
+    return e;
+  }
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  p.done[r] = st;
+  request = r;
+  return status::ok();
+}
+
+// ---- partitioned communication (MPI-4.1 §4.11) ----
+// A partitioned send is sent whole once every partition is ready; a partitioned receive matches
+// partitioned sends only, and all its partitions arrive together.
+
+namespace {
+status partitioned_init(void* buf, int partitions, int count, type_object& t, int peer, int tag,
+                        comm_object& comm, handle_t info, bool sending, handle_t& request) {
+  if (partitions < 0) return fail(MPI_ERR_ARG, "partitions %d is negative", partitions);
+  if (status st = check_transfer(count, t); !st.is_ok()) return st;
+  if (sending && peer == MPI_PROC_NULL)
+    return fail(MPI_ERR_RANK, "dest is MPI_PROC_NULL, which a partitioned send may not name "
+                "(MPI-4.1 section 4.11.2)");
+  if (!sending && (peer == MPI_PROC_NULL || peer == MPI_ANY_SOURCE))
+    return fail(MPI_ERR_RANK, "source %d: a partitioned receive names one rank (MPI-4.1 section 4.11.2)", peer);
+  if (status st = check_peer(peer, false); !st.is_ok()) return st;
+  if (status st = check_tag(tag, false); !st.is_ok()) return st;
+  if (status st = check_info(info); !st.is_ok()) return st;
+  request_extra e{sending ? request_extra::kind::psend : request_extra::kind::precv};
+  e.send_buf = buf;
+  e.recv_buf = buf;
+  e.count = count;
+  copy_layout(t, e.layout);
+  e.peer = peer;
+  e.tag = tag;
+  e.context = comm.context;
+  e.partitions = partitions;
+  e.ready.assign(static_cast<std::size_t>(partitions), 0);
+  return new_persistent(std::move(e), request);
+}
+
+// The partitioned send `request` (active, the lock held) is ready: deliver it whole.
+void send_partitioned(state& p, handle_t request, request_extra& e) {
+  message m{e.context, e.tag, std::vector<char>(static_cast<std::size_t>(e.count) *
+            static_cast<std::size_t>(e.partitions) * static_cast<std::size_t>(e.layout.size)), 0, 0};
+  pack_elements(e.send_buf, e.count * e.partitions, e.layout, m.data.data());
+  if (request_object* r = rt().requests.lookup(request)) r->complete = true;
+  for (auto& [h, rx] : p.extra)
+    if (rx.k == request_extra::kind::precv && rx.active && !rx.arrived && rx.context == m.context &&
+        rx.tag == m.tag) {
+      p.done[h] = deliver(m, recv_target{rx.recv_buf, rx.count * rx.partitions, rx.layout});
+      rx.arrived = true;
+      if (request_object* r = rt().requests.lookup(h)) r->complete = true;
+      return;
+    }
+  p.partitioned.push_back(std::move(m));
+}
+
+status mark_ready(int n, const int* partitions, int low, handle_t request) {
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  auto e = p.extra.find(request);
+  if (request == h::request_null || e == p.extra.end() || e->second.k != request_extra::kind::psend)
+    return fail(MPI_ERR_REQUEST, "request 0x%x is not a partitioned send (MPI_Psend_init)", request);
+  request_extra& x = e->second;
+  if (!x.active) return fail(MPI_ERR_REQUEST, "the partitioned send is not active (MPI_Start it first)");
+  for (int i = 0; i < n; ++i) {
+    int k = partitions != nullptr ? partitions[i] : low + i;
+    if (k < 0 || k >= x.partitions)
+      return fail(MPI_ERR_ARG, "partition %d is not between 0 and %d", k, x.partitions - 1);
+    if (x.ready[static_cast<std::size_t>(k)])
+      return fail(MPI_ERR_ARG, "partition %d is ready already (MPI_Pready once per partition)", k);
+  }
+  for (int i = 0; i < n; ++i) x.ready[static_cast<std::size_t>(partitions != nullptr ? partitions[i] : low + i)] = 1;
+  if (std::all_of(x.ready.begin(), x.ready.end(), [](char c) { return c != 0; })) send_partitioned(p, request, x);
+  return status::ok();
+}
+}  // namespace
+
+status psend_init(const void* buf, int partitions, int count, type_object& t, int dest, int tag,
+                  comm_object& comm, handle_t info, handle_t& request) {
+  return partitioned_init(const_cast<void*>(buf), partitions, count, t, dest, tag, comm, info, true, request);
+}
+
+status precv_init(void* buf, int partitions, int count, type_object& t, int source, int tag,
+                  comm_object& comm, handle_t info, handle_t& request) {
+  return partitioned_init(buf, partitions, count, t, source, tag, comm, info, false, request);
+}
+
+status pready(int partition, handle_t request) { return mark_ready(1, nullptr, partition, request); }
+
+status pready_range(int low, int high, handle_t request) {
+  if (high < low) return fail(MPI_ERR_ARG, "partition_high %d is below partition_low %d", high, low);
+  return mark_ready(high - low + 1, nullptr, low, request);
+}
+
+status pready_list(int length, const int* partitions, handle_t request) {
+  if (status st = check_count(length); !st.is_ok()) return st;
+  if (length > 0 && partitions == nullptr) return fail(MPI_ERR_ARG, "array_of_partitions is a null pointer");
+  return mark_ready(length, partitions, 0, request);
+}
+
+status parrived(handle_t request, int partition, bool& flag) {
+  auto& p = get();
+  std::lock_guard lock(p.mu);
+  auto e = p.extra.find(request);
+  if (request == h::request_null || e == p.extra.end() || e->second.k != request_extra::kind::precv)
+    return fail(MPI_ERR_REQUEST, "request 0x%x is not a partitioned receive (MPI_Precv_init)", request);
+  if (!e->second.active) return fail(MPI_ERR_REQUEST, "the partitioned receive is not active (MPI_Start it first)");
+  if (partition < 0 || partition >= e->second.partitions)
+    return fail(MPI_ERR_ARG, "partition %d is not between 0 and %d", partition, e->second.partitions - 1);
+  flag = e->second.arrived;
+  return status::ok();
+}
+
+}  // namespace api
+}  // namespace mpiattr
