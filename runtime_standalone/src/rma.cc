@@ -660,7 +660,7 @@ status get(void* origin_addr, int origin_count, type_object& origin_datatype, in
 status accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
                   aint target_disp, int target_count, type_object& target_datatype, handle_t op,
                   win_object& win) {
-  if (op == 0) return fail(MPI_ERR_OP, "the operation is MPI_OP_NULL");
+  if (op == 0) return fail(MPI_ERR_OP, "operation handle 0x0 is not valid");  // (0: do_put's plain put)
   return do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, op);
 }
