@@ -1,4 +1,4 @@
-// One-sided communication on the standalone runtime's one process (MPI-4.1 §12, D46): the
+// One-sided communication on the standalone runtime's one process (MPI-4.1 §13, D46): the
 // synchronisation calls keep track of the window's epochs, and every transfer targets the
 // process's own window memory, done at once.
 #include <algorithm>
@@ -38,7 +38,7 @@ void rma_forget(const win_object& win) {
 
 namespace {
 
-// ---- predefined operations on predefined datatypes (MPI-4.1 §6.9.2) ----
+// ---- predefined operations on predefined datatypes (MPI-4.1 §7.9.2) ----
 
 enum class cat : char { none, c_int, f_int, floating, complex, logical, byte, pair, other };
 enum class num : char { none, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, fld, b, pair };
@@ -218,7 +218,7 @@ aint num_size(num n) {
   return s;
 }
 
-// MINLOC and MAXLOC: (value, index) pairs; a tie keeps the smaller index (MPI-4.1 §6.9.4).
+// MINLOC and MAXLOC: (value, index) pairs; a tie keeps the smaller index (MPI-4.1 §7.9.4).
 template <typename V, typename I>
 void combine_loc(bool max, const char* in, char* inout, aint index_at) {
   V a = load<V>(inout), b = load<V>(in);
@@ -266,10 +266,10 @@ static void apply_op(handle_t op, handle_t basic, aint esize, const char* in, ch
 namespace api {
 namespace {
 
-// ---- epochs (MPI-4.1 §12.5) ----
+// ---- epochs (MPI-4.1 §13.5) ----
 
 status sync_error(const char* what) {
-  return fail(MPI_ERR_RMA_SYNC, "%s (MPI-4.1 section 12.5)", what);
+  return fail(MPI_ERR_RMA_SYNC, "%s (MPI-4.1 section 13.5)", what);
 }
 
 status check_target(int rank, const char* what) {
@@ -424,7 +424,7 @@ status win_flush_local_all(win_object& win) { return flush(0, win, "MPI_Win_flus
 // One copy of the window's memory: nothing to synchronise, in or out of an epoch (D46).
 status win_sync(win_object&) { return status::ok(); }
 
-// ---- data movement to the process's own window (MPI-4.1 §12.3) ----
+// ---- data movement to the process's own window (MPI-4.1 §13.3) ----
 
 namespace {
 
@@ -454,7 +454,7 @@ void touched(int count, const type_object& t, aint& lo, aint& hi) {
 }
 
 // Where the target's count elements of t start: the window's base plus disp units, or, for a
-// dynamic window, the address disp within memory attached to it (MPI-4.1 §12.2.4). Every byte
+// dynamic window, the address disp within memory attached to it (MPI-4.1 §13.2.4). Every byte
 // they touch must be in the window (MPI_ERR_RMA_RANGE). Holds rma_mutex() (attached regions).
 status target_address(win_object& win, const rma_state& s, aint disp, int count, const type_object& t,
                       char*& at) {
@@ -511,14 +511,14 @@ status check_fits(aint sent, aint room, const char* into) {
               static_cast<long>(room));
 }
 
-// An accumulate's operation for its datatypes (MPI-4.1 §12.3.4): predefined, MPI_NO_OP only where
+// An accumulate's operation for its datatypes (MPI-4.1 §13.3.4): predefined, MPI_NO_OP only where
 // the old value is fetched; every datatype of one predefined type, the same; the operation
 // defined for it.
 status check_accumulate(handle_t op, bool fetching, std::initializer_list<const type_object*> types) {
   const char* name = op_name(op);
   if (name == nullptr) {
     if (rt().ops.lookup(op) != nullptr)
-      return fail(MPI_ERR_OP, "a user-defined operation cannot be used in an accumulate (MPI-4.1 section 12.3.4)");
+      return fail(MPI_ERR_OP, "a user-defined operation cannot be used in an accumulate (MPI-4.1 section 13.3.4)");
     return fail(MPI_ERR_OP, "operation handle 0x%x is not valid", op);
   }
   if (!fetching && std::strcmp(name, "MPI_NO_OP") == 0)
@@ -528,11 +528,11 @@ status check_accumulate(handle_t op, bool fetching, std::initializer_list<const 
     if (t == nullptr || t->basic == 0) continue;  // ignored (MPI_NO_OP's origin), or empty
     if (t->basic == basic_mixed || (basic != 0 && t->basic != basic))
       return fail(MPI_ERR_TYPE, "an accumulate's datatypes must all be built of one and the same "
-                  "predefined datatype (MPI-4.1 section 12.3.4)");
+                  "predefined datatype (MPI-4.1 section 13.3.4)");
     basic = t->basic;
   }
   if (basic != 0 && !op_applies(op, basic_of(basic).c))
-    return fail(MPI_ERR_OP, "%s is not defined for the datatype's elements (MPI-4.1 section 6.9.2)", name);
+    return fail(MPI_ERR_OP, "%s is not defined for the datatype's elements (MPI-4.1 section 7.9.2)", name);
   return status::ok();
 }
 
@@ -543,7 +543,7 @@ aint element_size(const type_object& t) {
 }
 
 // The transfers. Each holds rma_mutex() from the epoch check to the last byte written: the
-// process's accumulates are atomic element-wise with respect to each other (MPI-4.1 §12.7.1).
+// process's accumulates are atomic element-wise with respect to each other (MPI-4.1 §13.7.1).
 status do_put(const void* origin, int ocount, const type_object& otype, int rank, aint disp, int tcount,
               const type_object& ttype, win_object& win, handle_t op) {
   if (status st = check_type(ocount, otype, "origin"); !st.is_ok()) return st;
@@ -686,7 +686,7 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
   cat c = basic_of(datatype.basic).c;
   if (c != cat::c_int && c != cat::f_int && c != cat::logical && c != cat::byte)
     return fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes an integer, logical or byte datatype "
-                "(MPI-4.1 section 12.3.4)");
+                "(MPI-4.1 section 13.3.4)");
   if (status st = check_target(target_rank, "target"); !st.is_ok()) return st;
   if (target_rank == MPI_PROC_NULL) return status::ok();
   std::lock_guard lock(rma_mutex());

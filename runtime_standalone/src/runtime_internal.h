@@ -149,7 +149,7 @@ inline status check_count(int count) {
 // ---- one-sided communication (rma.cc, windows.cc; docs/decisions.md D46) ----
 
 // A window's RMA state, beside the window (the core's win_object stays runtime-free): its epochs
-// (MPI-4.1 §12.5), the memory attached to a dynamic window, the hints it was given. Read and
+// (MPI-4.1 §13.5), the memory attached to a dynamic window, the hints it was given. Read and
 // written under rma_mutex().
 struct rma_state {
   bool fence = false;          // since a fence without MPI_MODE_NOSUCCEED

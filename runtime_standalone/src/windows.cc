@@ -76,7 +76,7 @@ status win_allocate(aint size, int disp_unit, handle_t info, comm_object& comm, 
   return allocate(size, disp_unit, info, comm, baseptr, MPI_WIN_FLAVOR_ALLOCATE, win);
 }
 
-// One process: its memory is the whole shared window (MPI-4.1 §12.2.3).
+// One process: its memory is the whole shared window (MPI-4.1 §13.2.3).
 status win_allocate_shared(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr,
                            handle_t& win) {
   return allocate(size, disp_unit, info, comm, baseptr, MPI_WIN_FLAVOR_SHARED, win);
@@ -88,7 +88,7 @@ status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win) {
   return make_window(gen::bottom, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, false, comm, info, win);
 }
 
-// A window in a lock or PSCW epoch is not freed (MPI-4.1 §12.2.5); a fence epoch ends with it.
+// A window in a lock or PSCW epoch is not freed (MPI-4.1 §13.2.5); a fence epoch ends with it.
 status win_free(handle_t& win) {
   if (win_object* w = rt().wins.lookup(win); w != nullptr) {
     std::lock_guard lock(rma_mutex());
@@ -108,7 +108,7 @@ status win_get_group(win_object&, handle_t& group) {
   return insert_new(rt().groups, g, group, "groups");
 }
 
-// Any window but a dynamic one: the process's own memory is the segment (MPI-4.1 §12.2.3 lets
+// Any window but a dynamic one: the process's own memory is the segment (MPI-4.1 §13.2.3 lets
 // MPI_Win_shared_query take windows of every flavor; D46).
 status win_shared_query(win_object& win, int rank, aint& size, int& disp_unit, void* baseptr) {
   if (rank != 0 && rank != MPI_PROC_NULL)
@@ -122,7 +122,7 @@ status win_shared_query(win_object& win, int rank, aint& size, int& disp_unit, v
   return status::ok();
 }
 
-// Memory of a dynamic window: regions that do not overlap (MPI-4.1 §12.2.4).
+// Memory of a dynamic window: regions that do not overlap (MPI-4.1 §13.2.4).
 status win_attach(win_object& win, void* base, aint size) {
   if (win.flavor != MPI_WIN_FLAVOR_DYNAMIC)
     return fail(MPI_ERR_RMA_FLAVOR, "memory is attached to dynamic windows only (MPI_Win_create_dynamic)");

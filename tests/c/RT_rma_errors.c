@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   OK(MPI_Win_wait(win));
   OK(MPI_Group_free(&g));
 
-  /* MPI-4.1 §12.2.3: MPI_Win_shared_query takes a window of any flavor (both peers refuse). */
+  /* MPI-4.1 §13.2.3: MPI_Win_shared_query takes a window of any flavor (both peers refuse). */
   MPI_Aint size = -1;
   int unit = -1, *base = NULL;
   OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &size, &unit, &base));

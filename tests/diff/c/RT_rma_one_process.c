@@ -1,4 +1,4 @@
-/* One-sided communication (MPI-4.1 §12) on one process, as programs written for MPICH and Open MPI
+/* One-sided communication (MPI-4.1 §13) on one process, as programs written for MPICH and Open MPI
  * use it in a one-process run: fence, lock, lock_all and PSCW epochs around MPI_Put, MPI_Get,
  * MPI_Accumulate (several operations, MPI_REPLACE, MINLOC on pairs, a derived target datatype),
  * MPI_Get_accumulate (MPI_NO_OP too), MPI_Fetch_and_op, MPI_Compare_and_swap and the request-based
