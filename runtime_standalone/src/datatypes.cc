@@ -14,9 +14,11 @@ namespace {
 struct type_builder {
   std::vector<type_block> map;
   aint size = 0, lb = 0, ub = 0, align = 1;
+  handle_t basic = 0;  // as type_object::basic
   bool any = false;
   void add(const type_object& old, aint disp, aint count) {
     if (count <= 0) return;
+    if (old.basic != 0) basic = (basic == 0 || basic == old.basic) ? old.basic : basic_mixed;
     for (aint j = 0; j < count; ++j)
       for (const type_block& b : blocks(old.map)) {
         aint d = disp + j * old.extent + b.disp;
@@ -42,6 +44,7 @@ struct type_builder {
     t->extent = extent;
     t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     t->align = align;
+    t->basic = basic;
     if (status st = insert_new(rt().types, t, out, "datatypes"); !st.is_ok()) return st;
     attach_envelope(out, std::move(env));
     return status::ok();

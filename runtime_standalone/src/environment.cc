@@ -159,6 +159,7 @@ status init_thread(int*, char***, int required, int& provided) {
     t->extent = d.extent;
     t->committed = true;
     t->name = d.name;
+    t->basic = d.value;
     if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
       const aint second = d.extent - d.second_at;
       t->map = std::make_shared<const std::vector<type_block>>(

@@ -42,6 +42,7 @@ class standalone final : public lifecycle {
     fresh.committed = old.committed;
     fresh.map = old.map;
     fresh.align = old.align;
+    fresh.basic = old.basic;
     return status::ok();
   }
   void type_release(type_object& t) override { envelope_drop(t); }  // D43

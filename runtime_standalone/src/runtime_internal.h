@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "mpiattr/runtime.h"
@@ -148,5 +151,28 @@ void unpack_elements(const char* in, void* out, int count, const T& t) {
 inline status check_count(int count) {
   return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
 }
+
+// ---- one-sided communication (rma.cc, windows.cc; docs/decisions.md D46) ----
+
+// A window's RMA state, beside the window (the core's win_object stays runtime-free): its epochs
+// (MPI-4.1 §13.5), the memory attached to a dynamic window, the hints it was given. Read and
+// written under rma_mutex().
+struct rma_state {
+  bool fence = false;          // since a fence without MPI_MODE_NOSUCCEED
+  int lock_type = 0;           // MPI_Win_lock's lock on the process, or 0
+  bool lock_all = false;       // MPI_Win_lock_all
+  bool access = false;         // from MPI_Win_start to MPI_Win_complete
+  bool access_self = false;    //   its group holds the process
+  bool exposure = false;       // from MPI_Win_post to MPI_Win_wait (or a true MPI_Win_test)
+  bool exposure_self = false;  //   its group holds the process: its complete ends the epoch
+  bool completed = false;      //   the process's MPI_Win_complete came
+  std::vector<std::pair<char*, aint>> attached;  // a dynamic window's memory (MPI_Win_attach)
+  std::vector<std::pair<std::string, std::string>> hints;  // kept and ignored (D29)
+};
+std::mutex& rma_mutex();
+// The state of a window (created on first use); the caller holds rma_mutex().
+rma_state& rma_of(const win_object& win);
+// MPI_Win_free forgets it.
+void rma_forget(const win_object& win);
 
 }  // namespace mpiattr

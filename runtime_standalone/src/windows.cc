@@ -1,14 +1,23 @@
 // Windows on the standalone runtime, and the memory of MPI_Alloc_mem and MPI_Free_mem.
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "runtime_internal.h"
 
 namespace mpiattr {
 namespace {
 
+// The hints of an info (MPI_INFO_NULL: none), which a window keeps (D29, D46).
+std::vector<std::pair<std::string, std::string>> hints_of(handle_t info) {
+  info_object* o = rt().infos.lookup(info);
+  if (o == nullptr) return {};
+  std::lock_guard lock(o->mu);
+  return o->pairs;
+}
+
 status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, comm_object& comm,
-                   handle_t& win) {
+                   handle_t info, handle_t& win) {
   if (size < 0) return fail(MPI_ERR_SIZE, "window size %ld is negative", static_cast<long>(size));
   if (disp_unit <= 0) return fail(MPI_ERR_DISP, "disp_unit %d is not positive", disp_unit);
   unpublished<win_object> w;
@@ -28,6 +37,10 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   set_int(p, MPI_WIN_MODEL, w.obj->model);
   w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
   if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
+  {
+    std::lock_guard lock(rma_mutex());
+    rma_of(*w.obj).hints = hints_of(info);
+  }
   win = w.release()->handle;
   return status::ok();
 }
@@ -40,31 +53,125 @@ namespace api {
 
 status win_create(void* base, aint size, int disp_unit, handle_t info, comm_object& comm, handle_t& win) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  return make_window(base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, false, comm, win);
+  return make_window(base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, false, comm, info, win);
 }
 
-status win_allocate(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr, handle_t& win) {
+namespace {
+status allocate(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr, int flavor,
+                handle_t& win) {
   if (status st = check_info(info); !st.is_ok()) return st;
   if (size < 0) return fail(MPI_ERR_SIZE, "window size %ld is negative", static_cast<long>(size));
   void* mem = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
   if (mem == nullptr) return fail(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", static_cast<long>(size));
-  if (status st = make_window(mem, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, true, comm, win); !st.is_ok()) {
+  if (status st = make_window(mem, size, disp_unit, flavor, true, comm, info, win); !st.is_ok()) {
     std::free(mem);
     return st;
   }
   std::memcpy(baseptr, &mem, sizeof mem);
   return status::ok();
 }
+}  // namespace
+
+status win_allocate(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr, handle_t& win) {
+  return allocate(size, disp_unit, info, comm, baseptr, MPI_WIN_FLAVOR_ALLOCATE, win);
+}
+
+// One process: its memory is the whole shared window (MPI-4.1 §13.2.3).
+status win_allocate_shared(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr,
+                           handle_t& win) {
+  return allocate(size, disp_unit, info, comm, baseptr, MPI_WIN_FLAVOR_SHARED, win);
+}
 
 status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win) {
   if (status st = check_info(info); !st.is_ok()) return st;
   // R8.3: MPI_WIN_BASE is MPI_BOTTOM and MPI_WIN_SIZE 0 for dynamic windows.
-  return make_window(gen::bottom, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, false, comm, win);
+  return make_window(gen::bottom, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, false, comm, info, win);
 }
 
+// A window in a lock or PSCW epoch is not freed (MPI-4.1 §13.2.5); a fence epoch ends with it.
 status win_free(handle_t& win) {
-  return free_attr_object(rt().wins, win, [](win_object& w) { rt().life->win_release(w); },
-                          MPI_ERR_WIN, "window");
+  if (win_object* w = rt().wins.lookup(win); w != nullptr) {
+    std::lock_guard lock(rma_mutex());
+    const rma_state& s = rma_of(*w);
+    if (s.lock_type != 0 || s.lock_all || s.access || s.exposure)
+      return fail(MPI_ERR_RMA_SYNC, "the window is in a lock or PSCW epoch: end it before MPI_Win_free");
+  }
+  return free_attr_object(rt().wins, win, [](win_object& w) {
+    rma_forget(w);
+    rt().life->win_release(w);
+  }, MPI_ERR_WIN, "window");
+}
+
+status win_get_group(win_object&, handle_t& group) {
+  auto* g = new group_object;
+  g->size = 1;
+  return insert_new(rt().groups, g, group, "groups");
+}
+
+// Any window but a dynamic one: the process's own memory is the segment (MPI-4.1 §13.2.3 lets
+// MPI_Win_shared_query take windows of every flavor; D46).
+status win_shared_query(win_object& win, int rank, aint& size, int& disp_unit, void* baseptr) {
+  if (rank != 0 && rank != MPI_PROC_NULL)
+    return fail(MPI_ERR_RANK, "rank %d is not a rank of a one-process window", rank);
+  if (win.flavor == MPI_WIN_FLAVOR_DYNAMIC)
+    return fail(MPI_ERR_RMA_FLAVOR, "a dynamic window has no segment to query");
+  void* base = win.base;
+  std::memcpy(baseptr, &base, sizeof base);
+  size = win.size;
+  disp_unit = win.disp_unit;
+  return status::ok();
+}
+
+// Memory of a dynamic window: regions that do not overlap (MPI-4.1 §13.2.4).
+status win_attach(win_object& win, void* base, aint size) {
+  if (win.flavor != MPI_WIN_FLAVOR_DYNAMIC)
+    return fail(MPI_ERR_RMA_FLAVOR, "memory is attached to dynamic windows only (MPI_Win_create_dynamic)");
+  if (size < 0) return fail(MPI_ERR_SIZE, "size %ld is negative", static_cast<long>(size));
+  if (size > 0 && base == nullptr) return fail(MPI_ERR_ARG, "base is a NULL pointer");
+  char* b = static_cast<char*>(base);
+  std::lock_guard lock(rma_mutex());
+  rma_state& s = rma_of(win);
+  for (const auto& [at, n] : s.attached)
+    if (b < at + n && at < b + size)
+      return fail(MPI_ERR_RMA_ATTACH, "the memory overlaps memory already attached to the window");
+  s.attached.emplace_back(b, size);
+  return status::ok();
+}
+
+status win_detach(win_object& win, const void* base) {
+  if (win.flavor != MPI_WIN_FLAVOR_DYNAMIC)
+    return fail(MPI_ERR_RMA_FLAVOR, "memory is detached from dynamic windows only");
+  std::lock_guard lock(rma_mutex());
+  rma_state& s = rma_of(win);
+  for (auto it = s.attached.begin(); it != s.attached.end(); ++it)
+    if (it->first == base) {
+      s.attached.erase(it);
+      return status::ok();
+    }
+  return fail(MPI_ERR_RMA_ATTACH, "no memory attached to the window starts at that address");
+}
+
+// The hints given at creation and by MPI_Win_set_info, in a new info (D29: kept, and ignored).
+status win_get_info(win_object& win, handle_t& info_used) {
+  auto* o = new info_object;
+  {
+    std::lock_guard lock(rma_mutex());
+    o->pairs = rma_of(win).hints;
+  }
+  return insert_new(rt().infos, o, info_used, "info objects");
+}
+
+status win_set_info(win_object& win, handle_t info) {
+  if (status st = check_info(info); !st.is_ok()) return st;
+  auto given = hints_of(info);
+  std::lock_guard lock(rma_mutex());
+  auto& hints = rma_of(win).hints;
+  for (auto& kv : given) {
+    auto it = std::find_if(hints.begin(), hints.end(), [&](const auto& h) { return h.first == kv.first; });
+    if (it != hints.end()) it->second = std::move(kv.second);
+    else hints.push_back(std::move(kv));
+  }
+  return status::ok();
 }
 
 status alloc_mem(aint size, handle_t info, void* baseptr) {

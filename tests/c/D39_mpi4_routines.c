@@ -23,12 +23,6 @@ static void session_counting(MPI_Session *session, int *code, ...) {
   (void)session;
   (void)code;
 }
-static int win_handled;
-static void win_counting(MPI_Win *win, int *code, ...) {
-  (void)win;
-  (void)code;
-  ++win_handled;
-}
 
 /* The routines of the tool interface: a return code only, MPI initialized or not. */
 static void check_tools(const char *when) {
@@ -96,20 +90,7 @@ int main(int argc, char **argv) {
   CHECK(seh == MPI_ERRHANDLER_NULL, "the error handler was written");
   CHECK(handled == n, "a handler other than MPI_COMM_SELF's ran");
 
-  /* On a window: its handler. */
-  MPI_Win win;
-  OK(MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL, comm, &win));
-  MPI_Errhandler weh;
-  OK(MPI_Win_create_errhandler(win_counting, &weh));
-  OK(MPI_Win_set_errhandler(win, weh));
-  int result = -1;
-  check_refusal(MPI_Fetch_and_op(buf, &result, MPI_INT, 0, 0, MPI_SUM, win), "MPI_Fetch_and_op", yet);
-  check_refusal(MPI_Win_lock_all(0, win), "MPI_Win_lock_all", yet);
-  check_refusal(MPI_Rput(buf, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req), "MPI_Rput", yet);
-  CHECK(win_handled == 3 && handled == n, "the window's handler ran %d times (of 3)", win_handled);
-  CHECK(result == -1 && req == MPI_REQUEST_NULL, "an output was written");
-  OK(MPI_Win_free(&win));
-  OK(MPI_Errhandler_free(&weh));
+  /* On a window: none is refused any more; the one-sided routines are carried out (D46). */
 
   /* A file: returned only (MPI_FILE_NULL's handler is MPI_ERRORS_RETURN). */
   check_refusal(MPI_File_iread_all(MPI_FILE_NULL, out, 1, MPI_INT, &req), "MPI_File_iread_all", "has no files");

@@ -42,6 +42,14 @@ NO_CXX = {
     **{n: "an MPICH extension, which MPICH binds in C only (docs/decisions.md D35)"
        for n in ("MPIX_Comm_create_keyval_x", "MPIX_Type_create_keyval_x", "MPIX_Win_create_keyval_x")},
 }
+# The MPI-3 one-sided routines carried out standalone (spec/runtime.toml, D46).
+NO_CXX.update({n: "MPI-3.0 or later: the C++ bindings were removed in MPI-3.0 (R9.3)"
+               for n in ("MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all",
+                         "MPI_Win_flush_local", "MPI_Win_flush_local_all", "MPI_Win_sync",
+                         "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_Rput",
+                         "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate", "MPI_Win_allocate_shared",
+                         "MPI_Win_shared_query", "MPI_Win_attach", "MPI_Win_detach", "MPI_Win_get_info",
+                         "MPI_Win_set_info")})
 # spec/surface_mpi4.toml holds only routines that MPI-2.2 did not have, or had in C only (the
 # status and File conversions): none has an MPI-2.2 C++ binding (docs/decisions.md D39).
 NO_CXX.update({f.name: "MPI-3.0 or later, or C only in MPI-2.2 (spec/surface_mpi4.toml, D39)"

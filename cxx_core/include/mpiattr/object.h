@@ -79,7 +79,11 @@ struct type_object : attr_object {
   // constructor pads to. Unused over a host.
   std::shared_ptr<const std::vector<type_block>> map;
   aint align = 1;
+  // The one predefined datatype all its basic elements are (what an accumulate combines, MPI-4.1
+  // §13.3.4), basic_mixed when they differ, 0 when it has none. Unused over a host.
+  handle_t basic = 0;
 };
+inline constexpr handle_t basic_mixed = ~handle_t{0};
 
 struct win_object : attr_object {
   win_object() : attr_object(object_kind::win) {}

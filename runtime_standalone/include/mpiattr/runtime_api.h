@@ -153,6 +153,59 @@ status win_allocate(aint size, int disp_unit, handle_t info, comm_object& comm, 
                     handle_t& win);
 status win_create_dynamic(handle_t info, comm_object& comm, handle_t& win);
 status win_free(handle_t& win);
+status win_allocate_shared(aint size, int disp_unit, handle_t info, comm_object& comm, void* baseptr,
+                           handle_t& win);
+status win_get_group(win_object& win, handle_t& group);
+status win_shared_query(win_object& win, int rank, aint& size, int& disp_unit, void* baseptr);
+status win_attach(win_object& win, void* base, aint size);
+status win_detach(win_object& win, const void* base);
+status win_get_info(win_object& win, handle_t& info_used);
+status win_set_info(win_object& win, handle_t info);
+
+// ---- one-sided communication on one process (rma.cc, D46) ----
+status win_fence(int assert, win_object& win);
+status win_lock(int lock_type, int rank, int assert, win_object& win);
+status win_unlock(int rank, win_object& win);
+status win_lock_all(int assert, win_object& win);
+status win_unlock_all(win_object& win);
+status win_post(group_object& group, int assert, win_object& win);
+status win_start(group_object& group, int assert, win_object& win);
+status win_complete(win_object& win);
+status win_wait(win_object& win);
+status win_test(win_object& win, bool& flag);
+status win_flush(int rank, win_object& win);
+status win_flush_all(win_object& win);
+status win_flush_local(int rank, win_object& win);
+status win_flush_local_all(win_object& win);
+status win_sync(win_object& win);
+status put(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
+           aint target_disp, int target_count, type_object& target_datatype, win_object& win);
+status get(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
+           aint target_disp, int target_count, type_object& target_datatype, win_object& win);
+status accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
+                  aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+                  win_object& win);
+status get_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
+                      void* result_addr, int result_count, type_object& result_datatype, int target_rank,
+                      aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+                      win_object& win);
+status fetch_and_op(const void* origin_addr, void* result_addr, type_object& datatype, int target_rank,
+                    aint target_disp, handle_t op, win_object& win);
+status compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                        type_object& datatype, int target_rank, aint target_disp, win_object& win);
+status rput(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
+            aint target_disp, int target_count, type_object& target_datatype, win_object& win,
+            handle_t& request);
+status rget(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
+            aint target_disp, int target_count, type_object& target_datatype, win_object& win,
+            handle_t& request);
+status raccumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
+                   aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+                   win_object& win, handle_t& request);
+status rget_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
+                       void* result_addr, int result_count, type_object& result_datatype, int target_rank,
+                       aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+                       win_object& win, handle_t& request);
 status alloc_mem(aint size, handle_t info, void* baseptr);
 status free_mem(void* base);
 
