@@ -783,7 +783,7 @@ status persistent_request(handle_t info, std::function<status()> run, handle_t& 
   e.run = std::move(run);
   handle_t r = p2p::new_request();
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  auto& p = p2p::get();
+  auto& p = p2p::queues();
   std::lock_guard lock(p.mu);
   p.extra.emplace(r, std::move(e));
   request = r;

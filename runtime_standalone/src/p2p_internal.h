@@ -89,7 +89,7 @@ struct state {
   // partitioned sends whose partitions are all ready and that no partitioned receive took yet
   std::deque<message> partitioned;
 };
-state& get();
+state& queues();  // the process's message queues and request state
 
 bool tag_matches(int want, int tag);
 status check_tag(int tag, bool receiving);

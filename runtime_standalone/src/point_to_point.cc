@@ -18,7 +18,7 @@ namespace mpiattr {
 // wait that no queued message can satisfy fails with MPI_ERR_OTHER instead of hanging (D31).
 namespace p2p {
 
-state& get() {
+state& queues() {
   static auto* s = new state;  // never destroyed: requests may outlive static teardown
   return *s;
 }
@@ -85,7 +85,7 @@ handle_t new_request() { return completed_request(); }
 
 bool active(handle_t request) {
   if (request == h::request_null) return false;
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto e = p.extra.find(request);
   return e == p.extra.end() || e->second.k == request_extra::kind::grequest || e->second.active;
@@ -117,7 +117,7 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
                  std::uint64_t context, send_mode mode, handle_t request) {
   if (dest == MPI_PROC_NULL) return status::ok();
   std::size_t bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(layout.size);
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   aint need = static_cast<aint>(bytes) + MPI_BSEND_OVERHEAD;
   bool receive_posted = false;
@@ -160,7 +160,7 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
 }
 
 void post_recv(handle_t request, const recv_target& r, int source, int tag, std::uint64_t context) {
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   request_object* ro = rt().requests.lookup(request);
   if (source == MPI_PROC_NULL) {
@@ -265,7 +265,7 @@ status recv(void* buf, int count, type_object& t, int source, int tag, comm_obje
     out = proc_null_status();
     return status::ok();
   }
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto it = match(p, comm.context, tag);
   if (it == p.queue.end()) return would_wait_forever("a receive", tag);
@@ -318,7 +318,7 @@ status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& ou
     out = proc_null_status();
     return status::ok();
   }
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto it = match(p, comm.context, tag);
   flag = it != p.queue.end();
@@ -361,7 +361,7 @@ bool complete(handle_t& request, msg_status& out, status& error) {
     error = fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
     return true;
   }
-  auto& p = get();
+  auto& p = queues();
   std::unique_lock lock(p.mu);
   auto e = p.extra.find(request);
   bool grequest = e != p.extra.end() && e->second.k == request_extra::kind::grequest;
@@ -551,7 +551,7 @@ status request_free(handle_t& request) {
   if (request == h::request_null) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
   request_object* r = rt().requests.lookup(request);
   if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
-  auto& p = get();
+  auto& p = queues();
   std::unique_lock lock(p.mu);
   if (auto e = p.extra.find(request); e != p.extra.end()) {
     if (e->second.k == request_extra::kind::grequest) {

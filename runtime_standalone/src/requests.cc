@@ -100,7 +100,7 @@ namespace {
 status new_persistent(request_extra e, handle_t& request) {
   handle_t r = new_request();
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   p.extra.emplace(r, std::move(e));
   request = r;
@@ -166,7 +166,7 @@ status startable(handle_t request, const char* name) {
   if (request == h::request_null) return fail(MPI_ERR_REQUEST, "%s is MPI_REQUEST_NULL", name);
   if (rt().requests.lookup(request) == nullptr)
     return fail(MPI_ERR_REQUEST, "%s = 0x%x is not a valid request", name, request);
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto e = p.extra.find(request);
   if (e == p.extra.end() || e->second.k == request_extra::kind::grequest)
@@ -180,7 +180,7 @@ status startable(handle_t request, const char* name) {
 
 // Starts a startable request: the operation its _init routine described begins.
 status start_one(handle_t request) {
-  auto& p = get();
+  auto& p = queues();
   std::unique_lock lock(p.mu);
   request_extra& e = p.extra.at(request);
   request_object* r = rt().requests.lookup(request);
@@ -270,7 +270,7 @@ status startall(int count, handle_t* requests) {
 status buffer_attach(void* buffer, int size) {
   if (status st = check_count(size); !st.is_ok())
     return fail(MPI_ERR_ARG, "size %d is negative", size);
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   if (p.buffer_attached)
     return fail(MPI_ERR_BUFFER, "a buffer is already attached: MPI_Buffer_detach it first "
@@ -285,7 +285,7 @@ status buffer_attach(void* buffer, int size) {
 // Detaching waits for the buffered messages to be sent: on one process they already are (queued
 // to self), so it returns at once, and the queued messages stay receivable.
 status buffer_detach(void*& buffer_addr, int& size) {
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   if (!p.buffer_attached) return fail(MPI_ERR_BUFFER, "no buffer is attached (MPI_Buffer_attach)");
   buffer_addr = p.buffer;
@@ -308,7 +308,7 @@ status cancel(handle_t request) {
   if (request == h::request_null) return fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
   request_object* r = rt().requests.lookup(request);
   if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
-  auto& p = get();
+  auto& p = queues();
   std::unique_lock lock(p.mu);
   auto e = p.extra.find(request);
   if (e != p.extra.end() && e->second.k == request_extra::kind::grequest) {
@@ -367,7 +367,7 @@ status request_get_status(handle_t request, bool& flag, msg_status& out) {
   }
   request_object* r = rt().requests.lookup(request);
   if (r == nullptr) return fail(MPI_ERR_REQUEST, "request handle 0x%x is not valid", request);
-  auto& p = get();
+  auto& p = queues();
   std::unique_lock lock(p.mu);
   auto e = p.extra.find(request);
   if (e != p.extra.end() && e->second.k != request_extra::kind::grequest && !e->second.active) {
@@ -412,7 +412,7 @@ status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel
   handle_t r = new_request();
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
   rt().requests.lookup(r)->complete = false;
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   p.extra.emplace(r, std::move(e));
   request = r;
@@ -421,7 +421,7 @@ status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel
 
 status grequest_complete(handle_t request) {
   request_object* r = request == h::request_null ? nullptr : rt().requests.lookup(request);
-  auto& p = get();
+  auto& p = queues();
   std::unique_lock lock(p.mu);
   auto e = p.extra.find(request);
   if (r == nullptr || e == p.extra.end() || e->second.k != request_extra::kind::grequest)
@@ -484,7 +484,7 @@ status mprobe_any(int source, int tag, comm_object& comm, bool& flag, handle_t& 
     out = proc_null_status();
     return status::ok();
   }
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto it = match(p, comm.context, tag);
   flag = it != p.queue.end();
@@ -511,7 +511,7 @@ status receive_matched(void* buf, int count, type_object& t, handle_t& message, 
     message = h::message_null;
     return status::ok();
   }
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto it = p.matched.find(message);
   if (it == p.matched.end())
@@ -557,7 +557,7 @@ status imrecv(void* buf, int count, type_object& t, handle_t& message, handle_t&
     (void)request_free(r);
     return e;
   }
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   p.done[r] = st;
   request = r;
@@ -612,7 +612,7 @@ void send_partitioned(state& p, handle_t request, request_extra& e) {
 }
 
 status mark_ready(int n, const int* partitions, int low, handle_t request) {
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto e = p.extra.find(request);
   if (request == h::request_null || e == p.extra.end() || e->second.k != request_extra::kind::psend)
@@ -656,7 +656,7 @@ status pready_list(int length, const int* partitions, handle_t request) {
 }
 
 status parrived(handle_t request, int partition, bool& flag) {
-  auto& p = get();
+  auto& p = queues();
   std::lock_guard lock(p.mu);
   auto e = p.extra.find(request);
   if (request == h::request_null || e == p.extra.end() || e->second.k != request_extra::kind::precv)

@@ -371,6 +371,8 @@ def _large_lower(fn: Function, p: Param, first: bool, narrowed: set) -> tuple[li
         if p.dir != "in" and p.length is None:
             L.pre.append(_null_check(p))
             L.post.append(f"*{n} = 0;")
+        else:  # a maximum, or the array nothing is written to
+            L.pre.append(f"(void){n};")
         return [], L
     if p.base_kind is None or p.kind.cls == "function":
         return [], lower(fn, p, first)
