@@ -10,7 +10,7 @@ from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handl
                     PredefinedCallback, PredefinedKey, Removed, Spec, SpecError)
 
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran",
-              "c_large", "f08_large", "large_func_suffix"}
+              "c_large", "f08_large", "large_func_suffix", "c_array_as_pointer"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
                "ignored_with"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
@@ -58,7 +58,8 @@ def _kinds(data: dict, origin: str) -> dict:
                            c_by_value_pointer=bool(t.get("c_by_value_pointer", False)),
                            origin_fortran=t.get("origin_fortran"), c_large=t.get("c_large"),
                            f08_large=t.get("f08_large"),
-                           large_func_suffix=t.get("large_func_suffix"))
+                           large_func_suffix=t.get("large_func_suffix"),
+                           c_array_as_pointer=bool(t.get("c_array_as_pointer", False)))
     return kinds
 
 

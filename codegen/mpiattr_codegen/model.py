@@ -26,6 +26,10 @@ class Kind:
     c_large: Optional[str] = None
     f08_large: Optional[str] = None
     large_func_suffix: Optional[str] = None
+    # An array of this kind is declared `T* name`, not `T name[]` (the same C type): where the
+    # standard lets a program pass a special address (MPI_UNWEIGHTED), which GCC's -Wall
+    # (-Wstringop-overread) would otherwise flag at every call in the program (spec/kinds.toml).
+    c_array_as_pointer: bool = False
 
 
 @dataclass(frozen=True)

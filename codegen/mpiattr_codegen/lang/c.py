@@ -43,6 +43,8 @@ def c_type(p: Param) -> str:
         return f"{'const ' if p.const else ''}void* {p.name}"
     if k.cls == "string":
         return f"{'const ' if p.const or p.dir == 'in' else ''}char* {p.name}"
+    if p.length is not None and k.c_array_as_pointer:
+        return f"{'const ' if p.const else ''}{k.c}* {p.name}"
     if p.length is not None:
         return f"{'const ' if p.const else ''}{k.c} {p.name}[]"
     if p.dir == "in":
