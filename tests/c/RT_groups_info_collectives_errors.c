@@ -10,18 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "c_check.h"
-
-static void check_error(int rc, int want_class, const char *text) {
-  int cls = -1, len = 0;
-  char msg[MPI_MAX_ERROR_STRING];
-  CHECK(rc != MPI_SUCCESS, "succeeded, expected '%s'", text);
-  if (rc == MPI_SUCCESS) return;
-  OK(MPI_Error_class(rc, &cls));
-  CHECK(cls == want_class, "class %d, expected %d ('%s')", cls, want_class, text);
-  OK(MPI_Error_string(rc, msg, &len));
-  CHECK(strstr(msg, text) != NULL, "message '%s' does not say '%s'", msg, text);
-}
+#include "c_errors.h"
 
 /* The value of key in info, or "" when it has none. */
 static const char *value_of(MPI_Info info, const char *key) {

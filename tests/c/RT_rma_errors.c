@@ -6,7 +6,7 @@
 #include <mpi.h>
 #include <string.h>
 
-#include "c_check.h"
+#include "c_errors.h"
 
 static int win_handled;
 static void win_counting(MPI_Win *win, int *code, ...) {
@@ -17,17 +17,6 @@ static void win_counting(MPI_Win *win, int *code, ...) {
 
 static void user_sum(void *in, void *inout, int *len, MPI_Datatype *t) {
   (void)in, (void)inout, (void)len, (void)t;
-}
-
-static void check_error(int rc, int want_class, const char *text) {
-  int cls = -1, len = 0;
-  char msg[MPI_MAX_ERROR_STRING];
-  CHECK(rc != MPI_SUCCESS, "succeeded, expected '%s'", text);
-  if (rc == MPI_SUCCESS) return;
-  OK(MPI_Error_class(rc, &cls));
-  CHECK(cls == want_class, "class %d, expected %d ('%s')", cls, want_class, text);
-  OK(MPI_Error_string(rc, msg, &len));
-  CHECK(strstr(msg, text) != NULL, "message '%s' does not say '%s'", msg, text);
 }
 
 static int unchanged(const int *v, int n, int first) {
