@@ -158,12 +158,12 @@ int main(int argc, char **argv) {
   /* Every datatype that MPI_Type_get_contents returns new can be freed, and outlives the one it
    * was taken from. */
   MPI_Datatype parts[3], outer;
-  MPI_Aint od[3] = {0, 64, 128};
+  MPI_Aint od[3] = {0, 64, 128}, oaddrs[3];
   int obl[3] = {1, 1, 1};
   MPI_Datatype oty[3] = {v, s, MPI_INT};
   OK(MPI_Type_create_struct(3, obl, od, oty, &outer));
   OK(MPI_Type_free(&v));
-  OK(MPI_Type_get_contents(outer, 4, 3, 3, ints, addrs, parts));
+  OK(MPI_Type_get_contents(outer, 4, 3, 3, ints, oaddrs, parts));
   OK(MPI_Type_free(&outer));
   CHECK(parts[2] == MPI_INT, "a predefined part is returned as itself");
   OK(MPI_Type_get_envelope(parts[0], &ni, &na, &nd, &comb));
