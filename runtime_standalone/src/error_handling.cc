@@ -44,17 +44,22 @@ void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int c
 }
 }  // namespace
 
-int raise_error(const attr_object* target, status st, const char* routine) {
+// The code a failure raises. A callback's own valid code is returned as it is (D8) and so carries
+// no message of ours; `context` is then what happened, which a fatal handler prints beside it.
+static int code_of(status st, const char* routine, std::string& context) {
   int code = detail::last_user_code();
   int cls = 0;
-  // A callback's own valid code is returned as it is (D8) and so carries no message of ours; a
-  // fatal handler prints what happened beside it.
-  std::string context;
   if (code == 0 || !errors::class_of(code, &cls))
     code = errors::make_code(st.error_class(), routine);
   else
     context = detail::last_detail();
   detail::clear_last();
+  return code;
+}
+
+int raise_error(const attr_object* target, status st, const char* routine) {
+  std::string context;
+  const int code = code_of(st, routine, context);
   runtime& r = rt();
   errhandler_object* eh = nullptr;
   object_kind kind = object_kind::comm;
@@ -79,14 +84,8 @@ static errhandler_object* file_null_eh() {
 }
 
 int raise_file_error(status st, const char* routine) {
-  int code = detail::last_user_code();
-  int cls = 0;
   std::string context;
-  if (code == 0 || !errors::class_of(code, &cls))
-    code = errors::make_code(st.error_class(), routine);
-  else
-    context = detail::last_detail();
-  detail::clear_last();
+  const int code = code_of(st, routine, context);
   // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
   errhandler_object* eh = rt().usable() ? file_null_eh() : builtin_eh(h::errors_are_fatal);
   invoke_handler(eh, object_kind::comm, h::file_null, code, routine, context.c_str());
