@@ -80,6 +80,11 @@ def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
                          length=p.get("length"), c_decl=p.get("c"),
                          asynchronous=bool(p.get("asynchronous", False)),
                          ignored_with=p.get("ignored_with")))
+    for q in out:  # a datatype ignored with a buffer's MPI_IN_PLACE or an op's MPI_NO_OP
+        by = next((r for r in out if r.name == q.ignored_with), None)
+        if q.ignored_with and (by is None or not (by.kind.cls == "buffer" or by.kind.object == "op")):
+            raise SpecError(f"{origin}, parameter {q.name}: ignored_with must name a buffer or an op "
+                            f"parameter of the same routine, not {q.ignored_with!r}")
     return tuple(out)
 
 

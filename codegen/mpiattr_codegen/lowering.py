@@ -58,3 +58,11 @@ def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:
                    "op_create", "grequest_start"):
         prefix.append(language)
     return ", ".join(prefix + [L.arg for L in lowered if L.arg is not None])
+
+
+def ignoring_param(fn, p):
+    """The parameter whose special value makes datatype p ignored: a buffer (MPI_IN_PLACE,
+    MPI-4.1 §7.2.1) or an op (MPI_NO_OP: MPI_Get_accumulate's origin, §13.3.4.2)."""
+    if not p.ignored_with:
+        return None
+    return next(q for q in fn.params if q.name == p.ignored_with)

@@ -43,7 +43,8 @@ class Param:
     length: object = None
     c_decl: Optional[str] = None  # explicit C declaration where the kind table cannot say it
     asynchronous: bool = False  # ASYNCHRONOUS in the mpi_f08 binding (apis.json `asynchronous`)
-    ignored_with: Optional[str] = None  # the buffer whose MPI_IN_PLACE makes this datatype ignored
+    ignored_with: Optional[str] = None  # the buffer whose MPI_IN_PLACE, or the op whose MPI_NO_OP,
+    # makes this datatype ignored (MPI-4.1 §7.2.1, §13.3.4.2): programs pass MPI_DATATYPE_NULL
     # In a large-count form (Function.large_of): the kind the routine itself gives this parameter,
     # where the form widens it (None: same type in both forms); `large_only`: the form's own
     # parameter, which the routine has not (docs/decisions.md D47).

@@ -136,9 +136,10 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
-            buf = p.ignored_with
-            if buf:  # ignored with MPI_IN_PLACE (MPI-4.1 §7.2.1): programs pass MPI_DATATYPE_NULL
-                L.pre.append(f"auto* {n}_o = c.lookup_{obj}({buf} == MPI_IN_PLACE ? MPI_BYTE : {n}, \"{n}\");")
+            by = lowering.ignoring_param(fn, p)
+            if by is not None:  # ignored with MPI_IN_PLACE or MPI_NO_OP: programs pass MPI_DATATYPE_NULL
+                unused = "MPI_NO_OP" if by.kind.object == "op" else "MPI_IN_PLACE"
+                L.pre.append(f"auto* {n}_o = c.lookup_{obj}({by.name} == {unused} ? MPI_BYTE : {n}, \"{n}\");")
             else:
                 L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")

@@ -298,10 +298,12 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
-            buf = p.ignored_with
+            by = lowering.ignoring_param(fn, p)
             handle = f"mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>(*{n})"
-            if buf:  # ignored with MPI_IN_PLACE
-                handle = f"(mpiattr::fbind::buffer({buf}) == MPI_IN_PLACE ? MPI_BYTE : {handle})"
+            if by is not None and by.kind.object == "op":  # ignored with MPI_NO_OP
+                handle = f"(mpiattr::fbind::c_handle<MPI_Op>(*{by.name}) == MPI_NO_OP ? MPI_BYTE : {handle})"
+            elif by is not None:  # ignored with MPI_IN_PLACE
+                handle = f"(mpiattr::fbind::buffer({by.name}) == MPI_IN_PLACE ? MPI_BYTE : {handle})"
             L.pre.append(f"auto* {n}_o = c.lookup_{obj}({handle}, \"{upper(n)}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
             if first_target and obj in ("comm", "win"):

@@ -119,6 +119,9 @@ int main(int argc, char **argv)
     ints("fetched", res, 3);
     ints("window after fetches", buf, 4);
     err("get_accumulate MPI_NO_OP", MPI_Get_accumulate(NULL, 0, MPI_INT, res, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_NO_OP, win));
+    /* With MPI_NO_OP the origin's address, count and datatype are ignored (MPI-4.1 §13.3.4.2). */
+    err("get_accumulate MPI_NO_OP, origin MPI_DATATYPE_NULL",
+        MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, res, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_NO_OP, win));
     err("fetch_and_op MPI_NO_OP", MPI_Fetch_and_op(NULL, res + 2, MPI_INT, 0, 3, MPI_NO_OP, win));
     err("fetch_and_op MPI_REPLACE", MPI_Fetch_and_op(&swap, res + 3, MPI_INT, 0, 4, MPI_REPLACE, win));
     err("fence after no-op fetches", MPI_Win_fence(0, win));
