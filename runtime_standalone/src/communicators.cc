@@ -139,17 +139,10 @@ status comm_get_parent(handle_t& parent) {
   return status::ok();
 }
 
-status comm_set_name(comm_object& comm, const char* name) {
-  std::lock_guard lock(comm.attrs.mutex());
-  comm.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
-  return status::ok();
-}
+status comm_set_name(comm_object& comm, const char* name) { return set_object_name(comm, name); }
 
 status comm_get_name(comm_object& comm, char* name, int& resultlen) {
-  std::lock_guard lock(comm.attrs.mutex());
-  std::memcpy(name, comm.name.c_str(), comm.name.size() + 1);
-  resultlen = static_cast<int>(comm.name.size());
-  return status::ok();
+  return get_object_name(comm, name, resultlen);
 }
 
 // ---- groups ----

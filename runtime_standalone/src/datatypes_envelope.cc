@@ -177,17 +177,10 @@ namespace api {
 
 // ---- names (MPI-4.1 §6.8): a predefined datatype is named after itself; a new one has none ----
 
-status type_set_name(type_object& t, const char* name) {
-  std::lock_guard lock(t.attrs.mutex());
-  t.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
-  return status::ok();
-}
+status type_set_name(type_object& t, const char* name) { return set_object_name(t, name); }
 
 status type_get_name(type_object& t, char* name, int& resultlen) {
-  std::lock_guard lock(t.attrs.mutex());
-  std::memcpy(name, t.name.c_str(), t.name.size() + 1);
-  resultlen = static_cast<int>(t.name.size());
-  return status::ok();
+  return get_object_name(t, name, resultlen);
 }
 
 // ---- envelopes and contents (MPI-4.1 §6.1.13) ----

@@ -148,6 +148,24 @@ void unpack_elements(const char* in, void* out, int count, const T& t) {
     }
 }
 
+// MPI_Comm_/Type_/Win_set_name and _get_name (MPI-4.1 §7.10): the name of a communicator, datatype
+// or window, kept beside its attributes and read and written under their lock; a longer name is
+// cut at MPI_MAX_OBJECT_NAME - 1 characters.
+template <typename T>
+status set_object_name(T& object, const char* name) {
+  std::lock_guard lock(object.attrs.mutex());
+  object.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+  return status::ok();
+}
+
+template <typename T>
+status get_object_name(T& object, char* name, int& resultlen) {
+  std::lock_guard lock(object.attrs.mutex());
+  std::memcpy(name, object.name.c_str(), object.name.size() + 1);
+  resultlen = static_cast<int>(object.name.size());
+  return status::ok();
+}
+
 inline status check_count(int count) {
   return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
 }

@@ -189,17 +189,10 @@ status free_mem(void* base) {
 }
 
 
-status win_set_name(win_object& win, const char* name) {
-  std::lock_guard lock(win.attrs.mutex());
-  win.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
-  return status::ok();
-}
+status win_set_name(win_object& win, const char* name) { return set_object_name(win, name); }
 
 status win_get_name(win_object& win, char* name, int& resultlen) {
-  std::lock_guard lock(win.attrs.mutex());
-  std::memcpy(name, win.name.c_str(), win.name.size() + 1);
-  resultlen = static_cast<int>(win.name.size());
-  return status::ok();
+  return get_object_name(win, name, resultlen);
 }
 
 }  // namespace api
