@@ -25,6 +25,7 @@ import textwrap
 from .. import lowering
 from ..lowering import Lowering
 from ..model import Callback, Function, Param, PredefinedCallback, Spec
+from .c import core_entry
 
 OUTPUTS = [
     ("fortran/mpif.h.j2", "include/mpif.h"),
@@ -72,11 +73,7 @@ _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_
 # apis.json gives a Fortran binding has one in mpif.h, `use mpi` and `use mpi_f08`: those the
 # standalone runtime carries out call the core; those it does not (spec/surface*.toml
 # `unsupported`) raise MPI_ERR_UNSUPPORTED_OPERATION as their C entry point does (D36, D40).
-_NO_MPI_STATUS_TYPE = ("its argument is TYPE(MPI_Status), which the mpi module and mpif.h do not "
-                       "define yet (MPI-4.1 §19.3.5 asks for it there too)")
 FORTRAN_PENDING: dict[str, str] = {
-    "MPI_Status_f082f": _NO_MPI_STATUS_TYPE,
-    "MPI_Status_f2f08": _NO_MPI_STATUS_TYPE,
     "MPI_Pcontrol": "MPI_PCONTROL(LEVEL) has no IERROR in Fortran (MPI-4.1 §15.2.4); the "
                     "generated entry points always end with one",
 }
@@ -156,8 +153,8 @@ def f_decl(p: Param) -> str:
     for kp in KIND_PARAMETERS:
         t = t.replace(f"kind={kp.lower()}", f"kind={kp}")
     t = t.replace("mpi_status_size", "MPI_STATUS_SIZE")
-    if k.cls == "fortran_status" and "type(" in t:  # MPI_STATUS_F082F's TYPE(MPI_Status): mpi_f08 only
-        raise ValueError(f"parameter {p.name}: kind {k.name} is an mpi_f08 type, not one of the mpi module")
+    # MPI_STATUS_F082F's TYPE(MPI_Status): the mpi module's is mpi_f08's (D51)
+    t = t.replace("type(mpi_status)", "type(MPI_Status)")
     if p.length is not None:
         if isinstance(p.length, list):
             dims = ", ".join(str(x) for x in reversed(p.length))  # column-major
@@ -195,6 +192,8 @@ def f_imports(entry) -> str:
                 names.add(kp)
         if p.kind.cls == "status" or "MPI_STATUS_SIZE" in (p.kind.f90 or ""):
             names.add("MPI_STATUS_SIZE")
+        if "TYPE(MPI_Status)" in (p.kind.f90 or ""):
+            names.add("MPI_Status")
     return ", ".join(sorted(names))
 
 
@@ -382,6 +381,10 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.pre.append(f"void* {n}_p = nullptr;")
         L.pre.append(f"(void){n};")
         L.arg = f"{n}_p"
+    elif k.cls == "fortran_status":  # MPI_STATUS_F082F, _F2F08: either status, copied whole (D51)
+        L.pre.append(f"if (mpiattr::fbind::ignored({n})) return c.fail(mpiattr::fail(MPI_ERR_ARG, "
+                     f"\"{upper(n)} is MPI_STATUS_IGNORE, which is no status\"));")
+        L.arg = n
     elif k.cls == "status":
         if p.dir == "in":  # MPI_GET_COUNT
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
@@ -665,7 +668,7 @@ def filters(spec: Spec) -> dict:
     return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
             "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
             "f_no_arg_check": f_no_arg_check, "f08_no_arg_check": f08_no_arg_check, "free_form": free_form, "c_params": c_params, "c_return": c_return,
-            "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
+            "lowerings": lowerings, "core_args": core_args, "core_entry": core_entry, "predefined_body": predefined_body,
             "unused_params": unused_params, "callback_c_params": callback_c_params,
             "callback_c_types": callback_c_types, "c_ident": c_ident,
             "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
