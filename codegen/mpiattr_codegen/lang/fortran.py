@@ -640,6 +640,55 @@ def f08_handle_constants(spec: Spec) -> list[tuple[str, str, int]]:
     return out
 
 
+# ---- the routines of the Fortran bindings only (spec/fortran.toml, docs/decisions.md D51) ----
+
+def fr_specifics(fr, form: str) -> list[dict]:
+    """The specific procedures of a Fortran-only routine in one binding (form: mpif, mpi or f08):
+    each with its link name (`name`), dummy arguments (`args`), the ISO_FORTRAN_ENV kind it needs
+    (`use`), its declarations (`decls`), the C++ parameters of its entry point (`c_params`) and what
+    that entry point writes into size (`bytes`, MPI_SIZEOF only). MPI_F_SYNC_REG is one procedure
+    under its own name (mpi_f08: MPI_F_sync_reg_f08, as every routine's specific); MPI_SIZEOF one
+    per type of x, MPIATTR_SIZEOF_<TAG> (mpi_f08: _F08, whose ierror is OPTIONAL), all external
+    procedures of libmpiattr."""
+    f08 = form == "f08"
+    names = [p.name for p in fr.params] + ([fr.ierror] if fr.ierror else [])
+    ierr = []
+    if fr.ierror:
+        ierr = [f"integer, optional, intent(out) :: {fr.ierror}" if f08
+                else f"integer, intent(out) :: {fr.ierror}"]
+    c_ierr = [f"MPI_Fint* {fr.ierror}"] if fr.ierror else []
+    if fr.does == "nothing":
+        (buf,) = fr.params
+        if f08:  # as the standard: TYPE(*), DIMENSION(..), ASYNCHRONOUS (a descriptor, unused)
+            decls = [f"type(*), dimension(..), asynchronous :: {buf.name}"]
+        else:  # as the module's choice buffers (f_decl): any type and rank, by address
+            decls = [f"type(*), dimension(*) :: {buf.name}",
+                     f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {buf.name}"]
+        name = f08_specific(fr) if f08 else fr.name.upper()
+        return [{"name": name, "args": ", ".join(names), "use": None, "decls": decls + ierr,
+                 "c_params": ", ".join([f"void* {buf.name}", *c_ierr]), "bytes": None,
+                 "unused": [buf.name]}]
+    x, size = fr.params
+    out = []
+    for sp in fr.specifics:
+        t = sp.type.lower() + (f"(kind={sp.kind})" if sp.kind else "")
+        if sp.type == "CHARACTER":
+            t = "character(len=*)"
+        hidden = [f"std::size_t {x.name}_len"] if sp.type == "CHARACTER" else []
+        out.append({"name": f"MPIATTR_SIZEOF_{sp.tag}" + ("_F08" if f08 else ""),
+                    "args": ", ".join(names), "use": sp.kind,
+                    "decls": [f"{t}, dimension(..), intent(in) :: {x.name}",
+                              f"integer, intent(out) :: {size.name}", *ierr],
+                    "c_params": ", ".join([f"const void* {x.name}", f"MPI_Fint* {size.name}",
+                                           *c_ierr, *hidden]),
+                    "bytes": sp.bytes, "unused": [x.name] + ([f"{x.name}_len"] if hidden else [])})
+    return out
+
+
+def fortran_routines(spec: Spec) -> list:
+    return list(spec.fortran_routines)
+
+
 # ---- mpif.h: lines that are both fixed form and free form ----
 
 def fixed_comment(text: str) -> list[str]:
@@ -673,7 +722,8 @@ def filters(spec: Spec) -> dict:
             "callback_c_types": callback_c_types, "c_ident": c_ident,
             "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
             "f08_link": f08_link, "f08_decl": f08_decl, "f08_ierror_decl": f08_ierror_decl,
-            "f08_prototype": f08_prototype, "unsupported_body": unsupported_body}
+            "f08_prototype": f08_prototype, "unsupported_body": unsupported_body,
+            "fr_specifics": fr_specifics}
 
 
 def context(spec: Spec) -> dict:
@@ -684,4 +734,5 @@ def context(spec: Spec) -> dict:
             "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
             "f08_handle_types": F08_HANDLE_TYPES, "status_size": STATUS_SIZE,
             "f08_integer_constants": f08_integer_constants(spec),
-            "f08_handle_constants": f08_handle_constants(spec)}
+            "f08_handle_constants": f08_handle_constants(spec),
+            "fortran_routines": fortran_routines(spec)}
