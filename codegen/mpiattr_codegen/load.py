@@ -6,8 +6,9 @@ import tomllib
 from typing import Optional
 from pathlib import Path
 
-from .model import (Callback, Datatype, Deprecation, ErrorClass, Function, Handle, Kind, Op, Param,
-                    PredefinedCallback, PredefinedKey, Removed, Spec, SpecError)
+from .model import (Callback, Datatype, Deprecation, ErrorClass, FortranRoutine, Function, Handle,
+                    Kind, Op, Param, PredefinedCallback, PredefinedKey, Removed, SizeofSpecific,
+                    Spec, SpecError)
 
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran",
               "c_large", "f08_large", "large_func_suffix", "c_array_as_pointer"}
@@ -20,6 +21,8 @@ _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params"
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
                 "ierror_kind", "fortran"}
 _FORTRAN_KEYS = {"binding", "f08"}
+_FORTRAN_ROUTINE_KEYS = {"name", "ref", "does", "desc", "deprecated", "params", "specifics", "ierror"}
+_SIZEOF_KEYS = {"tag", "type", "kind", "bytes"}
 _DIRS = {"in", "out", "inout"}
 _OBJECTS = {"COMM", "WIN", "TYPE"}
 
@@ -138,13 +141,15 @@ def load(spec_dir: str | Path) -> Spec:
             raise SpecError(f"spec/{fname}: kind(s) {sorted(clash)} already defined")
         kinds.update(extra)
 
-    functions, callbacks, predefs = [], [], []
+    functions, callbacks, predefs, fortran_routines = [], [], [], []
     raw_predefs = []
     for fname, doc in docs.items():
         if fname in ("kinds.toml", "constants.toml"):
             continue
-        _check_keys(doc, {"function", "callback", "predefined_callback", "kind", "large_count"},
-                    f"spec/{fname}")
+        _check_keys(doc, {"function", "callback", "predefined_callback", "kind", "large_count",
+                          "fortran_routine"}, f"spec/{fname}")
+        for e in doc.get("fortran_routine", []):
+            fortran_routines.append(_fortran_routine(e, kinds, f"spec/{fname}: {e.get('name', '?')}"))
         for e in doc.get("function", []):
             o = f"spec/{fname}: {e.get('name', '?')}"
             _check_keys(e, _FUNCTION_KEYS, o)
@@ -192,6 +197,7 @@ def load(spec_dir: str | Path) -> Spec:
             ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o)))
 
     names = [f.name for f in functions] + [c.name for c in callbacks] + [p.name for p in predefs]
+    names += [f.name for f in fortran_routines]
     dups = {n for n in names if names.count(n) > 1}
     if dups:
         raise SpecError(f"spec: defined more than once: {sorted(dups)}")
@@ -256,7 +262,29 @@ def load(spec_dir: str | Path) -> Spec:
                 c_integers=tuple(c.get("c_integers", {}).items()), c_enums=tuple(c_enums),
                 c_handles=tuple(c_handles),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
-                files=tuple(str(f) for f in files))
+                files=tuple(str(f) for f in files), fortran_routines=tuple(fortran_routines))
+
+
+def _fortran_routine(e: dict, kinds: dict, o: str) -> FortranRoutine:
+    """A routine of the Fortran bindings only (spec/fortran.toml)."""
+    _check_keys(e, _FORTRAN_ROUTINE_KEYS, o)
+    does = _need(e, "does", o)
+    if does not in ("nothing", "sizeof"):
+        raise SpecError(f"{o}: does must be nothing or sizeof")
+    specifics = []
+    for t in e.get("specifics", []):
+        _check_keys(t, _SIZEOF_KEYS, f"{o}: specifics")
+        specifics.append(SizeofSpecific(tag=_need(t, "tag", o), type=_need(t, "type", o),
+                                        kind=t.get("kind"), bytes=str(_need(t, "bytes", o))))
+    if (does == "sizeof") != bool(specifics):
+        raise SpecError(f"{o}: `specifics` lists the types of MPI_SIZEOF's x, and only those")
+    tags = [t.tag for t in specifics]
+    if len(set(tags)) != len(tags):
+        raise SpecError(f"{o}: a specific tag is given twice")
+    return FortranRoutine(name=_need(e, "name", o), ref=_need(e, "ref", o), does=does,
+                          params=_params(e, kinds, o), origin=o, desc=e.get("desc", ""),
+                          deprecated=_dep(e, o), specifics=tuple(specifics),
+                          ierror=e.get("ierror", "ierror"))
 
 
 def _large_kind(k: Kind) -> Kind:

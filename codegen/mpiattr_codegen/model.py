@@ -170,6 +170,31 @@ class Op:
 
 
 @dataclass(frozen=True)
+class SizeofSpecific:
+    """One specific procedure of MPI_SIZEOF's generic interface (spec/fortran.toml): the type of
+    x, and its size in bytes as a C++ constant expression."""
+    tag: str  # MPIATTR_SIZEOF_<TAG>, the specific's link name
+    type: str  # INTEGER, REAL, COMPLEX, LOGICAL, CHARACTER
+    kind: Optional[str]  # a named constant of ISO_FORTRAN_ENV (INT8, REAL64, ...), or None: default
+    bytes: str
+
+
+@dataclass(frozen=True)
+class FortranRoutine:
+    """A routine of the Fortran bindings only (apis.json c_expressible = false; spec/fortran.toml):
+    no C, C++ or host binding and no core entry point; its entry points do it themselves."""
+    name: str
+    ref: str
+    does: str  # nothing (MPI_F_SYNC_REG) | sizeof (MPI_SIZEOF)
+    params: tuple[Param, ...]
+    origin: str
+    desc: str = ""
+    deprecated: Optional[Deprecation] = None
+    specifics: tuple[SizeofSpecific, ...] = ()  # does = "sizeof": one per type of x
+    ierror: str = "ierror"
+
+
+@dataclass(frozen=True)
 class Spec:
     kinds: dict
     functions: tuple[Function, ...]
@@ -193,6 +218,8 @@ class Spec:
     c_handles: tuple[tuple[str, str, int], ...] = ()
     # The large-count forms MPI_X_c (docs/decisions.md D47), derived from the routines.
     large_forms: tuple[Function, ...] = ()
+    # The routines of the Fortran bindings only (spec/fortran.toml, docs/decisions.md D51).
+    fortran_routines: tuple[FortranRoutine, ...] = ()
 
     def large_form(self, fn: Function) -> Optional[Function]:
         for f in self.large_forms:

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_errors.h"
 #include "c_refusal.h"
 
 static int handled; /* calls of the counting handler */
@@ -123,6 +124,21 @@ int main(int argc, char **argv) {
   OK(MPI_Get_count(&back, MPI_INT, &count));
   CHECK(back.MPI_TAG == 5 && count == 3, "MPI_Status_f082c: count %d", count);
   CHECK(MPI_Status_c2f(MPI_STATUS_IGNORE, fst) == MPI_ERR_ARG, "MPI_Status_c2f of MPI_STATUS_IGNORE");
+  /* Between the two Fortran statuses (D51): the same integers, the count kept; a NULL pointer is
+   * MPI_ERR_ARG through the no-object handler (MPI_ERRORS_RETURN here), nothing written. */
+  MPI_Fint fst2[MPI_F_STATUS_SIZE];
+  MPI_F08_status f08b;
+  OK(MPI_Status_f082f(&f08, fst2));
+  CHECK(memcmp(fst2, &f08, sizeof fst2) == 0 && fst2[MPI_F_TAG] == 5, "MPI_Status_f082f: tag %d", fst2[MPI_F_TAG]);
+  memset(&f08b, 0, sizeof f08b);
+  OK(MPI_Status_f2f08(fst2, &f08b));
+  OK(MPI_Status_f082c(&f08b, &back));
+  OK(MPI_Get_count(&back, MPI_INT, &count));
+  CHECK(f08b.MPI_SOURCE == 0 && f08b.MPI_TAG == 5 && count == 3, "MPI_Status_f2f08: count %d", count);
+  memset(fst2, 0x5a, sizeof fst2);
+  check_error(MPI_Status_f082f(NULL, fst2), MPI_ERR_ARG, "f08_status is a NULL pointer");
+  CHECK(fst2[MPI_F_TAG] == 0x5a5a5a5a, "MPI_Status_f082f of NULL wrote f_status");
+  check_error(MPI_Status_f2f08(fst2, NULL), MPI_ERR_ARG, "f08_status is a NULL pointer");
 
   CHECK(MPI_Session_c2f(MPI_SESSION_NULL) == 0x120 && MPI_Session_f2c(0x120) == MPI_SESSION_NULL, "Session c2f/f2c");
   CHECK(MPI_Message_c2f(MPI_MESSAGE_NO_PROC) == 0x129 && MPI_Message_f2c(0x128) == MPI_MESSAGE_NULL, "Message c2f/f2c");

@@ -46,7 +46,10 @@ def build_and_run_peer(peer: d.Peer, src: Path, helper: Path | None, workdir: Pa
     moddir = workdir / f"mod.{peer.name}"
     moddir.mkdir(exist_ok=True)
     fsources = [str(HERE / "ftest.f90"), *([str(fhelper)] if fhelper else []), str(src)]
-    d.run([FORTRAN[peer.name], *FFLAGS, "-J", str(moddir), *fsources, *objs,
+    # A preprocessed program (.F90) leaves out, under MPIATTR_PEER_<PEER>, what the peer's modules
+    # lack (its divergences.toml entries say what; the program prints a line in its place).
+    defines = [f"-DMPIATTR_PEER_{peer.name.upper()}"]
+    d.run([FORTRAN[peer.name], *FFLAGS, *defines, "-J", str(moddir), *fsources, *objs,
            "-o", str(exe), *link], None, f"{peer.name}: compile {src.name}")
     env = dict(peer.env, FTEST_REPORT_ONLY="1")
     return d.run([*peer.launcher, str(exe)], env, f"{peer.name}: run {src.name}")

@@ -35,7 +35,7 @@ if str(CODEGEN_DIR) not in sys.path:
 
 from mpiattr_codegen.load import load as load_spec  # noqa: E402
 from mpiattr_codegen.lang.fortran import has_f08, pending as fortran_pending  # noqa: E402
-from mpiattr_codegen.model import Callback, PredefinedCallback  # noqa: E402
+from mpiattr_codegen.model import Callback, FortranRoutine, PredefinedCallback  # noqa: E402
 
 ERRATUM_KEYS = {"entry", "param", "field", "official", "ours", "reason"}
 ERRATUM_FIELDS = {"param_direction", "lis_direction", "constant"}
@@ -110,8 +110,14 @@ def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
             out.append(f"{n}: parameter {p['name']}: apis.json suppresses it in C only, and it is "
                        f"not the error argument (kind {p['kind']}); our spec cannot express that")
     our_ierror = (ours.ierror, getattr(ours, "ierror_kind", "ERROR_CODE"))
+    if isinstance(ours, FortranRoutine) != (attrs.get("c_expressible") is False):
+        out.append(f"{n}: a routine of the Fortran bindings only in one of our spec "
+                   f"(spec/fortran.toml) and apis.json (c_expressible = false), not in the other")
     if fortran_pending(ours):
         pass  # the error argument is Fortran's, and these have no Fortran binding yet (D36)
+    elif not ours.ierror:  # MPI_F_SYNC_REG(buf): none in any binding
+        if errs:
+            out.append(f"{n}: no error argument in our spec, {errs[0]['name']!r} in apis.json")
     elif ret == "ERROR_CODE":
         if len(errs) != 1:
             out.append(f"{n}: apis.json has {len(errs)} error arguments, expected one")
@@ -159,7 +165,7 @@ def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
 
 
 def spec_entries(spec) -> list:
-    return [*spec.functions, *spec.callbacks, *spec.predefined_callbacks]
+    return [*spec.functions, *spec.callbacks, *spec.predefined_callbacks, *spec.fortran_routines]
 
 
 # The MPICH extensions of the spec (docs/decisions.md D35): apis.json is the standard's and has none,

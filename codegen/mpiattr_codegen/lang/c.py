@@ -233,6 +233,9 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"mpiattr::api::msg_status {n}_s;")
             L.post.append(f"mpiattr::cbind::set_status({n}, {n}_s, false);")
         L.arg = f"{n}_s"
+    elif k.cls == "fortran_status":  # MPI_Status_f082f, _f2f08: a Fortran status, copied whole
+        L.pre.append(_null_check(p))
+        L.arg = n
     elif k.cls in ("argc", "argv"):
         L.arg = n
     else:
@@ -263,8 +266,17 @@ def return_expr(fn: Function) -> str:
 
 
 # Routines that need no runtime and are carried out by the C binding (bindings_c/c_glue.h): address
-# arithmetic and the status conversions between C and Fortran (docs/decisions.md D39).
-BINDING_ROUTINES = {"aint_add", "aint_diff", "status_c2f", "status_f2c", "status_c2f08", "status_f082c"}
+# arithmetic and the status conversions between C and Fortran (docs/decisions.md D39), and between
+# the two Fortran statuses (status_fortran_copy: MPI_Status_f082f and _f2f08, which return an error
+# code through the error handler, not an error class, D51).
+BINDING_ROUTINES = {"aint_add", "aint_diff", "status_c2f", "status_f2c", "status_c2f08", "status_f082c",
+                    "status_fortran_copy"}
+
+
+def core_entry(fn: Function) -> str:
+    """The function a routine's entry point calls: its core entry point, or the binding's own
+    (BINDING_ROUTINES)."""
+    return f"mpiattr::{'cbind' if fn.core in BINDING_ROUTINES else 'api'}::{fn.core}"
 
 
 # The object tables of mpiattr::runtime, by object kind.
@@ -458,7 +470,7 @@ def large_forms(spec: Spec, fn: Function) -> list[Function]:
 
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
-            "lowerings": lowerings, "core_args": core_args, "fast_path": fast_path, "predefined_body": predefined_body,
+            "lowerings": lowerings, "core_args": core_args, "core_entry": core_entry, "fast_path": fast_path, "predefined_body": predefined_body,
             "unused_params": unused_params, "return_expr": return_expr, "extension": extension,
             "unsupported_body": unsupported_body, "large_body": large_body,
             "large_forms": lambda fn: large_forms(spec, fn)}

@@ -25,6 +25,7 @@ import textwrap
 from .. import lowering
 from ..lowering import Lowering
 from ..model import Callback, Function, Param, PredefinedCallback, Spec
+from .c import core_entry
 
 OUTPUTS = [
     ("fortran/mpif.h.j2", "include/mpif.h"),
@@ -72,11 +73,7 @@ _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_
 # apis.json gives a Fortran binding has one in mpif.h, `use mpi` and `use mpi_f08`: those the
 # standalone runtime carries out call the core; those it does not (spec/surface*.toml
 # `unsupported`) raise MPI_ERR_UNSUPPORTED_OPERATION as their C entry point does (D36, D40).
-_NO_MPI_STATUS_TYPE = ("its argument is TYPE(MPI_Status), which the mpi module and mpif.h do not "
-                       "define yet (MPI-4.1 §19.3.5 asks for it there too)")
 FORTRAN_PENDING: dict[str, str] = {
-    "MPI_Status_f082f": _NO_MPI_STATUS_TYPE,
-    "MPI_Status_f2f08": _NO_MPI_STATUS_TYPE,
     "MPI_Pcontrol": "MPI_PCONTROL(LEVEL) has no IERROR in Fortran (MPI-4.1 §15.2.4); the "
                     "generated entry points always end with one",
 }
@@ -156,8 +153,8 @@ def f_decl(p: Param) -> str:
     for kp in KIND_PARAMETERS:
         t = t.replace(f"kind={kp.lower()}", f"kind={kp}")
     t = t.replace("mpi_status_size", "MPI_STATUS_SIZE")
-    if k.cls == "fortran_status" and "type(" in t:  # MPI_STATUS_F082F's TYPE(MPI_Status): mpi_f08 only
-        raise ValueError(f"parameter {p.name}: kind {k.name} is an mpi_f08 type, not one of the mpi module")
+    # MPI_STATUS_F082F's TYPE(MPI_Status): the mpi module's is mpi_f08's (D51)
+    t = t.replace("type(mpi_status)", "type(MPI_Status)")
     if p.length is not None:
         if isinstance(p.length, list):
             dims = ", ".join(str(x) for x in reversed(p.length))  # column-major
@@ -195,6 +192,8 @@ def f_imports(entry) -> str:
                 names.add(kp)
         if p.kind.cls == "status" or "MPI_STATUS_SIZE" in (p.kind.f90 or ""):
             names.add("MPI_STATUS_SIZE")
+        if "TYPE(MPI_Status)" in (p.kind.f90 or ""):
+            names.add("MPI_Status")
     return ", ".join(sorted(names))
 
 
@@ -384,6 +383,10 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.pre.append(f"void* {n}_p = nullptr;")
         L.pre.append(f"(void){n};")
         L.arg = f"{n}_p"
+    elif k.cls == "fortran_status":  # MPI_STATUS_F082F, _F2F08: either status, copied whole (D51)
+        L.pre.append(f"if (mpiattr::fbind::ignored({n})) return c.fail(mpiattr::fail(MPI_ERR_ARG, "
+                     f"\"{upper(n)} is MPI_STATUS_IGNORE, which is no status\"));")
+        L.arg = n
     elif k.cls == "status":
         if p.dir == "in":  # MPI_GET_COUNT
             L.pre.append(f"const mpiattr::api::msg_status {n}_s = mpiattr::fbind::read_status({n});")
@@ -639,6 +642,55 @@ def f08_handle_constants(spec: Spec) -> list[tuple[str, str, int]]:
     return out
 
 
+# ---- the routines of the Fortran bindings only (spec/fortran.toml, docs/decisions.md D51) ----
+
+def fr_specifics(fr, form: str) -> list[dict]:
+    """The specific procedures of a Fortran-only routine in one binding (form: mpif, mpi or f08):
+    each with its link name (`name`), dummy arguments (`args`), the ISO_FORTRAN_ENV kind it needs
+    (`use`), its declarations (`decls`), the C++ parameters of its entry point (`c_params`) and what
+    that entry point writes into size (`bytes`, MPI_SIZEOF only). MPI_F_SYNC_REG is one procedure
+    under its own name (mpi_f08: MPI_F_sync_reg_f08, as every routine's specific); MPI_SIZEOF one
+    per type of x, MPIATTR_SIZEOF_<TAG> (mpi_f08: _F08, whose ierror is OPTIONAL), all external
+    procedures of libmpiattr."""
+    f08 = form == "f08"
+    names = [p.name for p in fr.params] + ([fr.ierror] if fr.ierror else [])
+    ierr = []
+    if fr.ierror:
+        ierr = [f"integer, optional, intent(out) :: {fr.ierror}" if f08
+                else f"integer, intent(out) :: {fr.ierror}"]
+    c_ierr = [f"MPI_Fint* {fr.ierror}"] if fr.ierror else []
+    if fr.does == "nothing":
+        (buf,) = fr.params
+        if f08:  # as the standard: TYPE(*), DIMENSION(..), ASYNCHRONOUS (a descriptor, unused)
+            decls = [f"type(*), dimension(..), asynchronous :: {buf.name}"]
+        else:  # as the module's choice buffers (f_decl): any type and rank, by address
+            decls = [f"type(*), dimension(*) :: {buf.name}",
+                     f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {buf.name}"]
+        name = f08_specific(fr) if f08 else fr.name.upper()
+        return [{"name": name, "args": ", ".join(names), "use": None, "decls": decls + ierr,
+                 "c_params": ", ".join([f"void* {buf.name}", *c_ierr]), "bytes": None,
+                 "unused": [buf.name]}]
+    x, size = fr.params
+    out = []
+    for sp in fr.specifics:
+        t = sp.type.lower() + (f"(kind={sp.kind})" if sp.kind else "")
+        if sp.type == "CHARACTER":
+            t = "character(len=*)"
+        hidden = [f"std::size_t {x.name}_len"] if sp.type == "CHARACTER" else []
+        out.append({"name": f"MPIATTR_SIZEOF_{sp.tag}" + ("_F08" if f08 else ""),
+                    "args": ", ".join(names), "use": sp.kind,
+                    "decls": [f"{t}, dimension(..), intent(in) :: {x.name}",
+                              f"integer, intent(out) :: {size.name}", *ierr],
+                    "c_params": ", ".join([f"const void* {x.name}", f"MPI_Fint* {size.name}",
+                                           *c_ierr, *hidden]),
+                    "bytes": sp.bytes, "unused": [x.name] + ([f"{x.name}_len"] if hidden else [])})
+    return out
+
+
+def fortran_routines(spec: Spec) -> list:
+    return list(spec.fortran_routines)
+
+
 # ---- mpif.h: lines that are both fixed form and free form ----
 
 def fixed_comment(text: str) -> list[str]:
@@ -667,12 +719,13 @@ def filters(spec: Spec) -> dict:
     return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
             "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
             "f_no_arg_check": f_no_arg_check, "f08_no_arg_check": f08_no_arg_check, "free_form": free_form, "c_params": c_params, "c_return": c_return,
-            "lowerings": lowerings, "core_args": core_args, "predefined_body": predefined_body,
+            "lowerings": lowerings, "core_args": core_args, "core_entry": core_entry, "predefined_body": predefined_body,
             "unused_params": unused_params, "callback_c_params": callback_c_params,
             "callback_c_types": callback_c_types, "c_ident": c_ident,
             "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
             "f08_link": f08_link, "f08_decl": f08_decl, "f08_ierror_decl": f08_ierror_decl,
-            "f08_prototype": f08_prototype, "unsupported_body": unsupported_body}
+            "f08_prototype": f08_prototype, "unsupported_body": unsupported_body,
+            "fr_specifics": fr_specifics}
 
 
 def context(spec: Spec) -> dict:
@@ -683,4 +736,5 @@ def context(spec: Spec) -> dict:
             "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
             "f08_handle_types": F08_HANDLE_TYPES, "status_size": STATUS_SIZE,
             "f08_integer_constants": f08_integer_constants(spec),
-            "f08_handle_constants": f08_handle_constants(spec)}
+            "f08_handle_constants": f08_handle_constants(spec),
+            "fortran_routines": fortran_routines(spec)}

@@ -103,6 +103,8 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
         return [null]
     if k.cls == "buffer_address":  # MPI_Buffer_detach's void**
         return [null]
+    if k.cls == "fortran_status":  # MPI_Status_f082f, _f2f08 (D51)
+        return [(ERR_NULL, f"{n} is a NULL pointer (in C) or MPI_STATUS_IGNORE (in Fortran).")]
     if k.cls in ("scalar", "error") and p.length is None and p.dir != "in":
         return [null]
     if k.cls == "buffer" and k.name == "C_BUFFER" and p.dir == "out":
