@@ -4,9 +4,12 @@
  * name of MPI_CXX_BOOL; MPICH on a darray whose process grid is not `size`) or misses the error
  * (MPICH's subarray checks): the class, a message that says what was wrong, nothing written or
  * created. Also: the f90 datatypes' contents and that they cannot be freed, element counts that
- * end inside a basic element, and counts beyond an int. */
+ * end inside a basic element, and counts beyond an int. D50: external32 packing's errors and what
+ * MPICH aborts on (MPI_WCHAR, pair types, structs of several basic datatypes). */
 #include <mpi.h>
+#include <stddef.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "c_errors.h"
 
@@ -174,6 +177,139 @@ int main(int argc, char **argv) {
   OK(MPI_Type_free(&parts[0]));
   OK(MPI_Type_free(&parts[1]));
   OK(MPI_Type_free(&s));
+
+  /* external32 (D50): the only datarep is "external32"; what does not fit is MPI_ERR_TRUNCATE;
+   * a position outside the buffer, an uncommitted datatype and a negative count fail too; nothing
+   * is written and position stays. Also: f90 datatypes, MPI_2INTEGER and the x87 long double
+   * (IEEE Double Extended, rounded toward zero back), where the peers differ or crash. */
+  int iv[2] = {1, 2}, ov[2] = {5, 5};
+  unsigned char xb[40];
+  memset(xb, 0xee, sizeof xb);
+  MPI_Aint pos = 0, xsize = -1;
+  check_error(MPI_Pack_external("native", iv, 2, MPI_INT, xb, sizeof xb, &pos), MPI_ERR_ARG,
+              "datarep \"native\" is not \"external32\"");
+  check_error(MPI_Pack_external_size("External32", 2, MPI_INT, &xsize), MPI_ERR_ARG, "\"External32\"");
+  check_error(MPI_Unpack_external("", xb, 8, &pos, ov, 2, MPI_INT), MPI_ERR_ARG, "datarep \"\"");
+  CHECK(pos == 0 && xsize == -1 && xb[0] == 0xee && ov[0] == 5, "a bad datarep wrote an output");
+  check_error(MPI_Pack_external("external32", iv, 2, MPI_INT, xb, 7, &pos), MPI_ERR_TRUNCATE,
+              "packing 8 bytes at position 0 does not fit in outsize 7");
+  pos = 4;
+  check_error(MPI_Pack_external("external32", iv, 1, MPI_INT, xb, 7, &pos), MPI_ERR_TRUNCATE,
+              "at position 4 does not fit");
+  pos = 9;
+  check_error(MPI_Pack_external("external32", iv, 0, MPI_INT, xb, 8, &pos), MPI_ERR_TRUNCATE,
+              "at position 9 does not fit in outsize 8");
+  pos = -1;
+  check_error(MPI_Pack_external("external32", iv, 1, MPI_INT, xb, 8, &pos), MPI_ERR_TRUNCATE,
+              "position -1");
+  CHECK(pos == -1 && xb[0] == 0xee, "a failed pack wrote or moved position");
+  pos = 0;
+  check_error(MPI_Pack_external("external32", iv, -1, MPI_INT, xb, 8, &pos), MPI_ERR_COUNT, "count -1");
+  check_error(MPI_Pack_external_size("external32", -2, MPI_INT, &xsize), MPI_ERR_COUNT, "count -2");
+  pos = 2;
+  check_error(MPI_Unpack_external("external32", xb, 8, &pos, ov, 2, MPI_INT), MPI_ERR_TRUNCATE,
+              "unpacking 8 bytes at position 2 reads past insize 8");
+  CHECK(pos == 2 && ov[0] == 5 && ov[1] == 5, "a failed unpack wrote or moved position");
+  MPI_Datatype unc;
+  OK(MPI_Type_contiguous(2, MPI_INT, &unc));
+  pos = 0;
+  check_error(MPI_Pack_external("external32", iv, 1, unc, xb, 8, &pos), MPI_ERR_TYPE, "not committed");
+  OK(MPI_Pack_external_size("external32", 3, unc, &xsize));  /* as MPI_Pack_size: no commit needed */
+  CHECK(xsize == 24, "external32 size of 3 uncommitted pairs of ints: %ld", (long)xsize);
+  OK(MPI_Type_free(&unc));
+  check_error(MPI_Pack_external("external32", iv, 1, MPI_DATATYPE_NULL, xb, 8, &pos), MPI_ERR_TYPE, "");
+
+  /* An f90 real (IEEE double) and MPI_2INTEGER: big-endian, each element on its own. */
+  MPI_Datatype f8;
+  OK(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &f8));
+  double dv = 1.0, dback = 0;
+  pos = 0;
+  OK(MPI_Pack_external("external32", &dv, 1, f8, xb, sizeof xb, &pos));
+  CHECK(pos == 8 && xb[0] == 0x3f && xb[1] == 0xf0 && xb[7] == 0, "f90 real 1.0 packs as %02x%02x..%02x",
+        xb[0], xb[1], xb[7]);
+  pos = 0;
+  OK(MPI_Unpack_external("external32", xb, 8, &pos, &dback, 1, f8));
+  CHECK(dback == 1.0 && pos == 8, "f90 real back: %g", dback);
+  MPI_Fint fi[2] = {1, -2};
+  pos = 0;
+  OK(MPI_Pack_external("external32", fi, 1, MPI_2INTEGER, xb, sizeof xb, &pos));
+  CHECK(pos == 8 && xb[3] == 1 && xb[4] == 0xff && xb[7] == 0xfe, "MPI_2INTEGER packs as %02x..%02x %02x..%02x",
+        xb[0], xb[3], xb[4], xb[7]);
+
+  /* What the differential test cannot show, as MPICH aborts on it: MPI_WCHAR (2 bytes), pair
+   * types (each member on its own, no padding), a struct of several basic datatypes. A long, an
+   * unsigned long or a wchar_t that external32 cannot hold is MPI_ERR_CONVERSION, nothing written.
+   * MPI_Pack_external_size is exact: the bytes MPI_Pack_external writes. */
+  wchar_t wv[2] = {L'Z', 0x263a}, wback[2] = {0, 0};
+  pos = 0;
+  OK(MPI_Pack_external_size("external32", 2, MPI_WCHAR, &xsize));
+  OK(MPI_Pack_external("external32", wv, 2, MPI_WCHAR, xb, sizeof xb, &pos));
+  CHECK(xsize == 4 && pos == 4 && xb[0] == 0 && xb[1] == 'Z' && xb[2] == 0x26 && xb[3] == 0x3a,
+        "MPI_WCHAR: size %ld, position %ld", (long)xsize, (long)pos);
+  pos = 0;
+  OK(MPI_Unpack_external("external32", xb, 4, &pos, wback, 2, MPI_WCHAR));
+  CHECK(wback[0] == L'Z' && wback[1] == 0x263a, "MPI_WCHAR back");
+  struct { double d; int i; } di = {-1.5, 7}, diback = {0, 0};
+  pos = 0;
+  OK(MPI_Pack_external_size("external32", 1, MPI_DOUBLE_INT, &xsize));
+  OK(MPI_Pack_external("external32", &di, 1, MPI_DOUBLE_INT, xb, sizeof xb, &pos));
+  CHECK(xsize == 12 && pos == 12 && xb[0] == 0xbf && xb[1] == 0xf8 && xb[11] == 7, "MPI_DOUBLE_INT packs as %02x%02x..%02x",
+        xb[0], xb[1], xb[11]);
+  pos = 0;
+  OK(MPI_Unpack_external("external32", xb, 12, &pos, &diback, 1, MPI_DOUBLE_INT));
+  CHECK(diback.d == -1.5 && diback.i == 7, "MPI_DOUBLE_INT back");
+  struct { long l; int i; } li = {-2, 3}, liback = {0, 0};
+  pos = 0;
+  OK(MPI_Pack_external_size("external32", 1, MPI_LONG_INT, &xsize));
+  OK(MPI_Pack_external("external32", &li, 1, MPI_LONG_INT, xb, sizeof xb, &pos));
+  CHECK(xsize == 8 && pos == 8 && xb[0] == 0xff && xb[3] == 0xfe && xb[7] == 3, "MPI_LONG_INT: 4 + 4 bytes");
+  pos = 0;
+  OK(MPI_Unpack_external("external32", xb, 8, &pos, &liback, 1, MPI_LONG_INT));
+  CHECK(liback.l == -2 && liback.i == 3, "MPI_LONG_INT back: %ld %d", liback.l, liback.i);
+  struct rec { int i; double d; char c; long l; } rv[2] = {{1, 0.25, 'x', -1}, {-2, -8.0, 'y', 300}}, rback[2];
+  memset(rback, 0, sizeof rback);
+  int rbl[4] = {1, 1, 1, 1};
+  MPI_Aint rd[4] = {offsetof(struct rec, i), offsetof(struct rec, d), offsetof(struct rec, c),
+                    offsetof(struct rec, l)};
+  MPI_Datatype rty[4] = {MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_LONG}, rs, rrs;
+  OK(MPI_Type_create_struct(4, rbl, rd, rty, &rs));
+  OK(MPI_Type_create_resized(rs, 0, (MPI_Aint)sizeof(struct rec), &rrs));
+  OK(MPI_Type_commit(&rrs));
+  pos = 0;
+  OK(MPI_Pack_external_size("external32", 2, rrs, &xsize));
+  OK(MPI_Pack_external("external32", rv, 2, rrs, xb, sizeof xb, &pos));
+  CHECK(xsize == 34 && pos == 34 && xb[3] == 1 && xb[4] == 0x3f && xb[12] == 'x' && xb[13] == 0xff && xb[16] == 0xff && xb[17] == 0xff &&
+        xb[33] == 0x2c, "struct of int, double, char, long: %ld bytes", (long)pos);
+  pos = 0;
+  OK(MPI_Unpack_external("external32", xb, 34, &pos, rback, 2, rrs));
+  CHECK(rback[0].i == 1 && rback[0].d == 0.25 && rback[0].c == 'x' && rback[0].l == -1 && rback[1].i == -2 &&
+        rback[1].d == -8.0 && rback[1].c == 'y' && rback[1].l == 300, "struct back");
+  OK(MPI_Type_free(&rrs));
+  OK(MPI_Type_free(&rs));
+  long lbig[2] = {1, 0x100000000L};
+  unsigned long ubig = 0x100000000UL;
+  wchar_t wbig = 0x1f600;
+  memset(xb, 0xee, sizeof xb);
+  pos = 0;
+  check_error(MPI_Pack_external("external32", lbig, 2, MPI_LONG, xb, sizeof xb, &pos), MPI_ERR_CONVERSION,
+              "the long 4294967296 does not fit in external32's 4-byte MPI_LONG");
+  check_error(MPI_Pack_external("external32", &ubig, 1, MPI_UNSIGNED_LONG, xb, sizeof xb, &pos), MPI_ERR_CONVERSION,
+              "unsigned long 4294967296 does not fit");
+  check_error(MPI_Pack_external("external32", &wbig, 1, MPI_WCHAR, xb, sizeof xb, &pos), MPI_ERR_CONVERSION,
+              "the wchar_t 0x1f600 does not fit");
+  CHECK(pos == 0 && xb[0] == 0xee && xb[3] == 0xee, "a failed conversion wrote or moved position");
+
+  /* long double: 1 + 2^-63 keeps its lowest x87 bit; the external32 fraction bits x87 lacks are
+   * dropped on the way back (the value rounds toward zero). */
+  long double lx = 1.0L + 1.0L / 9223372036854775808.0L, lback = 0;
+  pos = 0;
+  OK(MPI_Pack_external("external32", &lx, 1, MPI_LONG_DOUBLE, xb, sizeof xb, &pos));
+  CHECK(pos == 16 && xb[0] == 0x3f && xb[1] == 0xff && xb[9] == 0x02 && xb[15] == 0,
+        "1 + 2^-63 packs as %02x%02x .. %02x .. %02x", xb[0], xb[1], xb[9], xb[15]);
+  xb[15] = 0x01;  /* a bit below x87's precision */
+  pos = 0;
+  OK(MPI_Unpack_external("external32", xb, 16, &pos, &lback, 1, MPI_LONG_DOUBLE));
+  CHECK(lback == lx, "long double back: %La", lback);
   OK(MPI_Finalize());
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures != 0;

@@ -8,6 +8,8 @@ program test_messages_to_self
   implicit none
   integer :: ierr, st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2), reqs(2), sreq, idx, n
   integer :: a(3), b(3), x, y
+  integer(kind=MPI_ADDRESS_KIND) :: pos, esize
+  character :: ebuf(16)
 
   call MPI_INIT(ierr)
   a = [1, 2, 3]
@@ -40,6 +42,23 @@ program test_messages_to_self
   call expect_i('waitall, ierror', ierr, MPI_SUCCESS)
   call expect_i('waitall, second status tag', sts(MPI_TAG, 2), 10)
   call expect_i('waitall, second count', n, 2)
+  ! MPI_PCONTROL(level) has no error argument (MPI-4.1 §15.2.4); with no profiling library it does
+  ! nothing, at any level. Then external32 through a CHARACTER datarep: big-endian INTEGERs.
+  call MPI_PCONTROL(0)
+  call MPI_PCONTROL(1)
+  call MPI_PCONTROL(2)
+  pos = 0
+  call MPI_PACK_EXTERNAL_SIZE('external32', 2, MPI_INTEGER, esize, ierr)
+  call expect_i('pack_external_size of 2 integers', int(esize), 8)
+  call MPI_PACK_EXTERNAL('external32', a, 2, MPI_INTEGER, ebuf, 16_MPI_ADDRESS_KIND, pos, ierr)
+  call expect_i('pack_external, ierror', ierr, MPI_SUCCESS)
+  call expect_i('pack_external, position', int(pos), 8)
+  call expect_i('pack_external, bytes 1 and 4', ichar(ebuf(1)) * 1000 + ichar(ebuf(4)), 1)
+  call expect_i('pack_external, bytes 5 and 8', ichar(ebuf(5)) * 1000 + ichar(ebuf(8)), 2)
+  b = 0
+  pos = 0
+  call MPI_UNPACK_EXTERNAL('external32', ebuf, 8_MPI_ADDRESS_KIND, pos, b, 2, MPI_INTEGER, ierr)
+  call expect_l('unpack_external, data', b(1) == 1 .and. b(2) == 2 .and. b(3) == 0, .true.)
   call MPI_FINALIZE(ierr)
   call ftest_finish()
 end program test_messages_to_self

@@ -115,7 +115,7 @@ def compare_entry(ours, official: dict, errata: list[dict]) -> list[str]:
                    f"(spec/fortran.toml) and apis.json (c_expressible = false), not in the other")
     if fortran_pending(ours):
         pass  # the error argument is Fortran's, and these have no Fortran binding yet (D36)
-    elif not ours.ierror:  # MPI_F_SYNC_REG(buf): none in any binding
+    elif not ours.ierror:  # MPI_F_SYNC_REG(buf), MPI_PCONTROL(level): none
         if errs:
             out.append(f"{n}: no error argument in our spec, {errs[0]['name']!r} in apis.json")
     elif ret == "ERROR_CODE":

@@ -238,6 +238,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = n
     elif k.cls in ("argc", "argv"):
         L.arg = n
+    elif k.cls == "varargs":  # MPI_Pcontrol's ...: the core receives none (D50)
+        pass
     else:
         raise ValueError(f"{fn.origin}: no C lowering for kind {k.name}")
     return L

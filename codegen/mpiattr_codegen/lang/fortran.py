@@ -74,8 +74,6 @@ _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_
 # standalone runtime carries out call the core; those it does not (spec/surface*.toml
 # `unsupported`) raise MPI_ERR_UNSUPPORTED_OPERATION as their C entry point does (D36, D40).
 FORTRAN_PENDING: dict[str, str] = {
-    "MPI_Pcontrol": "MPI_PCONTROL(LEVEL) has no IERROR in Fortran (MPI-4.1 §15.2.4); the "
-                    "generated entry points always end with one",
 }
 
 
@@ -199,7 +197,7 @@ def f_imports(entry) -> str:
 
 def f_arglist(entry) -> str:
     names = [p.name for p in fparams(entry)]
-    if not getattr(entry, "returns", None):
+    if not getattr(entry, "returns", None) and entry.ierror:  # MPI_PCONTROL(LEVEL) has none
         names.append(entry.ierror)
     return ", ".join(names)
 
@@ -255,7 +253,7 @@ def c_type(p: Param) -> str:
 
 def c_params(fn: Function) -> str:
     ps = [c_type(p) for p in fparams(fn)]
-    if not fn.returns:
+    if not fn.returns and fn.ierror:
         ps.append(f"MPI_Fint* {fn.ierror}")
     # gfortran (>= 8) and the other current compilers pass CHARACTER lengths as size_t, last.
     ps += [f"std::size_t {p.name}_len" for p in fparams(fn) if p.kind.cls in ("string", "string_array")]
@@ -268,6 +266,8 @@ def c_return(fn: Function) -> str:
 
 def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
+    if k.cls == "varargs":  # MPI_PCONTROL has no `...`, and the core takes none (D50)
+        return L
     if k.f90 is None:  # argc / argv: Fortran's MPI_INIT and MPI_INFO_CREATE_ENV have none
         L.arg = "0" if p.c_decl == "int argc" else "nullptr"
         return L
@@ -566,7 +566,7 @@ def _f08_std_groups(entry) -> list[tuple[str, list[str]]]:
             if p.asynchronous:
                 t += ", ASYNCHRONOUS"
         groups.setdefault(t, []).append(p.name + _f08_dims(p))
-    if not getattr(entry, "returns", None):
+    if not getattr(entry, "returns", None) and entry.ierror:
         if cb:
             t = "INTEGER, INTENT(OUT)" if entry.ierror_kind == "ERROR_CODE_SHOW_INTENT" else "INTEGER"
         else:
@@ -579,7 +579,7 @@ def f08_prototype(entry) -> str:
     """The entry's mpi_f08 binding as the standard prints it (and pympistandard renders it from
     apis.json): the spec check compares the two (tests/spec/spec_check.py)."""
     names = [p.name for p in fparams(entry)]
-    if not getattr(entry, "returns", None):
+    if not getattr(entry, "returns", None) and entry.ierror:
         names.append(entry.ierror)
     head = f"{entry.name}({', '.join(names)})"
     if getattr(entry, "returns", None):

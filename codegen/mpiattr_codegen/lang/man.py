@@ -187,6 +187,8 @@ def fortran_synopsis(e) -> list[str] | None:
     if isinstance(e, Function) and e.returns is not None:
         return [*wrap(f"{f_lang.f_return_type(e)} function {e.name.lower()}({', '.join(names)})",
                       cont=" &"), *_indent(decls)]
+    if not e.ierror:  # MPI_PCONTROL(LEVEL): no error argument (MPI-4.1 §15.2.4)
+        return [*wrap(f"subroutine {e.name.lower()}({', '.join(names)})", cont=" &"), *_indent(decls)]
     names.append(e.ierror)
     if isinstance(e, Callback):  # the user writes it; the name is theirs
         head = f"subroutine {e.name[len('MPI_'):].lower()}({', '.join(names)})"

@@ -115,6 +115,14 @@ status pack(const void* inbuf, int incount, type_object& datatype, void* outbuf,
 status unpack(const void* inbuf, int insize, int& position, void* outbuf, int outcount,
               type_object& datatype, comm_object& comm);
 status pack_size(int incount, type_object& datatype, comm_object& comm, int& size);
+// external32 (external32.cc, D50): datarep must be "external32".
+status pack_external(const char* datarep, const void* inbuf, int incount, type_object& datatype,
+                     void* outbuf, aint outsize, aint& position);
+status unpack_external(const char* datarep, const void* inbuf, aint insize, aint& position, void* outbuf,
+                       int outcount, type_object& datatype);
+status pack_external_size(const char* datarep, int incount, type_object& datatype, aint& size);
+// MPI_Pcontrol: no profiling library is present, so any level does nothing (MPI-4.1 §15.2.4).
+status pcontrol(int level);
 
 // ---- names, envelopes, contents, more constructors, element counts (D43) ----
 status type_set_name(type_object& datatype, const char* name);
