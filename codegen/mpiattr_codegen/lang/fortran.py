@@ -602,6 +602,7 @@ def f08_decl(p: Param, callback: bool = False) -> str:
             return f"external :: {p.name}"
         return f"procedure({p.func_type}) :: {p.name}"
     t = p.kind.f08.lower().replace("mpi_address_kind", "MPI_ADDRESS_KIND")  # CHARACTER(LEN=*)
+    t = t.replace("mpi_count_kind", "MPI_COUNT_KIND")
     for h in F08_HANDLE_TYPES + ("MPI_Status",):
         t = t.replace(f"type({h.lower()})", f"type({h})")
     attrs = [t]
@@ -691,6 +692,134 @@ def fortran_routines(spec: Spec) -> list:
     return list(spec.fortran_routines)
 
 
+# ---- mpi_f08's large-count specifics (MPI-4.1 §19.1.4, §20.2; docs/decisions.md D52) ----
+# mpi_f08 (and only it: not `use mpi`, not mpif.h) gives each large-count form MPI_X_c (spec:
+# Spec.large_forms, D47) as a second specific procedure, MPI_X_c_f08, of the routine's generic
+# MPI_X, which a call selects by its arguments' kinds (INTEGER(KIND=MPI_COUNT_KIND) counts). Two
+# exceptions, both from §19.1.4 and both derived here from the two forms' argument types:
+#   - the forms that differ from the routine only in a callback's interface (MPI_Op_create_c,
+#     MPI_Register_datarep_c): no generic can tell them apart, so they are called by their own
+#     name, a generic MPI_X_c;
+#   - the forms whose arguments have the same types as the routine's (MPI_Type_get_extent_c,
+#     MPI_Type_get_true_extent_c, MPI_Type_create_resized_c: MPI_Aint becomes MPI_Count, and
+#     MPI_ADDRESS_KIND = MPI_COUNT_KIND in mpiattr, bindings_fortran/mpif-config.h.in): "the
+#     implementation shall not provide the _c specific procedure"; the routine's own specific
+#     takes the large kinds already.
+
+def _f08_signature(fn: Function, kinds_equal: bool = True) -> list[tuple[str, bool]]:
+    """Each dummy argument's type and whether it is an array: what tells two specifics of one
+    generic apart (a callback's interface does not)."""
+    out = []
+    for p in fparams(fn):
+        t = "PROCEDURE" if p.kind.cls == "function" else (p.kind.f08 or "").upper().replace(" ", "")
+        if kinds_equal:
+            t = t.replace("MPI_ADDRESS_KIND", "MPI_COUNT_KIND")
+        out.append((t, p.length is not None))
+    return out
+
+
+def f08_large(spec: Spec, fn: Function) -> tuple[Function, bool] | None:
+    """The large-count form mpi_f08 provides for the routine `fn` (None: none), and whether it is
+    called by its own name (MPI_Op_create_c) rather than through the routine's generic."""
+    large = spec.large_form(fn)
+    if large is None or not has_f08(fn):
+        return None
+    if _f08_signature(large) != _f08_signature(fn):
+        return large, False
+    if any(p.kind.cls == "function" and p.base_kind is not None for p in large.params):
+        return large, True  # only a callback's interface differs
+    return None  # only MPI_ADDRESS_KIND against MPI_COUNT_KIND: the same kind here
+
+
+def f08_large_specific(large: Function) -> str:
+    """The large form's specific procedure name (MPI-4.1 §19.1.4: `_c`, then Table 19.1's token)."""
+    return f"{large.name}_f08"
+
+
+def _large_target(fn: Function) -> list[str]:
+    target = next((p for p in fparams(fn) if p.kind.cls == "handle" and p.length is None
+                   and p.dir == "in" and p.kind.object in ("comm", "win")), None)
+    if target is None:
+        return []
+    return [f"c.target(c.peek_{target.kind.object}(static_cast<mpiattr::handle_t>(*{target.name})));"]
+
+
+def _large_array_length(fn: Function, p: Param, narrowed: set) -> str:
+    if p.length == "*":  # the counts and displacements of a v-collective: one per process
+        comm = next(q for q in fn.params if q.kind.cls == "handle" and q.kind.object == "comm")
+        return f"mpiattr::cbind::comm_size_of(mpiattr::fbind::c_handle<MPI_Comm>(*{comm.name}))"
+    length = str(p.length)
+    return f"{length}_n" if length in narrowed else f"*{length}"
+
+
+def f08_large_body(fn: Function) -> list[str]:
+    """The body of a carried-out large-count specific (inside the entry point's lambda, after
+    `call c`): as the C form's (lang/c.py large_body), with Fortran's arguments (by reference):
+    the widened inputs narrowed first (MPI_ERR_COUNT, through the communicator's or window's error
+    handler, for one that does not fit), or, where spec/large_count.toml names a core entry that
+    takes the large types, that entry called with them as they are."""
+    out = []
+    if fn.init == "during":
+        out.append("if (!c.usable()) return c.fail();")
+    if fn.large_core:
+        lows, core = lowerings(fn), fn.large_core
+    else:
+        checks, narrowed, lows, targeted = [], set(), [], False
+        for p in fn.params:
+            first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
+            targeted = targeted or first
+            n, L = p.name, Lowering()
+            if p.large_only:  # the large counts of a datatype's constructor: none (D47)
+                if p.dir != "in" and p.length is None:
+                    L.post.append(f"*{n} = 0;")
+                else:
+                    L.pre.append(f"(void){n};")
+            elif p.base_kind is None or p.kind.cls == "function":
+                L = lower_param(fn, p, first)
+            else:
+                t = p.base_kind.c
+                fail = f'return c.fail(mpiattr::cbind::too_large("{n}", '
+                if p.length is not None and p.dir == "in":
+                    checks += [f"std::vector<{t}> {n}_n;",
+                               f"if (const long long i = mpiattr::cbind::narrow_array({n}, "
+                               f"{_large_array_length(fn, p, narrowed)}, {n}_n); i >= 0)",
+                               f'  {fail}{n}[i], "{t}", i));']
+                    L.arg = f"{n}_n.data()"
+                elif p.length is not None:
+                    raise ValueError(f"{fn.origin}: {n}: no Fortran large-count lowering for an OUT array")
+                elif p.dir == "in":
+                    narrowed.add(n)
+                    checks += [f"{t} {n}_n{{}};",
+                               f'if (!mpiattr::cbind::narrow(*{n}, {n}_n)) {fail}*{n}, "{t}"));']
+                    L.arg = f"{n}_n"
+                elif p.dir == "out":
+                    L.pre.append(f"{t} {n}_n{{}};")
+                    L.arg = f"{n}_n"
+                    L.post.append(f"*{n} = {n}_n;")
+                else:  # inout (MPI_Pack's position): checked with the inputs, written back on success
+                    checks += [f"{t} {n}_n{{}};",
+                               f'if (!mpiattr::cbind::narrow(*{n}, {n}_n)) {fail}*{n}, "{t}"));']
+                    L.arg = f"{n}_n"
+                    L.post.append(f"*{n} = {n}_n;")
+            lows.append(L)
+        if checks:
+            out += _large_target(fn) + checks
+        core = fn.core
+    for L in lows:
+        out.extend(L.pre)
+    if core == "create_keyval":
+        raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
+    out.append(f"mpiattr::status st = mpiattr::api::{core}("
+               f"{lowering.core_args(fn, lows, fortran_language(fn, True))});")
+    for L in lows:
+        out.extend(L.always)
+    out.append("if (!st.is_ok()) return c.fail(st);")
+    for L in lows:
+        out.extend(L.post)
+    out.append("return MPI_SUCCESS;")
+    return out
+
+
 # ---- mpif.h: lines that are both fixed form and free form ----
 
 def fixed_comment(text: str) -> list[str]:
@@ -725,7 +854,9 @@ def filters(spec: Spec) -> dict:
             "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
             "f08_link": f08_link, "f08_decl": f08_decl, "f08_ierror_decl": f08_ierror_decl,
             "f08_prototype": f08_prototype, "unsupported_body": unsupported_body,
-            "fr_specifics": fr_specifics}
+            "fr_specifics": fr_specifics,
+            "f08_large": lambda fn: f08_large(spec, fn), "f08_large_specific": f08_large_specific,
+            "f08_large_body": f08_large_body}
 
 
 def context(spec: Spec) -> dict:

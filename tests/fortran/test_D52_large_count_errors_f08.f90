@@ -1,0 +1,90 @@
+! D52: what mpi_f08's large-count specifics do with counts the standalone runtime cannot carry out
+! (it works in INTEGER / MPI_Aint inside, docs/decisions.md D47): MPI_ERR_COUNT saying which
+! argument, through the communicator's error handler where the routine has one, and nothing
+! written; a refused routine's large form is refused as the routine is. mpiattr only (the peers
+! carry such counts out): not compared.
+program test_D52_large_count_errors_f08
+  use mpi_f08
+  use ftest
+  use, intrinsic :: iso_fortran_env, only: int64
+  implicit none
+  integer(kind=MPI_COUNT_KIND), parameter :: huge_count = 2_MPI_COUNT_KIND**40
+  integer(kind=MPI_COUNT_KIND) :: cpos, blens(2), rcounts(1), nlarge, disps_c(1), ni, na, nd
+  integer :: ierr, cls, slen, comb
+  character(len=MPI_MAX_ERROR_STRING) :: msg
+  type(MPI_Datatype) :: t, tv
+  type(MPI_Request) :: req
+  integer :: a(4), packed(4)
+
+  call MPI_Init(ierr)
+  ! Only MPI_COMM_WORLD returns errors: an error raised on MPI_COMM_SELF would end the program.
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  a = [1, 2, 3, 4]
+
+  call MPI_Send(a, huge_count, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('send, count 2**40: class', cls, MPI_ERR_COUNT)
+  call MPI_Error_string(ierr, msg, slen)
+  call expect_l('send, count 2**40: message names count and int', &
+                index(msg, 'count = 1099511627776 does not fit in int') > 0, .true.)
+
+  ! Nothing written: the position stays, the request stays.
+  cpos = huge_count
+  packed = 0
+  call MPI_Pack(a, 1_MPI_COUNT_KIND, MPI_INTEGER, packed, 16_MPI_COUNT_KIND, cpos, MPI_COMM_WORLD, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('pack, position 2**40: class', cls, MPI_ERR_COUNT)
+  call expect_a('pack, position 2**40: position unchanged', int(cpos, int64), int(huge_count, int64))
+  call expect_l('pack, position 2**40: nothing packed', all(packed == 0), .true.)
+  req = MPI_REQUEST_NULL
+  call MPI_Isend(a, huge_count, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, req, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('isend, count 2**40: class', cls, MPI_ERR_COUNT)
+  call expect_l('isend, count 2**40: request unchanged', req == MPI_REQUEST_NULL, .true.)
+
+  ! An element of an array: its index in the message. The v-collectives' arrays have one element
+  ! per process.
+  rcounts(1) = huge_count
+  disps_c(1) = 0
+  call MPI_Gatherv(a, 1_MPI_COUNT_KIND, MPI_INTEGER, packed, rcounts, disps_c, MPI_INTEGER, 0, &
+                   MPI_COMM_WORLD, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('gatherv, recvcounts(1) 2**40: class', cls, MPI_ERR_COUNT)
+  call MPI_Error_string(ierr, msg, slen)
+  call expect_l('gatherv, recvcounts(1) 2**40: message', index(msg, 'recvcounts[0] = 1099511627776') > 0, .true.)
+
+  ! A datatype routine has no communicator: MPI_COMM_SELF's handler, set to return now.
+  call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN)
+  t = MPI_INTEGER
+  call MPI_Type_contiguous(huge_count, MPI_INTEGER, t, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('type_contiguous, count 2**40: class', cls, MPI_ERR_COUNT)
+  call expect_l('type_contiguous, count 2**40: newtype unchanged', t == MPI_INTEGER, .true.)
+  blens = [1_MPI_COUNT_KIND, huge_count]
+  call MPI_Type_indexed(2_MPI_COUNT_KIND, blens, [0_MPI_COUNT_KIND, 4_MPI_COUNT_KIND], MPI_INTEGER, t, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('type_indexed, blocklength(2) 2**40: class', cls, MPI_ERR_COUNT)
+  call MPI_Error_string(ierr, msg, slen)
+  call expect_l('type_indexed, blocklength(2) 2**40: message', &
+                index(msg, 'array_of_blocklengths[1] = 1099511627776') > 0, .true.)
+
+  ! MPI_Type_get_envelope's large form: no constructor of mpiattr's takes large counts.
+  call MPI_Type_vector(2, 1, 2, MPI_INTEGER, tv)
+  nlarge = -1
+  call MPI_Type_get_envelope(tv, ni, na, nlarge, nd, comb, ierr)
+  call expect_i('type_get_envelope large form, ierror', ierr, MPI_SUCCESS)
+  call expect_a('type_get_envelope large form, num_large_counts', int(nlarge, int64), 0_int64)
+  call expect_a('type_get_envelope large form, num_integers', int(ni, int64), 3_int64)
+  call expect_a('type_get_envelope large form, num_datatypes', int(nd, int64), 1_int64)
+  call expect_i('type_get_envelope large form, combiner', comb, MPI_COMBINER_VECTOR)
+  call MPI_Type_free(tv)
+
+  ! A refused routine's large form is refused as the routine is.
+  call MPI_Ineighbor_allgather(a, 1_MPI_COUNT_KIND, MPI_INTEGER, packed, 1_MPI_COUNT_KIND, MPI_INTEGER, &
+                               MPI_COMM_WORLD, req, ierr)
+  call MPI_Error_class(ierr, cls)
+  call expect_i('ineighbor_allgather large form: class', cls, MPI_ERR_UNSUPPORTED_OPERATION)
+
+  call MPI_Finalize(ierr)
+  call ftest_finish()
+end program test_D52_large_count_errors_f08
