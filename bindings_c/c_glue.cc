@@ -11,6 +11,9 @@ void c_errhandler(const errhandler_object& eh, object_kind kind, handle_t obj, i
   if (eh.for_file) {  // standalone, MPI_FILE_NULL is the only file
     MPI_File f = to_c<MPI_File>(obj);
     reinterpret_cast<MPI_File_errhandler_function*>(eh.fn)(&f, &code);
+  } else if (eh.for_session) {  // D49
+    MPI_Session s = to_c<MPI_Session>(obj);
+    reinterpret_cast<MPI_Session_errhandler_function*>(eh.fn)(&s, &code);
   } else if (kind == object_kind::win) {
     MPI_Win w = to_c<MPI_Win>(obj);
     reinterpret_cast<MPI_Win_errhandler_function*>(eh.fn)(&w, &code);

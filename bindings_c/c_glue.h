@@ -116,6 +116,12 @@ class call {
   void target(const attr_object* o) { target_ = o; }
   // A file routine: errors go to MPI_FILE_NULL's handler (raise_file_error).
   void target_file() { on_file_ = true; }
+  // A session routine: errors go to the session's handler, or to the no-object handler when
+  // `session` is not a live session (raise_session_error, D49).
+  void target_session(handle_t session) {
+    on_session_ = true;
+    session_ = session;
+  }
 
   // Raises MPI_ERR_ARG for a NULL output or inout pointer `name`; returns the error code.
   [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
@@ -143,7 +149,10 @@ class call {
 
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return fail(pending_); }
-  int fail(status st) { return on_file_ ? raise_file_error(st, routine_) : raise_error(target_, st, routine_); }
+  int fail(status st) {
+    if (on_session_) return raise_session_error(session_, st, routine_);
+    return on_file_ ? raise_file_error(st, routine_) : raise_error(target_, st, routine_);
+  }
 
  private:
   [[gnu::cold, gnu::noinline]] void bad_handle(bool is_null, int cls, const char* what, const char* null_name, const char* name,
@@ -156,6 +165,8 @@ class call {
   const char* routine_;
   const attr_object* target_ = nullptr;
   bool on_file_ = false;
+  bool on_session_ = false;
+  handle_t session_ = 0;
   status pending_;
 };
 

@@ -55,7 +55,7 @@ def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:
     if fn.object and fn.core in ("create_keyval", "free_keyval"):
         prefix.append(f"mpiattr::object_kind::{OBJECT_ENUM[fn.object]}")
     if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler", "file_create_errhandler",
-                   "op_create", "grequest_start"):
+                   "session_create_errhandler", "op_create", "grequest_start"):
         prefix.append(language)
     return ", ".join(prefix + [L.arg for L in lowered if L.arg is not None])
 

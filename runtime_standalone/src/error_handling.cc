@@ -92,6 +92,15 @@ int raise_file_error(status st, const char* routine) {
   return code;
 }
 
+int raise_session_error(handle_t session, status st, const char* routine) {
+  errhandler_object* eh = rt().usable() ? session_eh_of(session) : nullptr;
+  if (eh == nullptr) return raise_error(nullptr, st, routine);  // no live session: D4
+  std::string context;
+  const int code = code_of(st, routine, context);
+  invoke_handler(eh, object_kind::comm, session, code, routine, context.c_str());
+  return code;
+}
+
 static void raise_on(attr_object& o, int code) {
   invoke_handler(o.errhandler.load(std::memory_order_acquire), o.kind, o.handle, code,
                  o.kind == object_kind::comm ? "MPI_Comm_call_errhandler" : "MPI_Win_call_errhandler");
@@ -102,11 +111,12 @@ namespace api {
 // ---- error handling ----
 
 static status create_errhandler(object_kind kind, language lang, fnptr fn, handle_t& out,
-                                bool for_file = false) {
+                                bool for_file = false, bool for_session = false) {
   if (fn == nullptr) return fail(MPI_ERR_ARG, "the error handler function is NULL");
   auto* e = new errhandler_object;
   e->for_kind = kind;
   e->for_file = for_file;
+  e->for_session = for_session;
   e->lang = lang;
   e->fn = fn;
   return insert_new(rt().errhandlers, e, out, "error handlers");
@@ -120,10 +130,12 @@ status win_create_errhandler(language lang, fnptr fn, handle_t& eh) {
   return create_errhandler(object_kind::win, lang, fn, eh);
 }
 
-static const char* made_for(const errhandler_object& e) { return e.for_file ? "file" : kind_name(e.for_kind); }
+static const char* made_for(const errhandler_object& e) {
+  return e.for_file ? "file" : e.for_session ? "session" : kind_name(e.for_kind);
+}
 
 static status set_eh(attr_object& o, errhandler_object& e) {
-  if (e.what == errhandler_object::builtin::none && (e.for_file || e.for_kind != o.kind))
+  if (e.what == errhandler_object::builtin::none && (e.for_file || e.for_session || e.for_kind != o.kind))
     return fail(MPI_ERR_ARG, "the error handler was created for %ss, not %ss", made_for(e), kind_name(o.kind));
   o.errhandler.store(&e, std::memory_order_release);
   return status::ok();
@@ -210,6 +222,42 @@ status file_get_errhandler(handle_t file, handle_t& eh) {
 status file_call_errhandler(handle_t file, int errorcode) {
   if (status st = only_file_null(file); !st.is_ok()) return st;
   invoke_handler(file_null_eh(), object_kind::comm, h::file_null, errorcode, "MPI_File_call_errhandler");
+  return status::ok();
+}
+
+// ---- sessions (D49): their handles and records are sessions.cc's ----
+
+status session_create_errhandler(language lang, fnptr fn, handle_t& eh) {
+  return create_errhandler(object_kind::comm, lang, fn, eh, false, true);
+}
+
+static status live_session(handle_t session, errhandler_object*& eh) {
+  eh = session_eh_of(session);
+  if (eh != nullptr) return status::ok();
+  if (session == h::session_null) return fail(MPI_ERR_SESSION, "the session is MPI_SESSION_NULL");
+  return fail(MPI_ERR_SESSION, "0x%x is not a session handle (never initialized, or finalized)", session);
+}
+
+status session_set_errhandler(handle_t session, errhandler_object& e) {
+  errhandler_object* old = nullptr;
+  if (status st = live_session(session, old); !st.is_ok()) return st;
+  if (e.what == errhandler_object::builtin::none && !e.for_session)
+    return fail(MPI_ERR_ARG, "the error handler was created for %ss, not sessions", made_for(e));
+  session_eh_store(session, &e);
+  return status::ok();
+}
+
+status session_get_errhandler(handle_t session, handle_t& eh) {
+  errhandler_object* e = nullptr;
+  if (status st = live_session(session, e); !st.is_ok()) return st;
+  eh = new_reference(e);
+  return status::ok();
+}
+
+status session_call_errhandler(handle_t session, int errorcode) {
+  errhandler_object* e = nullptr;
+  if (status st = live_session(session, e); !st.is_ok()) return st;
+  invoke_handler(e, object_kind::comm, session, errorcode, "MPI_Session_call_errhandler");
   return status::ok();
 }
 

@@ -49,6 +49,11 @@ void comm_hints_copy(const comm_object& from, comm_object& to);
 void comm_hints_drop(const comm_object& comm);
 void comm_hints_replace(const comm_object& comm, handle_t info);
 
+// A live session's error handler, or nullptr when `session` is not a live session; and setting a
+// live session's (sessions.cc, D49).
+errhandler_object* session_eh_of(handle_t session);
+void session_eh_store(handle_t session, errhandler_object* e);
+
 // Integer-valued predefined attributes behave as if set by Fortran MPI_ATTR_PUT (R7.5).
 inline void set_int(predefined_values& table, int key, int v) {
   table.set(keyval_registry::index_of(key), attribute_value::from_fortran_int(v));

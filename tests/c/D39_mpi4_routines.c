@@ -20,10 +20,6 @@ static void counting(MPI_Comm *comm, int *code, ...) {
   handled_on = *comm;
   handled_code = *code;
 }
-static void session_counting(MPI_Session *session, int *code, ...) {
-  (void)session;
-  (void)code;
-}
 
 /* The routines of the tool interface: a return code only, MPI initialized or not. */
 static void check_tools(const char *when) {
@@ -82,13 +78,11 @@ int main(int argc, char **argv) {
 
   /* No object: MPI_COMM_SELF's handler (D4), here MPI_ERRORS_RETURN. */
   OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
-  MPI_Session session = MPI_SESSION_NULL;
-  check_refusal(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session), "MPI_Session_init", "sessions are");
-  CHECK(session == MPI_SESSION_NULL, "the session was written");
-  MPI_Errhandler seh = MPI_ERRHANDLER_NULL;
-  check_refusal(MPI_Session_create_errhandler(session_counting, &seh), "MPI_Session_create_errhandler",
-                "sessions are");
-  CHECK(seh == MPI_ERRHANDLER_NULL, "the error handler was written");
+  MPI_Comm inter = MPI_COMM_NULL;
+  check_refusal(MPI_Intercomm_create_from_groups(MPI_GROUP_EMPTY, 0, MPI_GROUP_EMPTY, 0, "d39", MPI_INFO_NULL,
+                                                 MPI_ERRORS_RETURN, &inter),
+                "MPI_Intercomm_create_from_groups", "one process is one group");
+  CHECK(inter == MPI_COMM_NULL, "the intercommunicator was written");
   CHECK(handled == n, "a handler other than MPI_COMM_SELF's ran");
 
   /* On a window: none is refused any more; the one-sided routines are carried out (D46). */

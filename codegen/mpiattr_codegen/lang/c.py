@@ -20,13 +20,13 @@ OUTPUTS = [
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
          "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
-         "message": "MPI_MESSAGE_NULL"}
+         "message": "MPI_MESSAGE_NULL", "session": "MPI_SESSION_NULL"}
 _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "group": "MPI_ERR_GROUP", "request": "MPI_ERR_REQUEST",
         "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP", "file": "MPI_ERR_FILE",
-        "message": "MPI_ERR_REQUEST"}
+        "message": "MPI_ERR_REQUEST", "session": "MPI_ERR_SESSION"}
 # Handles the core looks up itself (it accepts their null and predefined values).
-_PASS_AS_HANDLE = {"info", "op", "file", "request", "message"}
+_PASS_AS_HANDLE = {"info", "op", "file", "request", "message", "session"}
 # The core's object type for each looked-up handle kind.
 _OBJECT_STRUCT = {"comm": "comm_object", "type": "type_object", "win": "win_object",
                   "group": "group_object", "errhandler": "errhandler_object"}
@@ -152,6 +152,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         elif p.dir == "in":
             if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
                 L.pre.append("c.target_file();")
+            if obj == "session":  # the core checks it; errors go to the session's handler (D49)
+                L.pre.append(f"c.target_session(mpiattr::cbind::to_handle({n}));")
             L.arg = f"mpiattr::cbind::to_handle({n})"
         elif p.dir == "out":
             L.pre.append(_null_check(p))
@@ -164,6 +166,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle(*{n});")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
+            if obj == "session":  # MPI_Session_finalize: errors go to the session's handler (D49)
+                L.pre.append(f"c.target_session({n}_h);")
             L.arg = f"{n}_h"
             # A request or message the call freed or consumed is gone even when it failed (a
             # truncated receive, a failing query_fn): written back whatever the call returned.

@@ -54,15 +54,15 @@ SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_STATUS_IGNORE", "(M
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
          "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
-         "message": "MPI_MESSAGE_NULL"}
+         "message": "MPI_MESSAGE_NULL", "session": "MPI_SESSION_NULL"}
 _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "group": "MPI_Group",
              "errhandler": "MPI_Errhandler"}
-_PASS_AS_HANDLE = {"info", "op", "file", "request", "message"}  # the core looks these up itself
+_PASS_AS_HANDLE = {"info", "op", "file", "request", "message", "session"}  # the core looks these up itself
 # Longest string an OUT CHARACTER argument can receive from the core.
 _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_OBJECT_NAME",
                "type_get_name": "MPI_MAX_OBJECT_NAME", "error_string": "MPI_MAX_ERROR_STRING",
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
-               "info_get_nthkey": "MPI_MAX_INFO_KEY",
+               "info_get_nthkey": "MPI_MAX_INFO_KEY", "session_get_nth_pset": "MPI_MAX_PSET_NAME_LEN",
                "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING",
                "get_processor_name": "MPI_MAX_PROCESSOR_NAME"}
 
@@ -311,6 +311,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         elif p.dir == "in":
             if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
                 L.pre.append("c.target_file();")
+            if obj == "session":  # the core checks it; errors go to the session's handler (D49)
+                L.pre.append(f"c.target_session(static_cast<mpiattr::handle_t>(*{n}));")
             L.arg = f"static_cast<mpiattr::handle_t>(*{n})"
         elif p.dir == "out":
             L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle({_NULL[obj]});")
@@ -320,6 +322,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"mpiattr::handle_t {n}_h = static_cast<mpiattr::handle_t>(*{n});")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
+            if obj == "session":  # MPI_Session_finalize: errors go to the session's handler (D49)
+                L.pre.append(f"c.target_session({n}_h);")
             L.arg = f"{n}_h"
             # As in C: a request or message freed or consumed by a failing call is gone.
             (L.always if obj in ("request", "message") else L.post).append(

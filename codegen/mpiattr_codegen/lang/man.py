@@ -71,6 +71,9 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
     null = (ERR_NULL, f"{n} is a NULL pointer (in C).")
     if k.cls == "handle" and k.object == "file" and p.dir == "in":  # the core checks it
         return [("MPI_ERR_FILE", f"{n} is not MPI_FILE_NULL (the standalone runtime has no files).")]
+    if k.cls == "handle" and k.object == "session" and p.dir != "out":  # the core checks it (D49)
+        return ([] if p.dir == "in" else [null]) + [
+            ("MPI_ERR_SESSION", f"{n} is MPI_SESSION_NULL or not a session (never initialized, or finalized).")]
     if k.cls == "handle":
         err = ERR_HANDLE[k.object]
         what = "{n} is the null handle or not a valid handle (freed, never created, or another kind's)."

@@ -22,6 +22,9 @@ struct errhandler_object {
   // Made by MPI_File_create_errhandler: for files, which have no object_kind (no table holds them;
   // standalone, MPI_FILE_NULL is the only file handle). for_kind is then unused.
   bool for_file = false;
+  // Made by MPI_Session_create_errhandler: for sessions, which have no object_kind either (their
+  // handles live outside the object tables, D49). for_kind is then unused.
+  bool for_session = false;
   language lang = language::c;
   fnptr fn = nullptr;
   bool predefined = false;

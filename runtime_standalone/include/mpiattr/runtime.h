@@ -56,6 +56,9 @@ int raise_error(const attr_object* target, status st, const char* routine);
 // The same for a file routine: the error handler is MPI_FILE_NULL's (MPI-4.1 §15.7; standalone
 // there are no other files), MPI_ERRORS_RETURN until the program sets another.
 int raise_file_error(status st, const char* routine);
+// The same for a session routine: the error handler is the session's (MPI-4.1 §9.3); when
+// `session` is not a live session, MPI_COMM_SELF's, as for errors tied to no object (D4, D49).
+int raise_session_error(handle_t session, status st, const char* routine);
 
 // What error handler invocation needs from a language (the C binding calls C handlers).
 using errhandler_invoker = void (*)(const errhandler_object& eh, object_kind kind, handle_t obj,

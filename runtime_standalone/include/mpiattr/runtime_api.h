@@ -249,6 +249,20 @@ status file_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
 status file_set_errhandler(handle_t file, errhandler_object& errhandler);
 status file_get_errhandler(handle_t file, handle_t& errhandler);
 status file_call_errhandler(handle_t file, int errorcode);
+// Sessions (MPI-4.1 §11.3, D49): handles outside the object tables, checked here (MPI_ERR_SESSION).
+status session_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
+status session_set_errhandler(handle_t session, errhandler_object& errhandler);
+status session_get_errhandler(handle_t session, handle_t& errhandler);
+status session_call_errhandler(handle_t session, int errorcode);
+status session_init(handle_t info, errhandler_object& errhandler, handle_t& session);
+status session_finalize(handle_t& session);
+status session_get_num_psets(handle_t session, handle_t info, int& npset_names);
+status session_get_nth_pset(handle_t session, handle_t info, int n, int& pset_len, char* pset_name);
+status session_get_info(handle_t session, handle_t& info_used);
+status session_get_pset_info(handle_t session, const char* pset_name, handle_t& info);
+status group_from_session_pset(handle_t session, const char* pset_name, handle_t& newgroup);
+status comm_create_from_group(group_object& group, const char* stringtag, handle_t info, errhandler_object& errhandler,
+                              handle_t& newcomm);
 status error_class(int errorcode, int& errorclass);
 status error_string(int errorcode, char* string, int& resultlen);
 
