@@ -134,6 +134,18 @@ int main(int argc, char **argv) {
   CHECK(nrecv[0] == 2 && nrecv[1] == 1 && nrecv[2] == 4 && nrecv[3] == 3, "MPI_Neighbor_alltoallv_c gave %d %d %d %d",
         nrecv[0], nrecv[1], nrecv[2], nrecv[3]);
   OK(MPI_Comm_free(&grid));
+  /* A persistent form keeps its narrowed arrays until MPI_Start (D48: they are the binding's copies). */
+  MPI_Request preq;
+  MPI_Count pcount[1] = {2};
+  MPI_Aint psd[1] = {1}, prd[1] = {2};
+  int psend[3] = {7, 8, 9}, precv[4] = {0, 0, 0, 0};
+  OK(MPI_Alltoallv_init_c(psend, pcount, psd, MPI_INT, precv, pcount, prd, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                          &preq));
+  OK(MPI_Start(&preq));
+  OK(MPI_Wait(&preq, MPI_STATUS_IGNORE));
+  OK(MPI_Request_free(&preq));
+  CHECK(precv[0] == 0 && precv[1] == 0 && precv[2] == 8 && precv[3] == 9, "MPI_Alltoallv_init_c gave %d %d %d %d",
+        precv[0], precv[1], precv[2], precv[3]);
   /* ... through the communicator's error handler. */
   MPI_Comm dup;
   MPI_Errhandler eh;
