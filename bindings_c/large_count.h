@@ -36,4 +36,13 @@ inline int comm_size_of(MPI_Comm comm) {
   const comm_object* o = rt().comms.lookup(to_handle(comm));
   return o == nullptr ? 0 : o->size;
 }
+// The element count of a neighbourhood collective's arrays: the topology's in-degree (the receive
+// side's) or out-degree (the send side's); 0 for an invalid handle or a communicator without a
+// topology, which the core then reports (D48).
+inline int degree_of(MPI_Comm comm, bool in) {
+  comm_object* o = rt().comms.lookup(to_handle(comm));
+  std::vector<int> sources, destinations;
+  if (o == nullptr || !mpiattr::topology_neighbors(*o, sources, destinations).is_ok()) return 0;
+  return static_cast<int>(in ? sources.size() : destinations.size());
+}
 }  // namespace mpiattr::cbind

@@ -66,3 +66,24 @@ def ignoring_param(fn, p):
     if not p.ignored_with:
         return None
     return next(q for q in fn.params if q.name == p.ignored_with)
+
+
+def per_process_count(fn, p):
+    """For a large-count form's array of apis.json length "*" (the counts and displacements of the
+    v-collectives): the routine's communicator parameter, and which count sizes the array: "size"
+    (one entry per process), or for a neighbourhood collective "in" (the topology's in-degree:
+    the receive side's recvcounts, rdispls, displs) or "out" (out-degree: the send side's) (D48)."""
+    comm = next(q for q in fn.params if q.kind.cls == "handle" and q.kind.object == "comm")
+    if "eighbor_" not in fn.name:
+        return comm, "size"
+    return comm, "in" if p.name.startswith("r") or p.name == "displs" else "out"
+
+
+def per_process_length(fn, p, comm_c=lambda name: name) -> str:
+    """per_process_count's element count, as C++ of a binding; comm_c(name) is the MPI_Comm of
+    the communicator parameter `name` there."""
+    comm, which = per_process_count(fn, p)
+    comm_c = comm_c(comm.name)
+    if which == "size":
+        return f"mpiattr::cbind::comm_size_of({comm_c})"
+    return f"mpiattr::cbind::degree_of({comm_c}, {'true' if which == 'in' else 'false'})"

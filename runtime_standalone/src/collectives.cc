@@ -506,10 +506,15 @@ status check_not_in_place(const void* sendbuf) {
 
 }  // namespace
 
+// What MPI_Alltoallw and the neighbourhood collectives move: every argument checked (counts,
+// datatypes, the topology), nothing moved yet. The blocking routines make the moves at once; the
+// persistent ones check at _init and make them at each MPI_Start (D48).
+namespace {
+
 // On one process: the block at sdispls[0] (bytes) to rdispls[0], each with its own datatype.
-status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
-                 comm_object& comm) {
+status alltoallw_moves(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                       void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                       comm_object& comm, std::vector<block_move>& moves) {
   const int n = comm.size;
   if (status st = check_counts("recvcounts", n, recvcounts); !st.is_ok()) return st;
   if (n > 0 && rdispls == nullptr) return fail(MPI_ERR_ARG, "rdispls is NULL");
@@ -526,59 +531,60 @@ status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls,
   (void)type_at(sendtypes, comm.rank, "sendtypes", s0);
   (void)type_at(recvtypes, comm.rank, "recvtypes", r0);
   const int me = comm.rank;
-  return make_moves({{bytes_at(sendbuf, sdispls[me]), sendcounts[me], s0, bytes_at(recvbuf, rdispls[me]),
-                      recvcounts[me], r0}});
+  moves.push_back({bytes_at(sendbuf, sdispls[me]), sendcounts[me], s0, bytes_at(recvbuf, rdispls[me]),
+                   recvcounts[me], r0});
+  return status::ok();
 }
 
-status neighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                          int recvcount, type_object& recvtype, comm_object& comm) {
+status neighbor_allgather_moves(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                                int recvcount, type_object& recvtype, comm_object& comm,
+                                std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   if (status st = check_count(sendcount); !st.is_ok()) return st;
   if (status st = check_count(recvcount); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
-  std::vector<block_move> moves;
   for (int i = 0; i < nb.indegree; ++i)
     if (nb.from[i] >= 0)
       moves.push_back({sendbuf, sendcount, &sendtype,
                        at(recvbuf, i * recvcount, recvtype), recvcount, &recvtype});
-  return make_moves(moves);
+  return status::ok();
 }
 
-status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                           const int* recvcounts, const int* displs, type_object& recvtype,
-                           comm_object& comm) {
+status neighbor_allgatherv_moves(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                                 const int* recvcounts, const int* displs, type_object& recvtype,
+                                 comm_object& comm, std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   if (status st = check_count(sendcount); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
   if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
   if (nb.indegree > 0 && displs == nullptr) return fail(MPI_ERR_ARG, "displs is NULL");
-  std::vector<block_move> moves;
   for (int i = 0; i < nb.indegree; ++i)
     if (nb.from[i] >= 0)
       moves.push_back({sendbuf, sendcount, &sendtype, at(recvbuf, displs[i], recvtype), recvcounts[i], &recvtype});
-  return make_moves(moves);
+  return status::ok();
 }
 
-status neighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                         int recvcount, type_object& recvtype, comm_object& comm) {
+status neighbor_alltoall_moves(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                               int recvcount, type_object& recvtype, comm_object& comm,
+                               std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   if (status st = check_count(sendcount); !st.is_ok()) return st;
   if (status st = check_count(recvcount); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
-  std::vector<block_move> moves;
   for (int i = 0; i < nb.indegree; ++i)
     if (const int j = nb.from[i]; j >= 0)
       moves.push_back({at(sendbuf, j * sendcount, sendtype), sendcount, &sendtype,
                        at(recvbuf, i * recvcount, recvtype), recvcount, &recvtype});
-  return make_moves(moves);
+  return status::ok();
 }
 
-status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                          type_object& sendtype, void* recvbuf, const int* recvcounts,
-                          const int* rdispls, type_object& recvtype, comm_object& comm) {
+status neighbor_alltoallv_moves(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                                type_object& sendtype, void* recvbuf, const int* recvcounts,
+                                const int* rdispls, type_object& recvtype, comm_object& comm,
+                                std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
@@ -586,17 +592,17 @@ status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int*
   if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
   if ((nb.outdegree > 0 && sdispls == nullptr) || (nb.indegree > 0 && rdispls == nullptr))
     return fail(MPI_ERR_ARG, "sdispls or rdispls is NULL");
-  std::vector<block_move> moves;
   for (int i = 0; i < nb.indegree; ++i)
     if (const int j = nb.from[i]; j >= 0)
       moves.push_back({at(sendbuf, sdispls[j], sendtype), sendcounts[j], &sendtype,
                        at(recvbuf, rdispls[i], recvtype), recvcounts[i], &recvtype});
-  return make_moves(moves);
+  return status::ok();
 }
 
-status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
-                          const aint* rdispls, handle_array recvtypes, comm_object& comm) {
+status neighbor_alltoallw_moves(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                                handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                                const aint* rdispls, handle_array recvtypes, comm_object& comm,
+                                std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
@@ -609,12 +615,71 @@ status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint
     if (status st = type_at(sendtypes, j, "sendtypes", st_[j]); !st.is_ok()) return st;
   for (int i = 0; i < nb.indegree; ++i)
     if (status st = type_at(recvtypes, i, "recvtypes", rt_[i]); !st.is_ok()) return st;
-  std::vector<block_move> moves;
   for (int i = 0; i < nb.indegree; ++i)
     if (const int j = nb.from[i]; j >= 0)
       moves.push_back({bytes_at(sendbuf, sdispls[j]), sendcounts[j], st_[j],
                        bytes_at(recvbuf, rdispls[i]), recvcounts[i], rt_[i]});
+  return status::ok();
+}
+
+// Builds the moves, then makes them.
+template <class Build>
+status moved(Build build) {
+  std::vector<block_move> moves;
+  if (status st = build(moves); !st.is_ok()) return st;
   return make_moves(moves);
+}
+
+}  // namespace
+
+status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                 comm_object& comm) {
+  return moved([&](std::vector<block_move>& m) {
+    return alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                           comm, m);
+  });
+}
+
+status neighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                          int recvcount, type_object& recvtype, comm_object& comm) {
+  return moved([&](std::vector<block_move>& m) {
+    return neighbor_allgather_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, m);
+  });
+}
+
+status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                           const int* recvcounts, const int* displs, type_object& recvtype,
+                           comm_object& comm) {
+  return moved([&](std::vector<block_move>& m) {
+    return neighbor_allgatherv_moves(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                     comm, m);
+  });
+}
+
+status neighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                         int recvcount, type_object& recvtype, comm_object& comm) {
+  return moved([&](std::vector<block_move>& m) {
+    return neighbor_alltoall_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, m);
+  });
+}
+
+status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                          type_object& sendtype, void* recvbuf, const int* recvcounts,
+                          const int* rdispls, type_object& recvtype, comm_object& comm) {
+  return moved([&](std::vector<block_move>& m) {
+    return neighbor_alltoallv_moves(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                    recvtype, comm, m);
+  });
+}
+
+status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                          const aint* rdispls, handle_array recvtypes, comm_object& comm) {
+  return moved([&](std::vector<block_move>& m) {
+    return neighbor_alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                    recvtypes, comm, m);
+  });
 }
 
 status scan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object&) {
@@ -736,6 +801,47 @@ status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls
                  request);
 }
 
+status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                  void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                  comm_object& comm, handle_t& request) {
+  return started(alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                           comm),
+                 request);
+}
+
+status ineighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                           int recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
+  return started(neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+}
+
+status ineighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                            const int* recvcounts, const int* displs, type_object& recvtype,
+                            comm_object& comm, handle_t& request) {
+  return started(neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+                 request);
+}
+
+status ineighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                          int recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
+  return started(neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+}
+
+status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                           type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                           type_object& recvtype, comm_object& comm, handle_t& request) {
+  return started(neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                    recvtype, comm),
+                 request);
+}
+
+status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                           handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
+                           handle_array recvtypes, comm_object& comm, handle_t& request) {
+  return started(neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                    recvtypes, comm),
+                 request);
+}
+
 status iscan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object& comm,
              handle_t& request) {
   return started(scan(sendbuf, recvbuf, count, t, op, comm), request);
@@ -759,7 +865,9 @@ status ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 // ---- persistent collectives (MPI-4.1 §7.13): the arguments are checked at the _init call, and
 // MPI_Start runs the blocking collective with them. The communicator and datatypes are found again
 // by handle at each start: one freed in between fails the start (D44). Array arguments (counts,
-// displacements) are read at the start, as the standard allows (they must not change). ----
+// displacements, datatype handles) are copied at the _init: the standard forbids changing them, and
+// the binding may have passed converted copies (a _c form's narrowed counts) that do not outlive
+// the call (D48). ----
 
 namespace {
 // The objects a persistent collective names, found again at MPI_Start.
@@ -804,6 +912,41 @@ status persistent(const objects& o, handle_t info,
 status check_counts(int a, int b) {
   if (status st = check_count(a); !st.is_ok()) return st;
   return check_count(b);
+}
+
+template <class T>
+std::vector<T> copy_of(const T* a, int n) {
+  return a == nullptr || n <= 0 ? std::vector<T>{} : std::vector<T>(a, a + n);
+}
+
+std::vector<handle_t> handles_of(handle_array a, int n) {
+  std::vector<handle_t> out;
+  if (a.base != nullptr)
+    for (int i = 0; i < n; ++i) out.push_back(a[i]);
+  return out;
+}
+
+handle_array as_array(const std::vector<handle_t>& v) {
+  return handle_array{v.empty() ? nullptr : v.data(),
+                      [](const void* b, int i) { return static_cast<const handle_t*>(b)[i]; }};
+}
+
+status degrees(comm_object& comm, int& in, int& out) {
+  neighbourhood nb;
+  if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
+  in = nb.indegree;
+  out = nb.outdegree;
+  return status::ok();
+}
+
+// A persistent collective on its communicator alone (the datatypes come as handles).
+status persistent_on(handle_t comm, handle_t info, std::function<status(comm_object&)> run,
+                     handle_t& request) {
+  return persistent_request(info, [comm, run]() -> status {
+    comm_object* c = rt().comms.lookup(comm);
+    if (c == nullptr) return fail(MPI_ERR_COMM, "the persistent collective's communicator was freed");
+    return run(*c);
+  }, request);
 }
 }  // namespace
 
@@ -860,8 +1003,9 @@ status gatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, v
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
-                    [=](comm_object& c, type_object& s, type_object& r) {
-                      return gatherv(sendbuf, sendcount, s, recvbuf, recvcounts, displs, r, root, c);
+                    [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
+                        comm_object& c, type_object& s, type_object& r) {
+                      return gatherv(sendbuf, sendcount, s, recvbuf, rc.data(), d.data(), r, root, c);
                     }, request);
 }
 
@@ -881,8 +1025,9 @@ status scatterv_init(const void* sendbuf, const int* sendcounts, const int* disp
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_counts(sendcounts[0], recvcount); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
-                    [=](comm_object& c, type_object& s, type_object& r) {
-                      return scatterv(sendbuf, sendcounts, displs, s, recvbuf, recvcount, r, root, c);
+                    [=, sc = copy_of(sendcounts, comm.size), d = copy_of(displs, comm.size)](
+                        comm_object& c, type_object& s, type_object& r) {
+                      return scatterv(sendbuf, sc.data(), d.data(), s, recvbuf, recvcount, r, root, c);
                     }, request);
 }
 
@@ -900,8 +1045,9 @@ status allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype
                        handle_t info, handle_t& request) {
   if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
-                    [=](comm_object& c, type_object& s, type_object& r) {
-                      return allgatherv(sendbuf, sendcount, s, recvbuf, recvcounts, displs, r, c);
+                    [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
+                        comm_object& c, type_object& s, type_object& r) {
+                      return allgatherv(sendbuf, sendcount, s, recvbuf, rc.data(), d.data(), r, c);
                     }, request);
 }
 
@@ -917,10 +1063,12 @@ status alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, 
 status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                       void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
                       comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_counts(sendcounts[0], recvcounts[0]); !st.is_ok()) return st;
+  const int ns = sendbuf == gen::in_place ? 0 : comm.size;  // in place: the send arrays are ignored
+  if (status st = check_counts(ns > 0 ? sendcounts[0] : 0, recvcounts[0]); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
-                    [=](comm_object& c, type_object& s, type_object& r) {
-                      return alltoallv(sendbuf, sendcounts, sdispls, s, recvbuf, recvcounts, rdispls, r, c);
+                    [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), rc = copy_of(recvcounts, comm.size),
+                     rd = copy_of(rdispls, comm.size)](comm_object& c, type_object& s, type_object& r) {
+                      return alltoallv(sendbuf, sc.data(), sd.data(), s, recvbuf, rc.data(), rd.data(), r, c);
                     }, request);
 }
 
@@ -949,8 +1097,8 @@ status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvco
   if (status st = check_count(recvcounts[0]); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
-                    [=](comm_object& c, type_object& tt, type_object&) {
-                      return reduce_scatter(sendbuf, recvbuf, recvcounts, tt, op, c);
+                    [=, rc = copy_of(recvcounts, comm.size)](comm_object& c, type_object& tt, type_object&) {
+                      return reduce_scatter(sendbuf, recvbuf, rc.data(), tt, op, c);
                     }, request);
 }
 
@@ -962,6 +1110,114 @@ status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcou
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter_block(sendbuf, recvbuf, recvcount, tt, op, c);
                     }, request);
+}
+
+// The persistent forms of MPI_Alltoallw and of the neighbourhood collectives (D48): `_init` checks
+// every argument as the blocking routine does (the topology too) and keeps copies of the arrays
+// (counts, displacements, datatype handles: the binding may have passed converted copies that do
+// not outlive the call); each MPI_Start finds the communicator and datatypes again by handle and
+// runs the blocking routine.
+
+status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                      comm_object& comm, handle_t info, handle_t& request) {
+  std::vector<block_move> checked;
+  if (status st = alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                  recvtypes, comm, checked);
+      !st.is_ok())
+    return st;
+  const int n = comm.size, ns = sendbuf == gen::in_place ? 0 : n;  // in place: no send arrays
+  return persistent_on(comm.handle, info,
+                       [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), stypes = handles_of(sendtypes, ns),
+                        rc = copy_of(recvcounts, n), rd = copy_of(rdispls, n),
+                        rtypes = handles_of(recvtypes, n)](comm_object& c) {
+                         return alltoallw(sendbuf, sc.data(), sd.data(), as_array(stypes), recvbuf, rc.data(),
+                                          rd.data(), as_array(rtypes), c);
+                       }, request);
+}
+
+status neighbor_allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                               int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+                               handle_t& request) {
+  std::vector<block_move> checked;
+  if (status st = neighbor_allgather_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                           checked);
+      !st.is_ok())
+    return st;
+  return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
+                    [=](comm_object& c, type_object& s, type_object& r) {
+                      return neighbor_allgather(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
+                    }, request);
+}
+
+status neighbor_allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                                const int* recvcounts, const int* displs, type_object& recvtype,
+                                comm_object& comm, handle_t info, handle_t& request) {
+  std::vector<block_move> checked;
+  if (status st = neighbor_allgatherv_moves(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                            recvtype, comm, checked);
+      !st.is_ok())
+    return st;
+  int in = 0, out = 0;
+  (void)degrees(comm, in, out);
+  return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
+                    [=, rc = copy_of(recvcounts, in), d = copy_of(displs, in)](comm_object& c, type_object& s,
+                                                                                  type_object& r) {
+                      return neighbor_allgatherv(sendbuf, sendcount, s, recvbuf, rc.data(), d.data(), r, c);
+                    }, request);
+}
+
+status neighbor_alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                              int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+                              handle_t& request) {
+  std::vector<block_move> checked;
+  if (status st = neighbor_alltoall_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                          checked);
+      !st.is_ok())
+    return st;
+  return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
+                    [=](comm_object& c, type_object& s, type_object& r) {
+                      return neighbor_alltoall(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
+                    }, request);
+}
+
+status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                               type_object& sendtype, void* recvbuf, const int* recvcounts,
+                               const int* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
+                               handle_t& request) {
+  std::vector<block_move> checked;
+  if (status st = neighbor_alltoallv_moves(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                           rdispls, recvtype, comm, checked);
+      !st.is_ok())
+    return st;
+  int in = 0, out = 0;
+  (void)degrees(comm, in, out);
+  return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
+                    [=, sc = copy_of(sendcounts, out), sd = copy_of(sdispls, out), rc = copy_of(recvcounts, in),
+                     rd = copy_of(rdispls, in)](comm_object& c, type_object& s, type_object& r) {
+                      return neighbor_alltoallv(sendbuf, sc.data(), sd.data(), s, recvbuf, rc.data(), rd.data(),
+                                                r, c);
+                    }, request);
+}
+
+status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                               handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                               const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
+                               handle_t& request) {
+  std::vector<block_move> checked;
+  if (status st = neighbor_alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                           rdispls, recvtypes, comm, checked);
+      !st.is_ok())
+    return st;
+  int in = 0, out = 0;
+  (void)degrees(comm, in, out);
+  return persistent_on(comm.handle, info,
+                       [=, sc = copy_of(sendcounts, out), sd = copy_of(sdispls, out),
+                        stypes = handles_of(sendtypes, out), rc = copy_of(recvcounts, in),
+                        rd = copy_of(rdispls, in), rtypes = handles_of(recvtypes, in)](comm_object& c) {
+                         return neighbor_alltoallw(sendbuf, sc.data(), sd.data(), as_array(stypes), recvbuf,
+                                                   rc.data(), rd.data(), as_array(rtypes), c);
+                       }, request);
 }
 
 }  // namespace api

@@ -117,6 +117,35 @@ int main(int argc, char **argv) {
   MPI_Aint displs[1] = {0};
   check_error(MPI_Gatherv_c(out, 1, MPI_INT, in, counts, displs, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT,
               "recvcounts[0]");
+  /* A neighbourhood collective's arrays have one entry per edge, not per process (D48): a 1x1 grid
+   * periodic in both dimensions has four edges in and four out, so the fourth count is checked. */
+  MPI_Comm grid;
+  int dims[2] = {1, 1}, periods[2] = {1, 1};
+  OK(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid));
+  OK(MPI_Comm_set_errhandler(grid, MPI_ERRORS_RETURN));
+  MPI_Count ncounts[4] = {1, 1, 1, too_big}, rcounts[4] = {1, 1, 1, 1};
+  MPI_Aint ndispls[4] = {0, 1, 2, 3};
+  int nsend[4] = {1, 2, 3, 4}, nrecv[4] = {0, 0, 0, 0};
+  check_error(MPI_Neighbor_alltoallv_c(nsend, ncounts, ndispls, MPI_INT, nrecv, rcounts, ndispls, MPI_INT, grid),
+              MPI_ERR_COUNT, "sendcounts[3]");
+  CHECK(nrecv[0] == 0 && nrecv[3] == 0, "MPI_Neighbor_alltoallv_c wrote before failing");
+  ncounts[3] = 1;
+  OK(MPI_Neighbor_alltoallv_c(nsend, ncounts, ndispls, MPI_INT, nrecv, rcounts, ndispls, MPI_INT, grid));
+  CHECK(nrecv[0] == 2 && nrecv[1] == 1 && nrecv[2] == 4 && nrecv[3] == 3, "MPI_Neighbor_alltoallv_c gave %d %d %d %d",
+        nrecv[0], nrecv[1], nrecv[2], nrecv[3]);
+  OK(MPI_Comm_free(&grid));
+  /* A persistent form keeps its narrowed arrays until MPI_Start (D48: they are the binding's copies). */
+  MPI_Request preq;
+  MPI_Count pcount[1] = {2};
+  MPI_Aint psd[1] = {1}, prd[1] = {2};
+  int psend[3] = {7, 8, 9}, precv[4] = {0, 0, 0, 0};
+  OK(MPI_Alltoallv_init_c(psend, pcount, psd, MPI_INT, precv, pcount, prd, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                          &preq));
+  OK(MPI_Start(&preq));
+  OK(MPI_Wait(&preq, MPI_STATUS_IGNORE));
+  OK(MPI_Request_free(&preq));
+  CHECK(precv[0] == 0 && precv[1] == 0 && precv[2] == 8 && precv[3] == 9, "MPI_Alltoallv_init_c gave %d %d %d %d",
+        precv[0], precv[1], precv[2], precv[3]);
   /* ... through the communicator's error handler. */
   MPI_Comm dup;
   MPI_Errhandler eh;

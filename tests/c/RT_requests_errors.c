@@ -208,6 +208,45 @@ int main(int argc, char **argv) {
   CHECK(b2[0] == 0, "a failed start moved data");
   OK(MPI_Request_free(&c));
 
+  /* ---- MPI_Alltoallw and the neighbourhood collectives, nonblocking and persistent (D48) ---- */
+  check_error(MPI_Ineighbor_alltoall(a2, 1, MPI_INT, b2, 1, MPI_INT, w, &c), MPI_ERR_TOPOLOGY, "no topology");
+  CHECK(c == MPI_REQUEST_NULL, "a failed MPI_Ineighbor_alltoall gave a request");
+  check_error(MPI_Neighbor_allgather_init(a2, 1, MPI_INT, b2, 1, MPI_INT, w, MPI_INFO_NULL, &c), MPI_ERR_TOPOLOGY,
+              "no topology");
+  CHECK(c == MPI_REQUEST_NULL, "a failed MPI_Neighbor_allgather_init gave a request");
+  MPI_Comm ring;
+  int one_dim[1] = {1}, periodic[1] = {1};
+  OK(MPI_Cart_create(w, 1, one_dim, periodic, 0, &ring));
+  OK(MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN));
+  check_error(MPI_Neighbor_alltoall_init(MPI_IN_PLACE, 1, MPI_INT, b2, 1, MPI_INT, ring, MPI_INFO_NULL, &c),
+              MPI_ERR_BUFFER, "MPI_IN_PLACE");
+  CHECK(c == MPI_REQUEST_NULL, "a failed MPI_Neighbor_alltoall_init gave a request");
+  int wcounts[2] = {1, 1}, wdispls[2] = {0, 0};
+  MPI_Datatype uncommitted, wtypes[2] = {MPI_INT, MPI_INT};
+  OK(MPI_Type_contiguous(1, MPI_INT, &uncommitted));
+  MPI_Datatype bad[1] = {uncommitted};
+  check_error(MPI_Alltoallw_init(a2, wcounts, wdispls, wtypes, b2, wcounts, wdispls, bad, w, MPI_INFO_NULL, &c),
+              MPI_ERR_TYPE, "recvtypes[0] is not committed");
+  CHECK(c == MPI_REQUEST_NULL, "a failed MPI_Alltoallw_init gave a request");
+  int vcounts[2] = {1, 1}, vshort[2] = {1, 0}, vdispls[2] = {0, 1};
+  OK(MPI_Neighbor_alltoallv_init(a2, vcounts, vdispls, MPI_INT, b2, vshort, vdispls, MPI_INT, ring, MPI_INFO_NULL,
+                                 &c));
+  check_error(MPI_Start(&c), MPI_ERR_TRUNCATE, "the receive holds 0");
+  CHECK(b2[0] == 0 && b2[1] == 0, "a truncated persistent neighbourhood collective moved data");
+  OK(MPI_Request_free(&c));
+  MPI_Datatype mine;
+  OK(MPI_Type_dup(MPI_INT, &mine));
+  MPI_Datatype ntypes[2] = {mine, mine};
+  MPI_Aint ndispls[2] = {0, sizeof(int)};
+  OK(MPI_Neighbor_alltoallw_init(a2, vcounts, ndispls, ntypes, b2, vcounts, ndispls, wtypes, ring, MPI_INFO_NULL,
+                                 &c));
+  OK(MPI_Type_free(&mine));
+  check_error(MPI_Start(&c), MPI_ERR_TYPE, "is not a valid datatype");
+  CHECK(b2[0] == 0 && b2[1] == 0, "a failed start moved data");
+  OK(MPI_Request_free(&c));
+  OK(MPI_Type_free(&uncommitted));
+  OK(MPI_Comm_free(&ring));
+
   OK(MPI_Finalize());
   return failures != 0;
 }

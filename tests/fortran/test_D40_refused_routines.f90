@@ -1,8 +1,9 @@
 ! D40 (after D36): every routine of the spec has a `use mpi` binding, and one the standalone runtime
 ! does not carry out raises MPI_ERR_UNSUPPORTED_OPERATION through its object's error handler, the
 ! message naming the routine, as its C entry point does. One routine of each argument shape:
-! choice buffers of several ranks and types (MPI_INEIGHBOR_ALLGATHER), arrays with lengths and of
-! handles (MPI_IALLTOALLW), strings and string arrays (MPI_COMM_SPAWN), LOGICAL (MPI_INTERCOMM_MERGE),
+! choice buffers of several ranks and types (MPI_FILE_IWRITE), arrays with lengths, of handles and
+! of strings (MPI_COMM_SPAWN_MULTIPLE), strings and string arrays (MPI_COMM_SPAWN), LOGICAL
+! (MPI_INTERCOMM_MERGE),
 ! a status and INTEGER(KIND=MPI_OFFSET_KIND) on a file (MPI_FILE_READ, MPI_FILE_SEEK: no file
 ! exists, so the code is only returned), callbacks (MPI_REGISTER_DATAREP). MPI_TESTSOME (arrays of
 ! statuses) and MPI_GREQUEST_START (callbacks) are carried out since D44: their Fortran conventions
@@ -72,9 +73,9 @@ program test_D40_refused_routines
   integer :: ierr, comm, size, newcomm, req, outcount, i
   integer :: s0, s1(4), s2(2, 3), s3(2, 2, 2)
   double precision :: d2(3, 3)
-  integer :: counts(1), displs(1), types(1), errcodes(1), reqs(2), indices(2)
+  integer :: errcodes(1), reqs(2), indices(2), maxprocs(2), infos(2), errcodes2(2)
   integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
-  character(len=8) :: argv(2)
+  character(len=8) :: argv(2), cmds(2), argvs(2, 2)
 
   call MPI_INIT(ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
@@ -82,26 +83,29 @@ program test_D40_refused_routines
   call MPI_COMM_DUP(MPI_COMM_WORLD, comm, ierr)
   call MPI_COMM_SET_ERRHANDLER(comm, MPI_ERRORS_RETURN, ierr)
 
-  ! Choice buffers: a scalar, ranks 1 to 3, another type; none is read or written.
+  ! Choice buffers: a scalar, ranks 1 to 3, another type; none is read or written. (No file
+  ! exists: the code is only returned, MPI_FILE_NULL's handler being MPI_ERRORS_RETURN.)
   s0 = 7; s1 = 7; s2 = 7; s3 = 7; d2 = 7d0
-  call MPI_INEIGHBOR_ALLGATHER(s0, 1, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
-  call check('MPI_INEIGHBOR_ALLGATHER scalar', ierr, 'MPI_INEIGHBOR_ALLGATHER')
-  call MPI_INEIGHBOR_ALLGATHER(s1, 4, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
-  call check('MPI_INEIGHBOR_ALLGATHER rank 1', ierr, 'MPI_INEIGHBOR_ALLGATHER')
-  call MPI_INEIGHBOR_ALLGATHER(s2, 6, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
-  call check('MPI_INEIGHBOR_ALLGATHER rank 2', ierr, 'MPI_INEIGHBOR_ALLGATHER')
-  call MPI_INEIGHBOR_ALLGATHER(s3, 8, MPI_INTEGER, s0, 0, MPI_INTEGER, comm, req, ierr)
-  call check('MPI_INEIGHBOR_ALLGATHER rank 3', ierr, 'MPI_INEIGHBOR_ALLGATHER')
-  call MPI_INEIGHBOR_ALLGATHER(d2(2, :), 3, MPI_DOUBLE_PRECISION, s0, 0, MPI_INTEGER, comm, req, ierr)
-  call check('MPI_INEIGHBOR_ALLGATHER strided section', ierr, 'MPI_INEIGHBOR_ALLGATHER')
+  call MPI_FILE_IWRITE(MPI_FILE_NULL, s0, 1, MPI_INTEGER, req, ierr)
+  call check('MPI_FILE_IWRITE scalar', ierr, 'MPI_FILE_IWRITE')
+  call MPI_FILE_IWRITE(MPI_FILE_NULL, s1, 4, MPI_INTEGER, req, ierr)
+  call check('MPI_FILE_IWRITE rank 1', ierr, 'MPI_FILE_IWRITE')
+  call MPI_FILE_IWRITE(MPI_FILE_NULL, s2, 6, MPI_INTEGER, req, ierr)
+  call check('MPI_FILE_IWRITE rank 2', ierr, 'MPI_FILE_IWRITE')
+  call MPI_FILE_IWRITE(MPI_FILE_NULL, s3, 8, MPI_INTEGER, req, ierr)
+  call check('MPI_FILE_IWRITE rank 3', ierr, 'MPI_FILE_IWRITE')
+  call MPI_FILE_IWRITE(MPI_FILE_NULL, d2(2, :), 3, MPI_DOUBLE_PRECISION, req, ierr)
+  call check('MPI_FILE_IWRITE strided section', ierr, 'MPI_FILE_IWRITE')
   call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
                 .and. s0 == 7 .and. all(abs(d2 - 7d0) < 1d-12), .true.)
 
-  counts = 1; displs = 0; types = MPI_INTEGER
-  req = MPI_REQUEST_NULL
-  call MPI_IALLTOALLW(s1, counts, displs, types, s2, counts, displs, types, comm, req, ierr)
-  call check('MPI_IALLTOALLW', ierr, 'MPI_IALLTOALLW')
-  call expect_l('D40 MPI_IALLTOALLW recvbuf unchanged', all(s2 == 7), .true.)
+  cmds(1) = './a'; cmds(2) = './b'
+  argvs = ' '; argvs(1, 1) = 'x'
+  maxprocs = 1; infos = MPI_INFO_NULL; errcodes2 = -5; newcomm = -5
+  call MPI_COMM_SPAWN_MULTIPLE(2, cmds, argvs, maxprocs, infos, 0, comm, newcomm, errcodes2, ierr)
+  call check('MPI_COMM_SPAWN_MULTIPLE', ierr, 'MPI_COMM_SPAWN_MULTIPLE')
+  call expect_l('D40 MPI_COMM_SPAWN_MULTIPLE arrays unchanged', all(maxprocs == 1) .and. &
+                all(infos == MPI_INFO_NULL) .and. cmds(2) == './b' .and. argvs(1, 1) == 'x', .true.)
 
   argv(1) = 'a'; argv(2) = ' '
   newcomm = -5; errcodes = -5

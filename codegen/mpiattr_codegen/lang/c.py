@@ -375,10 +375,10 @@ def unsupported_body(fn: Function) -> list[str]:
 def _array_length(fn: Function, p: Param, narrowed: set) -> str:
     """The element count of an array parameter of a large-count form: its length parameter (the
     narrowed copy where it has one), or for apis.json's "*" (the counts and displacements of the
-    v-collectives) the size of the routine's communicator."""
+    v-collectives) the size of the routine's communicator, or for a neighbourhood collective the
+    topology's in-degree (receive side: recvcounts, rdispls, displs) or out-degree (send side)."""
     if p.length == "*":
-        comm = next(q for q in fn.params if q.kind.cls == "handle" and q.kind.object == "comm")
-        return f"mpiattr::cbind::comm_size_of({comm.name})"
+        return lowering.per_process_length(fn, p)
     length = str(p.length)
     return f"{length}_n" if length in narrowed else length
 

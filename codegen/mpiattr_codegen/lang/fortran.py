@@ -749,9 +749,8 @@ def _large_target(fn: Function) -> list[str]:
 
 
 def _large_array_length(fn: Function, p: Param, narrowed: set) -> str:
-    if p.length == "*":  # the counts and displacements of a v-collective: one per process
-        comm = next(q for q in fn.params if q.kind.cls == "handle" and q.kind.object == "comm")
-        return f"mpiattr::cbind::comm_size_of(mpiattr::fbind::c_handle<MPI_Comm>(*{comm.name}))"
+    if p.length == "*":  # a v-collective's counts and displacements: per process, or per edge
+        return lowering.per_process_length(fn, p, lambda comm: f"mpiattr::fbind::c_handle<MPI_Comm>(*{comm})")
     length = str(p.length)
     return f"{length}_n" if length in narrowed else f"*{length}"
 

@@ -473,6 +473,22 @@ status ialltoall(const void* sendbuf, int sendcount, type_object& sendtype, void
 status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                   void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
                   comm_object& comm, handle_t& request);
+status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                  void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                  comm_object& comm, handle_t& request);
+status ineighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                           int recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
+status ineighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                            const int* recvcounts, const int* displs, type_object& recvtype,
+                            comm_object& comm, handle_t& request);
+status ineighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                          int recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
+status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                           type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                           type_object& recvtype, comm_object& comm, handle_t& request);
+status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                           handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
+                           handle_array recvtypes, comm_object& comm, handle_t& request);
 status iscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
              comm_object& comm, handle_t& request);
 status iexscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
@@ -508,6 +524,26 @@ status alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, 
 status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                       void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
                       comm_object& comm, handle_t info, handle_t& request);
+status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                      comm_object& comm, handle_t info, handle_t& request);
+status neighbor_allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                               int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+                               handle_t& request);
+status neighbor_allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                                const int* recvcounts, const int* displs, type_object& recvtype,
+                                comm_object& comm, handle_t info, handle_t& request);
+status neighbor_alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+                              int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+                              handle_t& request);
+status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                               type_object& sendtype, void* recvbuf, const int* recvcounts,
+                               const int* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
+                               handle_t& request);
+status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                               handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                               const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
+                               handle_t& request);
 status scan_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request);
 status exscan_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,

@@ -2,8 +2,10 @@
  * receives (inactive, started, restarted, freed), buffered mode with an attached buffer,
  * cancelling a receive, MPI_Test_cancelled and MPI_Status_set_cancelled, MPI_Request_get_status,
  * MPI_Waitsome / MPI_Testsome, generalized requests and when their callbacks run, matched probes
- * and receives (MPI_PROC_NULL's MPI_MESSAGE_NO_PROC), nonblocking collectives. The MPI-4 routines
- * (MPI_Isendrecv, persistent collectives, partitioned communication) print their lines only where
+ * and receives (MPI_PROC_NULL's MPI_MESSAGE_NO_PROC), nonblocking collectives (MPI_Ialltoallw and
+ * the neighbourhood ones on a periodic ring of one process and a graph with one self edge, D48).
+ * The MPI-4 routines (MPI_Isendrecv, persistent collectives, partitioned communication) print their
+ * lines only where
  * MPI_VERSION is 4: elsewhere each such line says "no MPI 4" (divergences.toml: Open MPI 4.1).
  */
 #include <string.h>
@@ -16,6 +18,21 @@ static void send_ahead(const int *buf, int count, int tag)
     MPI_Request r;
     MPI_Isend(buf, count, MPI_INT, 0, tag, MPI_COMM_WORLD, &r);
     MPI_Request_free(&r);
+}
+
+/* A collective's return class and the receive buffer after it. */
+static void show(const char *label, int rc, const int *a, int n)
+{
+    printf("%s: %s", label, errclass_name(rc));
+    for (int i = 0; i < n; ++i)
+        printf(" %d", a[i]);
+    printf("\n");
+}
+
+static void reset(int *a, int n)
+{
+    for (int i = 0; i < n; ++i)
+        a[i] = -1;
 }
 
 static int count_of(const MPI_Status *st)
@@ -281,6 +298,47 @@ int main(int argc, char **argv)
     rc = MPI_Ireduce(x, y, 3, MPI_INT, MPI_MAX, 1, w, &c);
     fact_err("ireduce with root 1, rc", rc);
 
+    /* MPI_Ialltoallw and the nonblocking neighbourhood collectives (§7.12, §9.7): on a periodic
+     * ring of one process the block from below is the one sent up; a distributed graph with one
+     * self edge receives what it sends. */
+    int ws[4] = {-1, 70, 80, 90}, wr[4];
+    int wsc[1] = {2}, wsd[1] = {(int)sizeof(int)}, wrc[1] = {2}, wrd[1] = {(int)sizeof(int)};
+    MPI_Datatype wty[1] = {MPI_INT};
+    reset(wr, 4);
+    rc = MPI_Ialltoallw(ws, wsc, wsd, wty, wr, wrc, wrd, wty, w, &c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("ialltoallw", rc, wr, 4);
+    int dims[1] = {1}, periods[1] = {1}, self[1] = {0};
+    int *volatile unweighted = MPI_UNWEIGHTED; /* a variable: GCC 12 warns of the constant */
+    MPI_Comm ring, dist;
+    MPI_Cart_create(w, 1, dims, periods, 0, &ring);
+    MPI_Dist_graph_create_adjacent(w, 1, self, unweighted, 1, self, unweighted, MPI_INFO_NULL, 0, &dist);
+    int ns[4] = {10, 11, 12, 13}, nr[4];
+    reset(nr, 4);
+    rc = MPI_Ineighbor_alltoall(ns, 1, MPI_INT, nr, 1, MPI_INT, ring, &c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("ineighbor_alltoall on the ring", rc, nr, 4);
+    reset(nr, 4);
+    rc = MPI_Ineighbor_allgather(ns + 1, 2, MPI_INT, nr + 1, 2, MPI_INT, dist, &c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("ineighbor_allgather on the graph", rc, nr, 4);
+    int vc[1] = {3}, vd[1] = {1};
+    reset(nr, 4);
+    rc = MPI_Ineighbor_allgatherv(ns, 3, MPI_INT, nr, vc, vd, MPI_INT, dist, &c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("ineighbor_allgatherv on the graph", rc, nr, 4);
+    int asc[1] = {2}, asd[1] = {2}, arc[1] = {2}, ard[1] = {0};
+    reset(nr, 4);
+    rc = MPI_Ineighbor_alltoallv(ns, asc, asd, MPI_INT, nr, arc, ard, MPI_INT, dist, &c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("ineighbor_alltoallv on the graph", rc, nr, 4);
+    int bsc[1] = {1}, brc[1] = {1};
+    MPI_Aint bsd[1] = {3 * sizeof(int)}, brd[1] = {2 * sizeof(int)};
+    reset(nr, 4);
+    rc = MPI_Ineighbor_alltoallw(ns, bsc, bsd, wty, nr, brc, brd, wty, dist, &c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("ineighbor_alltoallw on the graph", rc, nr, 4);
+
 #if MPI_VERSION >= 4
     /* ---- MPI-4: isendrecv, persistent collectives, partitioned communication ---- */
     int sv = 55, rv = 0;
@@ -299,6 +357,51 @@ int main(int argc, char **argv)
     MPI_Start(&c);
     MPI_Wait(&c, MPI_STATUS_IGNORE);
     fact("allreduce_init started twice, second result", py);
+    MPI_Request_free(&c);
+    /* The persistent forms of MPI_Alltoallw and the neighbourhood collectives: each start sends
+     * what the buffer holds then. */
+    reset(wr, 4);
+    MPI_Alltoallw_init(ws, wsc, wsd, wty, wr, wrc, wrd, wty, w, MPI_INFO_NULL, &c);
+    MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    ws[2] = 81;
+    rc = MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("alltoallw_init started twice", rc, wr, 4);
+    MPI_Request_free(&c);
+    int one = 5;
+    reset(nr, 4);
+    MPI_Neighbor_allgather_init(&one, 1, MPI_INT, nr, 1, MPI_INT, ring, MPI_INFO_NULL, &c);
+    MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    one = 6;
+    rc = MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("neighbor_allgather_init on the ring, started twice", rc, nr, 4);
+    MPI_Request_free(&c);
+    reset(nr, 4);
+    MPI_Neighbor_alltoall_init(ns, 2, MPI_INT, nr, 2, MPI_INT, ring, MPI_INFO_NULL, &c);
+    rc = MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("neighbor_alltoall_init on the ring", rc, nr, 4);
+    MPI_Request_free(&c);
+    reset(nr, 4);
+    MPI_Neighbor_allgatherv_init(ns + 1, 3, MPI_INT, nr, vc, vd, MPI_INT, dist, MPI_INFO_NULL, &c);
+    rc = MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("neighbor_allgatherv_init on the graph", rc, nr, 4);
+    MPI_Request_free(&c);
+    reset(nr, 4);
+    MPI_Neighbor_alltoallv_init(ns, asc, asd, MPI_INT, nr, arc, vd, MPI_INT, dist, MPI_INFO_NULL, &c);
+    rc = MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("neighbor_alltoallv_init on the graph", rc, nr, 4);
+    MPI_Request_free(&c);
+    reset(nr, 4);
+    MPI_Neighbor_alltoallw_init(ns, bsc, brd, wty, nr, brc, bsd, wty, dist, MPI_INFO_NULL, &c);
+    rc = MPI_Start(&c);
+    MPI_Wait(&c, MPI_STATUS_IGNORE);
+    show("neighbor_alltoallw_init on the graph", rc, nr, 4);
     MPI_Request_free(&c);
     int part_out[4] = {1, 2, 3, 4}, part_in[4] = {0, 0, 0, 0};
     MPI_Request ps, pr;
@@ -319,10 +422,16 @@ int main(int argc, char **argv)
 #else
     const char *mpi4[] = {"isendrecv, received", "isendrecv_replace, value and tag",
                           "allreduce_init started twice, second result",
+                          "alltoallw_init started twice",
+                          "neighbor_allgather_init on the ring, started twice",
+                          "neighbor_alltoall_init on the ring", "neighbor_allgatherv_init on the graph",
+                          "neighbor_alltoallv_init on the graph", "neighbor_alltoallw_init on the graph",
                           "partitioned, one partition of two ready, partition 0 arrived",
                           "partitioned, received"};
     for (unsigned i = 0; i < sizeof mpi4 / sizeof mpi4[0]; ++i)
         printf("%s: no MPI 4\n", mpi4[i]);
 #endif
+    MPI_Comm_free(&ring);
+    MPI_Comm_free(&dist);
     return diff_finish();
 }
