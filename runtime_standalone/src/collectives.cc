@@ -65,6 +65,12 @@ status op_create(language lang, fnptr user_fn, bool commute, handle_t& op) {
   return insert_new(rt().ops, o, op, "operations");
 }
 
+status op_create_c(language lang, fnptr user_fn, bool commute, handle_t& op) {
+  if (status st = op_create(lang, user_fn, commute, op); !st.is_ok()) return st;
+  rt().ops.lookup(op)->large = true;
+  return status::ok();
+}
+
 namespace {
 const char* predefined_op_name(handle_t op) {
   for (const auto& o : gen::ops)
@@ -295,9 +301,16 @@ status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t
   if (op_object* o = rt().ops.lookup(op)) {  // the user's function, in its language's convention
     if (count == 0) return status::ok();
     int len = count;
+    std::int64_t large_len = count;  // MPI_Op_create_c's functions: MPI_Count, or MPI_COUNT_KIND
     if (o->lang == language::c || o->lang == language::cxx) {
       void* dt = reinterpret_cast<void*>(static_cast<std::uintptr_t>(t.handle));
-      reinterpret_cast<void (*)(const void*, void*, int*, void**)>(o->fn)(inbuf, inoutbuf, &len, &dt);
+      if (o->large)
+        reinterpret_cast<void (*)(const void*, void*, std::int64_t*, void**)>(o->fn)(inbuf, inoutbuf, &large_len, &dt);
+      else
+        reinterpret_cast<void (*)(const void*, void*, int*, void**)>(o->fn)(inbuf, inoutbuf, &len, &dt);
+    } else if (o->large) {
+      fint fdt = static_cast<fint>(t.handle);
+      reinterpret_cast<void (*)(const void*, void*, std::int64_t*, fint*)>(o->fn)(inbuf, inoutbuf, &large_len, &fdt);
     } else {
       fint flen = count, fdt = static_cast<fint>(t.handle);
       reinterpret_cast<void (*)(const void*, void*, fint*, fint*)>(o->fn)(inbuf, inoutbuf, &flen, &fdt);

@@ -33,9 +33,11 @@ static void count_errors(MPI_Comm *comm, int *code, ...) {
 }
 
 static int user_fn_calls;
+static MPI_Count last_len = -1;
 static void sum_ints(void *in, void *inout, MPI_Count *len, MPI_Datatype *type) {
   (void)type;
   ++user_fn_calls;
+  last_len = *len;
   for (MPI_Count i = 0; i < *len; ++i) ((int *)inout)[i] += ((int *)in)[i];
 }
 
@@ -158,13 +160,23 @@ int main(int argc, char **argv) {
   check_error(rc, MPI_ERR_COUNT, "count = 2147483648");
 
   /* A user operation: created, used and freed through its large form (one process: the function
-   * has no second contribution to combine, so it is never called). */
+   * has no second contribution to combine, so a collective never calls it; MPI_Reduce_local does,
+   * with its length as the MPI_Count an MPI_User_function_c takes: D52). */
   MPI_Op op;
   int src[3] = {4, 5, 6}, dst[3] = {0};
   OK(MPI_Op_create_c(sum_ints, 1, &op));
   OK(MPI_Allreduce_c(src, dst, 3, MPI_INT, op, MPI_COMM_WORLD));
   CHECK(dst[0] == 4 && dst[2] == 6 && user_fn_calls == 0, "MPI_Allreduce_c: %d %d, %d call(s)", dst[0], dst[2],
         user_fn_calls);
+  OK(MPI_Reduce_local_c(src, dst, 3, MPI_INT, op));
+  CHECK(dst[0] == 8 && dst[1] == 10 && dst[2] == 12 && user_fn_calls == 1 && last_len == 3,
+        "MPI_Reduce_local_c: %d %d %d, %d call(s), len %lld", dst[0], dst[1], dst[2], user_fn_calls,
+        (long long)last_len);
+  last_len = -1;
+  OK(MPI_Reduce_local(src, dst, 2, MPI_INT, op));
+  CHECK(dst[0] == 12 && dst[1] == 15 && dst[2] == 12 && user_fn_calls == 2 && last_len == 2,
+        "MPI_Reduce_local: %d %d %d, %d call(s), len %lld", dst[0], dst[1], dst[2], user_fn_calls,
+        (long long)last_len);
   OK(MPI_Op_free(&op));
   CHECK(op == MPI_OP_NULL, "MPI_Op_free left the handle");
 

@@ -14,6 +14,8 @@ program test_D52_large_count_errors_f08
   character(len=MPI_MAX_ERROR_STRING) :: msg
   type(MPI_Datatype) :: t, tv
   type(MPI_Request) :: req
+  type(MPI_Op) :: op
+  integer(kind=MPI_COUNT_KIND) :: last_len = -1
   integer :: a(4), packed(4)
 
   call MPI_Init(ierr)
@@ -85,6 +87,32 @@ program test_D52_large_count_errors_f08
   call MPI_Error_class(ierr, cls)
   call expect_i('file_write large form: class', cls, MPI_ERR_UNSUPPORTED_OPERATION)
 
+  ! An operation made by MPI_Op_create_c: MPI_Reduce_local calls its function with an
+  ! INTEGER(KIND=MPI_COUNT_KIND) length (D52), through either form of MPI_Reduce_local.
+  call MPI_Op_create_c(sum_large, .true., op, ierr)
+  call expect_i('op_create_c, ierror', ierr, MPI_SUCCESS)
+  a = [1, 2, 3, 4]
+  packed = [10, 20, 30, 40]
+  call MPI_Reduce_local(a, packed, 3_MPI_COUNT_KIND, MPI_INTEGER, op, ierr)
+  call expect_i('reduce_local (large count), ierror', ierr, MPI_SUCCESS)
+  call expect_a('reduce_local (large count), len', int(last_len, int64), 3_int64)
+  call MPI_Reduce_local(a, packed, 2, MPI_INTEGER, op, ierr)
+  call expect_a('reduce_local (default count), len', int(last_len, int64), 2_int64)
+  call expect_l('reduce_local, values', all(packed == [12, 24, 33, 40]), .true.)
+  call MPI_Op_free(op)
+
   call MPI_Finalize(ierr)
   call ftest_finish()
+contains
+  subroutine sum_large(invec, inoutvec, len, datatype)
+    use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
+    type(c_ptr), value :: invec, inoutvec
+    integer(kind=MPI_COUNT_KIND) :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: x(:), y(:)
+    last_len = len
+    call c_f_pointer(invec, x, [len])
+    call c_f_pointer(inoutvec, y, [len])
+    if (datatype == MPI_INTEGER) y = y + x
+  end subroutine sum_large
 end program test_D52_large_count_errors_f08

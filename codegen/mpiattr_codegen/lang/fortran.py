@@ -518,11 +518,11 @@ def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
     return [p for p in spec.predefined_callbacks if has_f08(p)]
 
 
-# The abstract interfaces mpi_f08 defines: the spec's callback types and the three the template
+# The abstract interfaces mpi_f08 defines: the spec's callback types and the four the template
 # writes by hand (templates/fortran/mpi_f08.f90.j2). Set by context(); a PROCEDURE argument of any
 # other type is declared EXTERNAL (D40).
 F08_INTERFACES: set[str] = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
-                            "MPI_User_function"}
+                            "MPI_User_function", "MPI_User_function_c"}
 
 
 def f08_specific(fn: Function) -> str:

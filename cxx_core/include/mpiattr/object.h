@@ -110,6 +110,7 @@ struct op_object {
   handle_t handle = 0;
   fnptr fn = nullptr;
   language lang = language::c;  // how fn is called: C's MPI_User_function or Fortran's
+  bool large = false;            // made by MPI_Op_create_c: fn takes an MPI_Count length
   bool commute = true;
   bool predefined = false;
 };

@@ -310,6 +310,8 @@ struct handle_array {
 };
 
 status op_create(language lang, fnptr user_fn, bool commute, handle_t& op);
+// MPI_Op_create_c: user_fn is an MPI_User_function_c, whose length is an MPI_Count (D52).
+status op_create_c(language lang, fnptr user_fn, bool commute, handle_t& op);
 status op_commutative(handle_t op, bool& commute);
 status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& datatype, handle_t op);
 status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
