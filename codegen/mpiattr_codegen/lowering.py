@@ -87,3 +87,17 @@ def per_process_length(fn, p, comm_c=lambda name: name) -> str:
     if which == "size":
         return f"mpiattr::cbind::comm_size_of({comm_c})"
     return f"mpiattr::cbind::degree_of({comm_c}, {'true' if which == 'in' else 'false'})"
+
+
+def core_call(fn, lows, core: str, language: str) -> list[str]:
+    """A large-count form's call into the core (after its checks): each parameter's lowering
+    before, the call of `core` in `language`, the failure path, and the outputs written after."""
+    if core == "create_keyval":
+        raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
+    out = [line for L in lows for line in L.pre]
+    out.append(f"mpiattr::status st = mpiattr::api::{core}({core_args(fn, lows, language)});")
+    out += [line for L in lows for line in L.always]
+    out.append("if (!st.is_ok()) return c.fail(st);")
+    out += [line for L in lows for line in L.post]
+    out.append("return MPI_SUCCESS;")
+    return out

@@ -455,18 +455,7 @@ def large_body(fn: Function) -> list[str]:
                 out.append(f"c.target(c.peek_{target.kind.object}(mpiattr::cbind::to_handle({target.name})));")
         out.extend(checks)
         core = fn.core
-    for L in lows:
-        out.extend(L.pre)
-    if core == "create_keyval":
-        raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
-    out.append(f"mpiattr::status st = mpiattr::api::{core}({lowering.core_args(fn, lows, 'mpiattr::language::c')});")
-    for L in lows:
-        out.extend(L.always)
-    out.append("if (!st.is_ok()) return c.fail(st);")
-    for L in lows:
-        out.extend(L.post)
-    out.append("return MPI_SUCCESS;")
-    return out
+    return out + lowering.core_call(fn, lows, core, "mpiattr::language::c")
 
 
 def large_forms(spec: Spec, fn: Function) -> list[Function]:

@@ -808,19 +808,7 @@ def f08_large_body(fn: Function) -> list[str]:
         if checks:
             out += _large_target(fn) + checks
         core = fn.core
-    for L in lows:
-        out.extend(L.pre)
-    if core == "create_keyval":
-        raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
-    out.append(f"mpiattr::status st = mpiattr::api::{core}("
-               f"{lowering.core_args(fn, lows, fortran_language(fn, True))});")
-    for L in lows:
-        out.extend(L.always)
-    out.append("if (!st.is_ok()) return c.fail(st);")
-    for L in lows:
-        out.extend(L.post)
-    out.append("return MPI_SUCCESS;")
-    return out
+    return out + lowering.core_call(fn, lows, core, fortran_language(fn, True))
 
 
 # ---- mpif.h: lines that are both fixed form and free form ----
