@@ -3,9 +3,30 @@
 ! argument, through the communicator's error handler where the routine has one, and nothing
 ! written; a refused routine's large form is refused as the routine is. mpiattr only (the peers
 ! carry such counts out): not compared.
+! MPI_Op_create_c's user function, in a module: an internal procedure passed as an argument would
+! need a trampoline on an executable stack.
+module d52_user_op
+  use mpi_f08
+  implicit none
+  integer(kind=MPI_COUNT_KIND) :: last_len = -1
+contains
+  subroutine sum_large(invec, inoutvec, len, datatype)
+    use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
+    type(c_ptr), value :: invec, inoutvec
+    integer(kind=MPI_COUNT_KIND) :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: x(:), y(:)
+    last_len = len
+    call c_f_pointer(invec, x, [len])
+    call c_f_pointer(inoutvec, y, [len])
+    if (datatype == MPI_INTEGER) y = y + x
+  end subroutine sum_large
+end module d52_user_op
+
 program test_D52_large_count_errors_f08
   use mpi_f08
   use ftest
+  use d52_user_op
   use, intrinsic :: iso_fortran_env, only: int64
   implicit none
   integer(kind=MPI_COUNT_KIND), parameter :: huge_count = 2_MPI_COUNT_KIND**40
@@ -15,7 +36,6 @@ program test_D52_large_count_errors_f08
   type(MPI_Datatype) :: t, tv
   type(MPI_Request) :: req
   type(MPI_Op) :: op
-  integer(kind=MPI_COUNT_KIND) :: last_len = -1
   integer :: a(4), packed(4)
 
   call MPI_Init(ierr)
@@ -103,16 +123,4 @@ program test_D52_large_count_errors_f08
 
   call MPI_Finalize(ierr)
   call ftest_finish()
-contains
-  subroutine sum_large(invec, inoutvec, len, datatype)
-    use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
-    type(c_ptr), value :: invec, inoutvec
-    integer(kind=MPI_COUNT_KIND) :: len
-    type(MPI_Datatype) :: datatype
-    integer, pointer :: x(:), y(:)
-    last_len = len
-    call c_f_pointer(invec, x, [len])
-    call c_f_pointer(inoutvec, y, [len])
-    if (datatype == MPI_INTEGER) y = y + x
-  end subroutine sum_large
 end program test_D52_large_count_errors_f08
