@@ -154,6 +154,18 @@ status check_datarep(const char* datarep) {
   return status::ok();
 }
 
+// What the three routines check first: the datarep, the count, the datatype; `need` is the
+// external32 size of count items of t.
+status external_items(const char* datarep, int count, const type_object& t, signature& s, aint& need,
+                      bool need_commit = true) {
+  if (status st = check_datarep(datarep); !st.is_ok()) return st;
+  if (status st = check_count(count); !st.is_ok()) return st;
+  aint ext = 0;
+  if (status st = external_signature(t, s, ext, need_commit); !st.is_ok()) return st;
+  need = static_cast<aint>(count) * ext;
+  return status::ok();
+}
+
 std::uint64_t load_le(const unsigned char* p, int n) {
   std::uint64_t v = 0;
   for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
@@ -268,12 +280,9 @@ namespace api {
 
 status pack_external(const char* datarep, const void* inbuf, int incount, type_object& t, void* outbuf,
                      aint outsize, aint& position) {
-  if (status st = check_datarep(datarep); !st.is_ok()) return st;
-  if (status st = check_count(incount); !st.is_ok()) return st;
   signature s;
-  aint ext = 0;
-  if (status st = external_signature(t, s, ext); !st.is_ok()) return st;
-  const aint need = static_cast<aint>(incount) * ext;
+  aint need = 0;
+  if (status st = external_items(datarep, incount, t, s, need); !st.is_ok()) return st;
   if (position < 0 || position > outsize || need > outsize - position)
     return fail(MPI_ERR_TRUNCATE, "packing %ld bytes at position %ld does not fit in outsize %ld",
                 static_cast<long>(need), static_cast<long>(position), static_cast<long>(outsize));
@@ -288,12 +297,9 @@ status pack_external(const char* datarep, const void* inbuf, int incount, type_o
 
 status unpack_external(const char* datarep, const void* inbuf, aint insize, aint& position, void* outbuf,
                        int outcount, type_object& t) {
-  if (status st = check_datarep(datarep); !st.is_ok()) return st;
-  if (status st = check_count(outcount); !st.is_ok()) return st;
   signature s;
-  aint ext = 0;
-  if (status st = external_signature(t, s, ext); !st.is_ok()) return st;
-  const aint need = static_cast<aint>(outcount) * ext;
+  aint need = 0;
+  if (status st = external_items(datarep, outcount, t, s, need); !st.is_ok()) return st;
   if (position < 0 || position > insize || need > insize - position)
     return fail(MPI_ERR_TRUNCATE, "unpacking %ld bytes at position %ld reads past insize %ld",
                 static_cast<long>(need), static_cast<long>(position), static_cast<long>(insize));
@@ -306,13 +312,8 @@ status unpack_external(const char* datarep, const void* inbuf, aint insize, aint
 }
 
 status pack_external_size(const char* datarep, int incount, type_object& t, aint& size) {
-  if (status st = check_datarep(datarep); !st.is_ok()) return st;
-  if (status st = check_count(incount); !st.is_ok()) return st;
   signature s;
-  aint ext = 0;
-  if (status st = external_signature(t, s, ext, false); !st.is_ok()) return st;
-  size = static_cast<aint>(incount) * ext;
-  return status::ok();
+  return external_items(datarep, incount, t, s, size, false);
 }
 
 status pcontrol(int) { return status::ok(); }
