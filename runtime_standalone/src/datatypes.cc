@@ -384,9 +384,7 @@ status pack(const void* inbuf, int incount, type_object& t, void* outbuf, int ou
   if (status st = check_count(incount); !st.is_ok()) return st;
   if (status st = check_committed(t); !st.is_ok()) return st;
   aint need = static_cast<aint>(incount) * t.size;
-  if (position < 0 || position + need > outsize)
-    return fail(MPI_ERR_TRUNCATE, "packing %ld bytes at position %d does not fit in outsize %d",
-                static_cast<long>(need), position, outsize);
+  if (status st = check_pack_room(need, position, outsize, true); !st.is_ok()) return st;
   pack_elements(inbuf, incount, t, static_cast<char*>(outbuf) + position);
   position += static_cast<int>(need);
   return status::ok();
@@ -397,9 +395,7 @@ status unpack(const void* inbuf, int insize, int& position, void* outbuf, int ou
   if (status st = check_count(outcount); !st.is_ok()) return st;
   if (status st = check_committed(t); !st.is_ok()) return st;
   aint need = static_cast<aint>(outcount) * t.size;
-  if (position < 0 || position + need > insize)
-    return fail(MPI_ERR_TRUNCATE, "unpacking %ld bytes at position %d reads past insize %d",
-                static_cast<long>(need), position, insize);
+  if (status st = check_pack_room(need, position, insize, false); !st.is_ok()) return st;
   unpack_elements(static_cast<const char*>(inbuf) + position, outbuf, outcount, t);
   position += static_cast<int>(need);
   return status::ok();

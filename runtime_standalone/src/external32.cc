@@ -283,9 +283,7 @@ status pack_external(const char* datarep, const void* inbuf, int incount, type_o
   signature s;
   aint need = 0;
   if (status st = external_items(datarep, incount, t, s, need); !st.is_ok()) return st;
-  if (position < 0 || position > outsize || need > outsize - position)
-    return fail(MPI_ERR_TRUNCATE, "packing %ld bytes at position %ld does not fit in outsize %ld",
-                static_cast<long>(need), static_cast<long>(position), static_cast<long>(outsize));
+  if (status st = check_pack_room(need, position, outsize, true); !st.is_ok()) return st;
   if (need == 0) return status::ok();  // nothing to read or write (buffers may be null)
   std::vector<char> native(static_cast<std::size_t>(incount) * static_cast<std::size_t>(t.size));
   pack_elements(inbuf, incount, t, native.data());
@@ -300,9 +298,7 @@ status unpack_external(const char* datarep, const void* inbuf, aint insize, aint
   signature s;
   aint need = 0;
   if (status st = external_items(datarep, outcount, t, s, need); !st.is_ok()) return st;
-  if (position < 0 || position > insize || need > insize - position)
-    return fail(MPI_ERR_TRUNCATE, "unpacking %ld bytes at position %ld reads past insize %ld",
-                static_cast<long>(need), static_cast<long>(position), static_cast<long>(insize));
+  if (status st = check_pack_room(need, position, insize, false); !st.is_ok()) return st;
   if (need == 0) return status::ok();
   std::vector<char> native(static_cast<std::size_t>(outcount) * static_cast<std::size_t>(t.size));
   convert(static_cast<const char*>(inbuf) + position, native.data(), outcount, s, false);

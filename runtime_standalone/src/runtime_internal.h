@@ -171,6 +171,17 @@ status get_object_name(T& object, char* name, int& resultlen) {
   return status::ok();
 }
 
+// MPI_Pack / MPI_Unpack and their external32 forms (MPI-4.1 §6.2.1, §6.2.3): `need` bytes from
+// `position` must lie within the buffer's `size` bytes, else MPI_ERR_TRUNCATE, nothing moved.
+inline status check_pack_room(aint need, aint position, aint size, bool packing) {
+  if (position >= 0 && position <= size && need <= size - position) return status::ok();
+  if (packing)
+    return fail(MPI_ERR_TRUNCATE, "packing %ld bytes at position %ld does not fit in outsize %ld",
+                static_cast<long>(need), static_cast<long>(position), static_cast<long>(size));
+  return fail(MPI_ERR_TRUNCATE, "unpacking %ld bytes at position %ld reads past insize %ld",
+              static_cast<long>(need), static_cast<long>(position), static_cast<long>(size));
+}
+
 inline status check_count(int count) {
   return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
 }
