@@ -32,6 +32,8 @@ program test_D51_fortran_only_routines
   character(len=*), parameter :: SYNC_REG = 'F_SYNC_REG leaves an array and a scalar as they are'
   character(len=*), parameter :: STATUS_ROUND_TRIP = &
     'STATUS_F2F08 then STATUS_F082F keep SOURCE, TAG, ERROR and the count of STATUS_SET_ELEMENTS'
+  character(len=*), parameter :: STATUS_IGNORE_REFUSED = &
+    'STATUS_F2F08 of MPI_STATUS_IGNORE is MPI_ERR_ARG and leaves the TYPE(MPI_Status) as it was'
 #ifndef MPIATTR_PEER_MPICH
   integer(kind=int64) :: i8m(2, 3)
   real(kind=real64) :: r8m(2, 2, 2)
@@ -121,8 +123,16 @@ program test_D51_fortran_only_routines
   call MPI_GET_ELEMENTS(back, MPI_INTEGER, count, ierr)
   ok = ok .and. ierr == MPI_SUCCESS .and. count == 5
   call expect_l(STATUS_ROUND_TRIP, ok, .true.)
+  ! MPI_STATUS_IGNORE is no status to convert (§19.3.5): an error tied to no object, which goes to
+  ! MPI_COMM_SELF's handler (D4), with the output untouched.
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
+  f08%MPI_SOURCE = 17
+  call MPI_STATUS_F2F08(MPI_STATUS_IGNORE, f08, ierr)
+  call MPI_ERROR_CLASS(ierr, count, s)
+  call expect_l(STATUS_IGNORE_REFUSED, count == MPI_ERR_ARG .and. f08%MPI_SOURCE == 17, .true.)
 #else
   print '(a)', STATUS_ROUND_TRIP // ': not built for this peer'
+  print '(a)', STATUS_IGNORE_REFUSED // ': not built for this peer'
 #endif
 
   call MPI_FINALIZE(ierr)
