@@ -115,6 +115,17 @@ def _param_errors(p: Param) -> list[tuple[str, str]]:
     return []
 
 
+def error_handler(fn: Function) -> str:
+    """Whose error handler the C binding raises the routine's errors on (lang/c.py's targets)."""
+    objects = [p.kind.object for p in fn.params if p.kind.cls == "handle"]
+    if "file" in objects:  # MPI-4.1 §9.3; standalone there are no open files (D36)
+        return "the error handler of MPI_FILE_NULL"
+    if "session" in objects:  # D49
+        return ("the error handler of its session (of MPI_COMM_SELF when the session is not "
+                "live)")
+    return "the error handler of its first communicator or window argument (else of MPI_COMM_SELF)"
+
+
 def errors(fn: Function) -> list[tuple[str, str]]:
     """(error class, why) for each way the C binding of the routine can fail, in order."""
     if fn.returns is not None:
@@ -331,6 +342,8 @@ def page(spec: Spec, e) -> dict:
         "desc": description(spec, e),
         "params": [(p.name, p.dir.upper(), param_word(p)) for p in e.params],
         "errors": errors(e) if isinstance(e, Function) else None,
+        "error_handler": error_handler(e) if isinstance(e, Function) else None,
+        "ierror": bool(e.ierror),  # MPI_PCONTROL(LEVEL) has none (MPI-4.1 §15.2.4)
         # The caching routines' errors all follow from their parameters; the runtime's routines
         # also check argument values their own way (runtime_standalone), which the list omits.
         "errors_complete": bool(getattr(e, "object", None)),
