@@ -455,7 +455,7 @@ def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
     which makes C++ callbacks a C keyval's trampolines (docs/cxx.md C1, C2)."""
     cls, obj = e["class"], _OBJ_ENUM[fn.object]
     if fn.core == "create_keyval":
-        cbs = {cb.role: cb for cb in spec.callbacks
+        cbs = {cb.role: cb for cb in spec.attr_callbacks
                if cb.object == fn.object and cb.cxx and cb.cxx.get("class") == cls}
         c_copy = fn.params[0].func_type
         c_del = fn.params[1].func_type
@@ -547,7 +547,7 @@ def predefined_cxx(spec: Spec) -> dict[str, list[dict]]:
 
 def class_callbacks(spec: Spec) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for cb in spec.callbacks:
+    for cb in spec.attr_callbacks:
         if cb.cxx:
             out.setdefault(cb.cxx["class"], []).append(callback_typedef(cb))
     return out
