@@ -13,7 +13,7 @@ from .model import (CALLBACK_ROLES, Callback, Datatype, Deprecation, ErrorClass,
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran",
               "c_large", "f08_large", "large_func_suffix", "c_array_as_pointer"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
-               "ignored_with", "pointer"}
+               "ignored_with", "pointer", "cxx"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
@@ -82,7 +82,8 @@ def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
                          func_type=p.get("func_type"), const=bool(p.get("const", False)),
                          length=p.get("length"), c_decl=p.get("c"),
                          asynchronous=bool(p.get("asynchronous", False)),
-                         ignored_with=p.get("ignored_with"), pointer=bool(p.get("pointer", False))))
+                         ignored_with=p.get("ignored_with"), pointer=bool(p.get("pointer", False)),
+                         cxx_decl=p.get("cxx")))
     for q in out:  # a datatype ignored with a buffer's MPI_IN_PLACE or an op's MPI_NO_OP
         by = next((r for r in out if r.name == q.ignored_with), None)
         if q.ignored_with and (by is None or not (by.kind.cls == "buffer" or by.kind.object == "op")):
@@ -201,7 +202,7 @@ def load(spec_dir: str | Path) -> Spec:
         if beh not in expected:
             raise SpecError(f"{o}: behaviour {beh!r} does not fit a {by_name[t].role} callback")
         predefs.append(PredefinedCallback(
-            name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
+            name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, by_name[t].is_attr),
             type=by_name[t], behaviour=beh, params=_params(e, kinds, o), origin=o,
             deprecated=_dep(e, o), ierror=e.get("ierror", "ierror"),
             ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o)))

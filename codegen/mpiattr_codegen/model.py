@@ -53,6 +53,9 @@ class Param:
     # C passes it by address although it is an input (apis.json `pointer`): the error handlers'
     # MPI_Comm* comm and int* error_code, MPI_User_function's int* len and MPI_Datatype* datatype.
     pointer: bool = False
+    # Its declaration in the MPI:: typedef of a callback type where MPI-2.2 Annex A.4 departs from
+    # what its kind gives (`const void* invec`, `Aint& file_extent`): docs/cxx.md.
+    cxx_decl: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,7 @@ class PredefinedCallback:
     ref: str
     object: str
     type: Callback
-    behaviour: str  # null_copy | dup | null_delete
+    behaviour: str  # null_copy | dup | null_delete | null_conversion (MPI_CONVERSION_FN_NULL)
     params: tuple[Param, ...]
     origin: str
     deprecated: Optional[Deprecation] = None
@@ -253,6 +256,12 @@ class Spec:
         """The attribute callbacks (copy and delete), the only ones with predefined forms that the
         caching core runs."""
         return tuple(c for c in self.callbacks if c.is_attr)
+
+    @property
+    def attr_predefined_callbacks(self) -> tuple[PredefinedCallback, ...]:
+        """The predefined attribute callbacks (MPI_COMM_DUP_FN, ...): real functions the core
+        recognises; not MPI_CONVERSION_FN_NULL, a null function pointer in C (D54)."""
+        return tuple(p for p in self.predefined_callbacks if p.type.is_attr)
 
     def callback_large_form(self, cb: Callback) -> Optional[Callback]:
         for c in self.callback_large_forms:

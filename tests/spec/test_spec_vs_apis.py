@@ -56,7 +56,8 @@ def test_spec_covers_runtime_and_caching(spec, caching):
     # (20 of the standard, and the 3 MPICH extensions MPIX_*_create_keyval_x: D35)
     assert len(spec.caching_functions) == 23 and len(spec.attr_callbacks) == 8
     assert len(spec.callbacks) == 21  # every callback type of apis.json (docs/decisions.md D54)
-    assert len(spec.predefined_callbacks) == 12
+    assert len(spec.attr_predefined_callbacks) == 12
+    assert len(spec.predefined_callbacks) == 13  # and MPI_CONVERSION_FN_NULL (D54)
     assert len(spec.functions) > len(spec.caching_functions)
     names = {e.name for e in sc.spec_entries(spec)}
     assert {c["raw"]["name"] for c in caching.values()} <= names

@@ -518,7 +518,7 @@ def predefined_cxx(spec: Spec) -> dict[str, list[dict]]:
     """The predefined callbacks as static members (Comm::DUP_FN) or, for the deprecated MPI-1 ones,
     functions of namespace MPI (MPI::DUP_FN): name, signature and body, by class."""
     out: dict[str, list[dict]] = {}
-    for pc in spec.predefined_callbacks:
+    for pc in spec.attr_predefined_callbacks:
         cb = pc.type
         if not cb.cxx:
             continue
@@ -553,6 +553,44 @@ def class_callbacks(spec: Spec) -> dict[str, list[str]]:
     return out
 
 
+def _other_param(p) -> str:
+    """A parameter of a callback type other than the attribute ones, as MPI-2.2 Annex A.4 declares
+    it: a handle by reference, an output by reference, what C passes by address by pointer; where
+    the annex departs from that, the spec's param `cxx` says it."""
+    k, n = p.kind, p.name
+    if p.cxx_decl:
+        return p.cxx_decl
+    if k.cls == "varargs":
+        return "..."
+    if k.cls == "handle":
+        return f"{_HANDLE_CLASS[k.object]}& {n}"
+    if k.cls in ("buffer", "extra"):
+        return f"void* {n}"
+    if k.cls == "status":
+        return f"Status& {n}"
+    t = "bool" if k.cls == "logical" else _base_type(k)
+    if p.pointer:
+        return f"{t}* {n}"
+    return f"{t}& {n}" if p.dir != "in" else f"{t} {n}"
+
+
+def other_callback_typedefs(spec: Spec) -> dict[str, list[str]]:
+    """The MPI:: typedefs of the callback types other than the attribute ones (MPI-2.2 Annex A.4:
+    Comm::Errhandler_function, User_function, Grequest::Query_function, ...), by class ("": of
+    namespace MPI), each followed by its `_fn` alias where the C type has one (Errhandler_fn)."""
+    out: dict[str, list[str]] = {}
+    for cb in spec.callbacks:
+        if cb.is_attr or not cb.cxx:
+            continue
+        ret = cb.cxx.get("returns") or (cb.returns.c if cb.returns else "int")
+        name = cb.cxx["name"]
+        lines = out.setdefault(cb.cxx["class"], [])
+        lines.append(f"typedef {ret} {name}({', '.join(_other_param(p) for p in cb.params)})")
+        for _alias, _since in cb.aliases:
+            lines.append(f"typedef {name} {name.replace('_function', '_fn')}")
+    return out
+
+
 def datatype_names(spec: Spec) -> list[tuple[str, str, bool]]:
     """(C++ name, C constant, optional) of every predefined datatype; an optional one exists over
     a host only where the host's mpi.h defines its C name."""
@@ -575,4 +613,5 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     return {"members": members(spec), "predefined": predefined_cxx(spec),
-            "typedefs": class_callbacks(spec), "datatype_names": datatype_names(spec)}
+            "typedefs": class_callbacks(spec), "other_typedefs": other_callback_typedefs(spec),
+            "datatype_names": datatype_names(spec)}

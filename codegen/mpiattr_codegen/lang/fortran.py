@@ -525,7 +525,7 @@ def f08_callbacks(spec: Spec) -> list:
 
 
 def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
-    return [p for p in spec.predefined_callbacks if has_f08(p)]
+    return [p for p in spec.attr_predefined_callbacks if has_f08(p)]
 
 
 # The abstract interfaces mpi_f08 defines: the spec's callback types (f08_callbacks). Set by

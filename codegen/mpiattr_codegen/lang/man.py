@@ -29,7 +29,7 @@ def outputs(spec: Spec) -> list[tuple[str, str, dict]]:
 
 
 def entries(spec: Spec) -> list:
-    return [*spec.functions, *spec.attr_callbacks, *spec.predefined_callbacks]
+    return [*spec.functions, *spec.attr_callbacks, *spec.attr_predefined_callbacks]
 
 
 # ---- roff ----
