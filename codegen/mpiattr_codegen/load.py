@@ -17,7 +17,7 @@ _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c"
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
-                  "ierror_kind", "fortran", "returns", "aliases"}
+                  "ierror_kind", "fortran", "returns", "aliases", "desc"}
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
                 "ierror_kind", "fortran"}
 _FORTRAN_KEYS = {"binding", "f08"}
@@ -186,7 +186,8 @@ def load(spec_dir: str | Path) -> Spec:
                 role=role, params=_params(e, kinds, o), origin=o, deprecated=_dep(e, o),
                 cxx=e.get("cxx"), ierror=e.get("ierror", "ierror"),
                 ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o),
-                returns=kinds[ret] if ret else None, aliases=tuple(aliases)))
+                returns=kinds[ret] if ret else None, aliases=tuple(aliases),
+                desc=e.get("desc", "")))
         for e in doc.get("predefined_callback", []):
             raw_predefs.append((fname, e))
     by_name = {c.name: c for c in callbacks}

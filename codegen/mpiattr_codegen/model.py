@@ -115,6 +115,7 @@ class Callback:
     aliases: tuple[tuple[str, Optional[str]], ...] = ()
     # Its large-count form (MPI_User_function_c, docs/decisions.md D47): the type's name.
     large_of: Optional[str] = None
+    desc: str = ""  # what the man page says it is (the attribute callbacks': lang/man.py's by role)
 
     @property
     def is_attr(self) -> bool:

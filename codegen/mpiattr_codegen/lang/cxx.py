@@ -574,6 +574,13 @@ def _other_param(p) -> str:
     return f"{t}& {n}" if p.dir != "in" else f"{t} {n}"
 
 
+def other_callback_typedef(cb: Callback, scope: str = "") -> str:
+    """typedef void Errhandler_function(Comm& comm, int* error_code, ...); `scope` before the name
+    (MPI::Comm::, for the man page)."""
+    ret = cb.cxx.get("returns") or (cb.returns.c if cb.returns else "int")
+    return f"typedef {ret} {scope}{cb.cxx['name']}({', '.join(_other_param(p) for p in cb.params)})"
+
+
 def other_callback_typedefs(spec: Spec) -> dict[str, list[str]]:
     """The MPI:: typedefs of the callback types other than the attribute ones (MPI-2.2 Annex A.4:
     Comm::Errhandler_function, User_function, Grequest::Query_function, ...), by class ("": of
@@ -582,10 +589,9 @@ def other_callback_typedefs(spec: Spec) -> dict[str, list[str]]:
     for cb in spec.callbacks:
         if cb.is_attr or not cb.cxx:
             continue
-        ret = cb.cxx.get("returns") or (cb.returns.c if cb.returns else "int")
         name = cb.cxx["name"]
         lines = out.setdefault(cb.cxx["class"], [])
-        lines.append(f"typedef {ret} {name}({', '.join(_other_param(p) for p in cb.params)})")
+        lines.append(other_callback_typedef(cb))
         for _alias, _since in cb.aliases:
             lines.append(f"typedef {name} {name.replace('_function', '_fn')}")
     return out

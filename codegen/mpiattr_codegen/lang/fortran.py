@@ -557,6 +557,8 @@ def _f08_type(p: Param) -> str:
 
 
 def _f08_dims(p: Param) -> str:
+    if ", VALUE" in (p.kind.f08 or ""):  # an address by value (MPI_User_function's invec): scalar
+        return ""
     if p.kind.cls == "string_array":
         return f"({_string_array_dims(p)})"
     if p.length is None or p.kind.cls == "string":  # a string's length is its LEN
@@ -624,8 +626,6 @@ def f08_decl(p: Param, callback: bool = False) -> str:
         attrs.append(f"intent({p.dir})")
     if p.asynchronous:
         attrs.append("asynchronous")
-    if ", value" in t:  # an address by value (MPI_User_function's invec): a scalar TYPE(C_PTR)
-        return f"{', '.join(attrs)} :: {p.name}"
     return f"{', '.join(attrs)} :: {p.name}{_f08_dims(p)}"
 
 
