@@ -20,7 +20,9 @@ in C++ and what it looks like (docs/cxx.md):
                (Datatype::Unpack takes position after outcount)
   raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
                MPI::ERRORS_THROW_EXCEPTIONS
-On callbacks: { class, name } of the typedef, and const_in for a const attribute_val_in.
+On callbacks: { class, name } of the typedef, const_in for a const attribute_val_in, and returns
+where C++'s return type is not C's (Datarep_extent_function: void); a parameter's own `cxx` gives
+its declaration where MPI-2.2 departs from other_callback_typedef's rule (D54).
 
 Parameters follow their kind class: handles as `const T&` (arrays as `T[]`, converted element by
 element), OUT scalars as references, buffers as `const void*` / `void*`, strings as
@@ -577,6 +579,9 @@ def _other_param(p) -> str:
 def other_callback_typedef(cb: Callback, scope: str = "") -> str:
     """typedef void Errhandler_function(Comm& comm, int* error_code, ...); `scope` before the name
     (MPI::Comm::, for the man page)."""
+    extra = set(cb.cxx) - {"class", "name", "returns"}
+    if extra:
+        raise SpecError(f"{cb.origin}: cxx: unknown key(s) {sorted(extra)}; allowed: class, name, returns")
     ret = cb.cxx.get("returns") or (cb.returns.c if cb.returns else "int")
     return f"typedef {ret} {scope}{cb.cxx['name']}({', '.join(_other_param(p) for p in cb.params)})"
 
