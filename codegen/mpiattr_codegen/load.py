@@ -6,18 +6,18 @@ import tomllib
 from typing import Optional
 from pathlib import Path
 
-from .model import (Callback, Datatype, Deprecation, ErrorClass, FortranRoutine, Function, Handle,
+from .model import (CALLBACK_ROLES, Callback, Datatype, Deprecation, ErrorClass, FortranRoutine, Function, Handle,
                     Kind, Op, Param, PredefinedCallback, PredefinedKey, Removed, SizeofSpecific,
                     Spec, SpecError)
 
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran",
               "c_large", "f08_large", "large_func_suffix", "c_array_as_pointer"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
-               "ignored_with"}
+               "ignored_with", "pointer", "cxx"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
-                  "ierror_kind", "fortran"}
+                  "ierror_kind", "fortran", "returns", "aliases", "desc"}
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
                 "ierror_kind", "fortran"}
 _FORTRAN_KEYS = {"binding", "f08"}
@@ -82,7 +82,8 @@ def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
                          func_type=p.get("func_type"), const=bool(p.get("const", False)),
                          length=p.get("length"), c_decl=p.get("c"),
                          asynchronous=bool(p.get("asynchronous", False)),
-                         ignored_with=p.get("ignored_with")))
+                         ignored_with=p.get("ignored_with"), pointer=bool(p.get("pointer", False)),
+                         cxx_decl=p.get("cxx")))
     for q in out:  # a datatype ignored with a buffer's MPI_IN_PLACE or an op's MPI_NO_OP
         by = next((r for r in out if r.name == q.ignored_with), None)
         if q.ignored_with and (by is None or not (by.kind.cls == "buffer" or by.kind.object == "op")):
@@ -170,13 +171,23 @@ def load(spec_dir: str | Path) -> Spec:
             o = f"spec/{fname}: {e.get('name', '?')}"
             _check_keys(e, _CALLBACK_KEYS, o)
             role = _need(e, "role", o)
-            if role not in ("copy", "delete"):
-                raise SpecError(f"{o}: role must be copy or delete")
+            if role not in CALLBACK_ROLES:
+                raise SpecError(f"{o}: role must be one of {list(CALLBACK_ROLES)}")
+            ret = e.get("returns")
+            if ret is not None and ret not in kinds:
+                raise SpecError(f"{o}: unknown return kind {ret!r}")
+            aliases = []
+            for a in e.get("aliases", []):
+                _check_keys(a, {"name", "since"}, o + " aliases")
+                aliases.append((_need(a, "name", o), a.get("since")))
             callbacks.append(Callback(
-                name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
+                name=_need(e, "name", o), ref=_need(e, "ref", o),
+                object=_object(e, o, role in ("copy", "delete")),
                 role=role, params=_params(e, kinds, o), origin=o, deprecated=_dep(e, o),
                 cxx=e.get("cxx"), ierror=e.get("ierror", "ierror"),
-                ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o)))
+                ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o),
+                returns=kinds[ret] if ret else None, aliases=tuple(aliases),
+                desc=e.get("desc", "")))
         for e in doc.get("predefined_callback", []):
             raw_predefs.append((fname, e))
     by_name = {c.name: c for c in callbacks}
@@ -187,17 +198,20 @@ def load(spec_dir: str | Path) -> Spec:
         if t not in by_name:
             raise SpecError(f"{o}: unknown callback type {t!r}")
         beh = _need(e, "behaviour", o)
-        expected = {"copy": ("null_copy", "dup"), "delete": ("null_delete",)}[by_name[t].role]
+        expected = {"copy": ("null_copy", "dup"), "delete": ("null_delete",),
+                    "datarep": ("null_conversion",)}.get(by_name[t].role, ())
         if beh not in expected:
             raise SpecError(f"{o}: behaviour {beh!r} does not fit a {by_name[t].role} callback")
         predefs.append(PredefinedCallback(
-            name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, True),
+            name=_need(e, "name", o), ref=_need(e, "ref", o), object=_object(e, o, by_name[t].is_attr),
             type=by_name[t], behaviour=beh, params=_params(e, kinds, o), origin=o,
             deprecated=_dep(e, o), ierror=e.get("ierror", "ierror"),
             ierror_kind=e.get("ierror_kind", "ERROR_CODE"), fortran=_fortran(e, o)))
 
     names = [f.name for f in functions] + [c.name for c in callbacks] + [p.name for p in predefs]
     names += [f.name for f in fortran_routines]
+    callback_large = _callback_large_forms(callbacks)
+    names += [c.name for c in callback_large] + [a for c in callbacks for a, _ in c.aliases]
     dups = {n for n in names if names.count(n) > 1}
     if dups:
         raise SpecError(f"spec: defined more than once: {sorted(dups)}")
@@ -262,7 +276,24 @@ def load(spec_dir: str | Path) -> Spec:
                 c_integers=tuple(c.get("c_integers", {}).items()), c_enums=tuple(c_enums),
                 c_handles=tuple(c_handles),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
-                files=tuple(str(f) for f in files), fortran_routines=tuple(fortran_routines))
+                files=tuple(str(f) for f in files), fortran_routines=tuple(fortran_routines),
+                callback_large_forms=callback_large)
+
+
+def _callback_large_forms(callbacks: list) -> tuple:
+    """The large-count forms of the callback types (MPI_User_function_c,
+    MPI_Datarep_conversion_function_c: MPI-4.1 §19.2): one for each type with a parameter whose
+    kind widens, that parameter widened (docs/decisions.md D47)."""
+    forms = []
+    for cb in callbacks:
+        if not any(_widens(p) for p in cb.params):
+            continue
+        params = tuple(dataclasses.replace(p, kind=_large_kind(p.kind), base_kind=p.kind)
+                       if _widens(p) else p for p in cb.params)
+        forms.append(dataclasses.replace(cb, name=cb.name + "_c", params=params, large_of=cb.name,
+                                         origin=f"{cb.origin} (its large-count form)", cxx=None,
+                                         aliases=(), deprecated=None))
+    return tuple(forms)
 
 
 def _fortran_routine(e: dict, kinds: dict, o: str) -> FortranRoutine:

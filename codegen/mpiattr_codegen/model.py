@@ -50,6 +50,12 @@ class Param:
     # parameter, which the routine has not (docs/decisions.md D47).
     base_kind: Optional["Kind"] = None
     large_only: bool = False
+    # C passes it by address although it is an input (apis.json `pointer`): the error handlers'
+    # MPI_Comm* comm and int* error_code, MPI_User_function's int* len and MPI_Datatype* datatype.
+    pointer: bool = False
+    # Its declaration in the MPI:: typedef of a callback type where MPI-2.2 Annex A.4 departs from
+    # what its kind gives (`const void* invec`, `Aint& file_extent`): docs/cxx.md.
+    cxx_decl: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -84,12 +90,18 @@ class Function:
         return "P" + self.name
 
 
+# What a callback type is for (Callback.role): the attribute callbacks' copy and delete, and the
+# others of the standard (docs/decisions.md D40).
+ATTR_ROLES = ("copy", "delete")
+CALLBACK_ROLES = ATTR_ROLES + ("errhandler", "user_op", "grequest", "datarep", "tool_event")
+
+
 @dataclass(frozen=True)
 class Callback:
     name: str
     ref: str
-    object: str
-    role: str  # copy | delete
+    object: Optional[str]  # COMM | WIN | TYPE for the attribute callbacks, else None
+    role: str  # one of CALLBACK_ROLES
     params: tuple[Param, ...]
     origin: str
     deprecated: Optional[Deprecation] = None
@@ -97,6 +109,17 @@ class Callback:
     ierror: str = "ierror"
     ierror_kind: str = "ERROR_CODE"
     fortran: Optional[dict] = None  # { f08 = false }: no mpi_f08 binding (the MPI-1 family)
+    returns: Optional[Kind] = None  # None: returns an MPI error code (int); NOTHING: void
+    # Its other C names, (name, deprecated since or None): MPI_Comm_errhandler_fn, deprecated since
+    # MPI-2.2; mpi.h declares each as a typedef of the type.
+    aliases: tuple[tuple[str, Optional[str]], ...] = ()
+    # Its large-count form (MPI_User_function_c, docs/decisions.md D47): the type's name.
+    large_of: Optional[str] = None
+    desc: str = ""  # what the man page says it is (the attribute callbacks': lang/man.py's by role)
+
+    @property
+    def is_attr(self) -> bool:
+        return self.role in ATTR_ROLES
 
 
 @dataclass(frozen=True)
@@ -105,7 +128,7 @@ class PredefinedCallback:
     ref: str
     object: str
     type: Callback
-    behaviour: str  # null_copy | dup | null_delete
+    behaviour: str  # null_copy | dup | null_delete | null_conversion (MPI_CONVERSION_FN_NULL)
     params: tuple[Param, ...]
     origin: str
     deprecated: Optional[Deprecation] = None
@@ -220,11 +243,31 @@ class Spec:
     large_forms: tuple[Function, ...] = ()
     # The routines of the Fortran bindings only (spec/fortran.toml, docs/decisions.md D51).
     fortran_routines: tuple[FortranRoutine, ...] = ()
+    # The callback types' large-count forms MPI_X_c (MPI_User_function_c), derived like large_forms.
+    callback_large_forms: tuple[Callback, ...] = ()
 
     def large_form(self, fn: Function) -> Optional[Function]:
         for f in self.large_forms:
             if f.large_of == fn.name:
                 return f
+        return None
+
+    @property
+    def attr_callbacks(self) -> tuple[Callback, ...]:
+        """The attribute callbacks (copy and delete), the only ones with predefined forms that the
+        caching core runs."""
+        return tuple(c for c in self.callbacks if c.is_attr)
+
+    @property
+    def attr_predefined_callbacks(self) -> tuple[PredefinedCallback, ...]:
+        """The predefined attribute callbacks (MPI_COMM_DUP_FN, ...): real functions the core
+        recognises; not MPI_CONVERSION_FN_NULL, a null function pointer in C (D54)."""
+        return tuple(p for p in self.predefined_callbacks if p.type.is_attr)
+
+    def callback_large_form(self, cb: Callback) -> Optional[Callback]:
+        for c in self.callback_large_forms:
+            if c.large_of == cb.name:
+                return c
         return None
 
     def function(self, name: str) -> Function:

@@ -21,7 +21,7 @@ def test_one_page_per_routine_callback_type_and_predefined_callback(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     pages = {p.name for p in (tmp_path / "share/man/man3").iterdir()}
-    want = {e.name + ".3" for e in (*SPEC.functions, *SPEC.callbacks, *SPEC.predefined_callbacks)}
+    want = {e.name + ".3" for e in (*SPEC.functions, *SPEC.callbacks, *SPEC.attr_predefined_callbacks)}
     assert pages == want
     assert (tmp_path / "share/man/man7/mpiattr.7").exists()
     text = (tmp_path / "share/man/man3/MPI_Comm_delete_attr.3").read_text()

@@ -43,6 +43,8 @@ def c_type(p: Param) -> str:
         return f"{'const ' if p.const else ''}void* {p.name}"
     if k.cls == "string":
         return f"{'const ' if p.const or p.dir == 'in' else ''}char* {p.name}"
+    if p.pointer:  # an input C passes by address (the error handlers', MPI_User_function's)
+        return f"{k.c}* {p.name}"
     if p.length is not None and k.c_array_as_pointer:
         return f"{'const ' if p.const else ''}{k.c}* {p.name}"
     if p.length is not None:
@@ -96,8 +98,8 @@ def c_return(fn: Function) -> str:
 
 def c_prototype(entry, name: str | None = None) -> str:
     n = name or entry.name
-    if isinstance(entry, Callback):
-        return f"typedef int {n}({c_params(entry)})"
+    if isinstance(entry, Callback):  # an error code, or the type's own return (void)
+        return f"typedef {entry.returns.c if entry.returns else 'int'} {n}({c_params(entry)})"
     ret = "int" if isinstance(entry, PredefinedCallback) else c_return(entry)
     return f"{ret} {n}({c_params(entry)})"
 

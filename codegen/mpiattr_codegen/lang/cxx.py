@@ -20,7 +20,9 @@ in C++ and what it looks like (docs/cxx.md):
                (Datatype::Unpack takes position after outcount)
   raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
                MPI::ERRORS_THROW_EXCEPTIONS
-On callbacks: { class, name } of the typedef, and const_in for a const attribute_val_in.
+On callbacks: { class, name } of the typedef, const_in for a const attribute_val_in, and returns
+where C++'s return type is not C's (Datarep_extent_function: void); a parameter's own `cxx` gives
+its declaration where MPI-2.2 departs from other_callback_typedef's rule (D54).
 
 Parameters follow their kind class: handles as `const T&` (arrays as `T[]`, converted element by
 element), OUT scalars as references, buffers as `const void*` / `void*`, strings as
@@ -455,7 +457,7 @@ def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
     which makes C++ callbacks a C keyval's trampolines (docs/cxx.md C1, C2)."""
     cls, obj = e["class"], _OBJ_ENUM[fn.object]
     if fn.core == "create_keyval":
-        cbs = {cb.role: cb for cb in spec.callbacks
+        cbs = {cb.role: cb for cb in spec.attr_callbacks
                if cb.object == fn.object and cb.cxx and cb.cxx.get("class") == cls}
         c_copy = fn.params[0].func_type
         c_del = fn.params[1].func_type
@@ -518,7 +520,7 @@ def predefined_cxx(spec: Spec) -> dict[str, list[dict]]:
     """The predefined callbacks as static members (Comm::DUP_FN) or, for the deprecated MPI-1 ones,
     functions of namespace MPI (MPI::DUP_FN): name, signature and body, by class."""
     out: dict[str, list[dict]] = {}
-    for pc in spec.predefined_callbacks:
+    for pc in spec.attr_predefined_callbacks:
         cb = pc.type
         if not cb.cxx:
             continue
@@ -547,9 +549,56 @@ def predefined_cxx(spec: Spec) -> dict[str, list[dict]]:
 
 def class_callbacks(spec: Spec) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for cb in spec.callbacks:
+    for cb in spec.attr_callbacks:
         if cb.cxx:
             out.setdefault(cb.cxx["class"], []).append(callback_typedef(cb))
+    return out
+
+
+def _other_param(p) -> str:
+    """A parameter of a callback type other than the attribute ones, as MPI-2.2 Annex A.4 declares
+    it: a handle by reference, an output by reference, what C passes by address by pointer; where
+    the annex departs from that, the spec's param `cxx` says it."""
+    k, n = p.kind, p.name
+    if p.cxx_decl:
+        return p.cxx_decl
+    if k.cls == "varargs":
+        return "..."
+    if k.cls == "handle":
+        return f"{_HANDLE_CLASS[k.object]}& {n}"
+    if k.cls in ("buffer", "extra"):
+        return f"void* {n}"
+    if k.cls == "status":
+        return f"Status& {n}"
+    t = "bool" if k.cls == "logical" else _base_type(k)
+    if p.pointer:
+        return f"{t}* {n}"
+    return f"{t}& {n}" if p.dir != "in" else f"{t} {n}"
+
+
+def other_callback_typedef(cb: Callback, scope: str = "") -> str:
+    """typedef void Errhandler_function(Comm& comm, int* error_code, ...); `scope` before the name
+    (MPI::Comm::, for the man page)."""
+    extra = set(cb.cxx) - {"class", "name", "returns"}
+    if extra:
+        raise SpecError(f"{cb.origin}: cxx: unknown key(s) {sorted(extra)}; allowed: class, name, returns")
+    ret = cb.cxx.get("returns") or (cb.returns.c if cb.returns else "int")
+    return f"typedef {ret} {scope}{cb.cxx['name']}({', '.join(_other_param(p) for p in cb.params)})"
+
+
+def other_callback_typedefs(spec: Spec) -> dict[str, list[str]]:
+    """The MPI:: typedefs of the callback types other than the attribute ones (MPI-2.2 Annex A.4:
+    Comm::Errhandler_function, User_function, Grequest::Query_function, ...), by class ("": of
+    namespace MPI), each followed by its `_fn` alias where the C type has one (Errhandler_fn)."""
+    out: dict[str, list[str]] = {}
+    for cb in spec.callbacks:
+        if cb.is_attr or not cb.cxx:
+            continue
+        name = cb.cxx["name"]
+        lines = out.setdefault(cb.cxx["class"], [])
+        lines.append(other_callback_typedef(cb))
+        for _alias, _since in cb.aliases:
+            lines.append(f"typedef {name} {name.replace('_function', '_fn')}")
     return out
 
 
@@ -575,4 +624,5 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     return {"members": members(spec), "predefined": predefined_cxx(spec),
-            "typedefs": class_callbacks(spec), "datatype_names": datatype_names(spec)}
+            "typedefs": class_callbacks(spec), "other_typedefs": other_callback_typedefs(spec),
+            "datatype_names": datatype_names(spec)}

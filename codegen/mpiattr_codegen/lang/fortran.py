@@ -511,18 +511,26 @@ def f08_functions(spec: Spec) -> list[Function]:
 
 
 def f08_callbacks(spec: Spec) -> list:
-    return [c for c in spec.callbacks if has_f08(c)]
+    """The callback types with an abstract interface in mpi_f08: the spec's (all 21 of the
+    standard but the MPI-1 attribute callbacks and the tool interface's), each followed by its
+    large-count form (MPI_User_function_c)."""
+    out = []
+    for c in spec.callbacks:
+        if has_f08(c):
+            out.append(c)
+            large = spec.callback_large_form(c)
+            if large is not None:
+                out.append(large)
+    return out
 
 
 def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
-    return [p for p in spec.predefined_callbacks if has_f08(p)]
+    return [p for p in spec.attr_predefined_callbacks if has_f08(p)]
 
 
-# The abstract interfaces mpi_f08 defines: the spec's callback types and the four the template
-# writes by hand (templates/fortran/mpi_f08.f90.j2). Set by context(); a PROCEDURE argument of any
-# other type is declared EXTERNAL (D40).
-F08_INTERFACES: set[str] = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
-                            "MPI_User_function", "MPI_User_function_c"}
+# The abstract interfaces mpi_f08 defines: the spec's callback types (f08_callbacks). Set by
+# context(); a PROCEDURE argument of a type without one (none today) is declared EXTERNAL (D40).
+F08_INTERFACES: set[str] = set()
 
 
 def f08_specific(fn: Function) -> str:
@@ -549,6 +557,8 @@ def _f08_type(p: Param) -> str:
 
 
 def _f08_dims(p: Param) -> str:
+    if ", VALUE" in (p.kind.f08 or ""):  # an address by value (MPI_User_function's invec): scalar
+        return ""
     if p.kind.cls == "string_array":
         return f"({_string_array_dims(p)})"
     if p.length is None or p.kind.cls == "string":  # a string's length is its LEN
@@ -586,7 +596,7 @@ def f08_prototype(entry) -> str:
     if not getattr(entry, "returns", None) and entry.ierror:
         names.append(entry.ierror)
     head = f"{entry.name}({', '.join(names)})"
-    if getattr(entry, "returns", None):
+    if getattr(entry, "returns", None) and entry.returns.cls != "nothing":  # (NOTHING: a SUBROUTINE)
         head = f"{entry.returns.f08} {head}"
     lines = [f"{attrs} :: {', '.join(ns)}" for attrs, ns in _f08_std_groups(entry)]
     if isinstance(entry, Callback):
@@ -601,8 +611,8 @@ def f08_decl(p: Param, callback: bool = False) -> str:
     k = p.kind
     if k.cls == "function":
         if p.func_type not in F08_INTERFACES:
-            # A callback type with no abstract interface in mpi_f08 yet (Grequest, Datarep,
-            # File/Session error handlers): any procedure, as the mpi module's EXTERNAL (D40).
+            # A callback type with no abstract interface in mpi_f08: any procedure, as the mpi
+            # module's EXTERNAL (D40; every callback type of the spec has one since D54).
             return f"external :: {p.name}"
         return f"procedure({p.func_type}) :: {p.name}"
     t = p.kind.f08.lower().replace("mpi_address_kind", "MPI_ADDRESS_KIND")  # CHARACTER(LEN=*)

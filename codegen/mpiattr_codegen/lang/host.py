@@ -199,7 +199,7 @@ def object_enum(fn: Function) -> str:
 
 def predefined_entries(spec: Spec) -> list[tuple[str, str]]:
     """(C name, behaviour) of every predefined callback: the host's mpi.h gives their addresses."""
-    return [(pc.name, pc.behaviour) for pc in spec.predefined_callbacks]
+    return [(pc.name, pc.behaviour) for pc in spec.attr_predefined_callbacks]
 
 
 def filters(spec: Spec) -> dict:
@@ -215,7 +215,7 @@ def context(spec: Spec) -> dict:
     return {"predefined_entries": predefined_entries(spec),
             "extension_typedefs": clang.extension_typedefs(spec), "extensions": extensions(spec),
             "predefined_f08_entries": [(pc.name, pc.behaviour, pc.deprecated is not None)
-                                       for pc in spec.predefined_callbacks],
+                                       for pc in spec.attr_predefined_callbacks],
             "host_ffunctions": fortran_functions(spec)}
 
 

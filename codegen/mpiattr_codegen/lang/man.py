@@ -29,7 +29,7 @@ def outputs(spec: Spec) -> list[tuple[str, str, dict]]:
 
 
 def entries(spec: Spec) -> list:
-    return [*spec.functions, *spec.callbacks, *spec.predefined_callbacks]
+    return [*spec.functions, *spec.callbacks, *spec.attr_predefined_callbacks]
 
 
 # ---- roff ----
@@ -181,6 +181,8 @@ def _creator(spec: Spec, cb) -> str:
 def description(spec: Spec, e) -> str:
     if isinstance(e, Function):
         return e.desc
+    if isinstance(e, Callback) and e.desc:  # the other callback types (spec/callbacks.toml)
+        return e.desc
     if isinstance(e, Callback):
         return _CALLBACK_DESC[e.role].format(creator=_creator(spec, e))
     return _PREDEFINED_DESC[e.behaviour] + f" It has the type {e.type.name}."
@@ -196,13 +198,16 @@ def fortran_synopsis(e) -> list[str] | None:
     """mpif.h and `use mpi`: the mpi module's interface (lang/fortran.py's declarations)."""
     if isinstance(e, Function) and not f_lang.has_binding(e):
         return None
+    if isinstance(e, Callback) and (e.fortran or {}).get("binding", True) is False:
+        return None  # the tool interface's events (MPI-4.1 §16.3)
     names = [p.name for p in f_lang.fparams(e)]
     decls = [f_lang.f_decl(p) for p in f_lang.fparams(e)]
     if isinstance(e, Function) and e.returns is not None:
         return [*wrap(f"{f_lang.f_return_type(e)} function {e.name.lower()}({', '.join(names)})",
                       cont=" &"), *_indent(decls)]
     if not e.ierror:  # MPI_PCONTROL(LEVEL): no error argument (MPI-4.1 §15.2.4)
-        return [*wrap(f"subroutine {e.name.lower()}({', '.join(names)})", cont=" &"), *_indent(decls)]
+        name = e.name[len("MPI_"):] if isinstance(e, Callback) else e.name  # a callback: the user's
+        return [*wrap(f"subroutine {name.lower()}({', '.join(names)})", cont=" &"), *_indent(decls)]
     names.append(e.ierror)
     if isinstance(e, Callback):  # the user writes it; the name is theirs
         head = f"subroutine {e.name[len('MPI_'):].lower()}({', '.join(names)})"
@@ -216,6 +221,8 @@ def fortran_synopsis(e) -> list[str] | None:
 def f08_none(e) -> str:
     """Why an entry has no mpi_f08 binding."""
     if isinstance(e, Function) and not f_lang.has_binding(e):
+        return "None: there is no Fortran binding."
+    if isinstance(e, Callback) and (e.fortran or {}).get("binding", True) is False:
         return "None: there is no Fortran binding."
     if e.deprecated:
         return "None: the deprecated MPI\\-1 attribute interface has no mpi_f08 binding."
@@ -232,6 +239,11 @@ def f08_synopsis(e) -> list[str] | None:
 def cxx_synopsis(spec: Spec, e) -> list[str]:
     if isinstance(e, Function):
         return [ln for m in cxx_lang.routine_members(e, spec) for ln in wrap(m.synopsis + ";")]
+    if isinstance(e, Callback) and not e.is_attr:
+        if not e.cxx:
+            return []
+        scope = f"MPI::{e.cxx['class']}::" if e.cxx["class"] else "MPI::"
+        return wrap(cxx_lang.other_callback_typedef(e, scope) + ";")
     if isinstance(e, Callback):
         if not e.cxx:
             return []
@@ -288,9 +300,16 @@ def _family(e) -> str:
     return "name:" + (m.group(1).lower() if m else e.name)
 
 
+def _other_callback(x) -> bool:
+    return isinstance(x, Callback) and not x.is_attr
+
+
 def see_also(spec: Spec, e) -> list[str]:
+    if _other_callback(e):  # the routines that take it (their large-count forms are on their pages)
+        return [f.name for f in spec.functions if any(p.func_type == e.name for p in f.params)]
     fam = _family(e)
-    out = [x.name for x in entries(spec) if x is not e and _family(x) == fam]
+    out = [x.name for x in entries(spec) if x is not e and _family(x) == fam
+           and not _other_callback(x)]
     if e.deprecated and e.deprecated.replacement not in out:
         out.insert(0, e.deprecated.replacement)
     return out
@@ -330,7 +349,9 @@ def page(spec: Spec, e) -> dict:
         "c": wrap(c),
         # Its large-count form MPI_X_c, on the same page (MPI-4.1 §19.2, docs/decisions.md D47).
         "c_large": (wrap(c_lang.c_prototype(spec.large_form(e)) + ";")
-                    if isinstance(e, Function) and spec.large_form(e) else None),
+                    if isinstance(e, Function) and spec.large_form(e) else
+                    wrap(c_lang.c_prototype(spec.callback_large_form(e)) + ";")
+                    if isinstance(e, Callback) and spec.callback_large_form(e) else None),
         "fortran": fortran_synopsis(e),
         "f08": f08_synopsis(e),
         "f08_none": f08_none(e),
@@ -374,6 +395,8 @@ def context(spec: Spec) -> dict:
                                             if getattr(e, "object", None) == "TYPE"]),
         ("Deprecated MPI-1 attribute routines", [e.name for e in entries(spec)
                                                  if getattr(e, "object", None) and e.deprecated]),
+        ("Callback types of error handlers, reductions, generalized requests, data representations "
+         "and tool events", [c.name for c in spec.callbacks if not c.is_attr]),
         ("The runtime the caching routines need", [f.name for f in spec.functions
                                                    if not f.object and f.core]),
         ("Routines the standalone runtime does not carry out (MPI_ERR_UNSUPPORTED_OPERATION; "
