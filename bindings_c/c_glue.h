@@ -78,15 +78,21 @@ class call {
   }
   [[gnu::cold, gnu::noinline]] bool not_usable() {
     if (rt().usable()) return true;
-    pending_ = rt().state.load() == static_cast<int>(phase::before_init)
-                   ? mpiattr::fail(MPI_ERR_OTHER, "MPI is not initialized yet: call MPI_Init first (MPI-4.1 section 12.4.1; see docs/rules.md R10.5)")
-                   : mpiattr::fail(MPI_ERR_OTHER, "MPI has been finalized (MPI-4.1 section 12.4.1; see docs/rules.md R10.5)");
+    pending_ = mpiattr::fail(MPI_ERR_OTHER, "%s", not_usable_why());
+    return false;
+  }
+  // MPI_Session_init (spec `init = "setup"`): may come first, so the runtime's predefined
+  // objects are set up before its handles are looked up (D49).
+  bool set_up() {
+    status st = runtime_setup();
+    if (st.is_ok()) return true;
+    pending_ = st;
     return false;
   }
 
   MPIATTR_HOT comm_object* lookup_comm(MPI_Comm h, const char* name) {
     comm_object* o = rt().comms.lookup(to_handle(h));
-    if (o == nullptr) [[unlikely]] bad_handle(h == MPI_COMM_NULL, MPI_ERR_COMM, "communicator", "MPI_COMM_NULL", name, to_handle(h));
+    if (o == nullptr) [[unlikely]] bad_comm(h, name);
     return o;
   }
   MPIATTR_HOT win_object* lookup_win(MPI_Win h, const char* name) {
@@ -160,6 +166,24 @@ class call {
     pending_ = is_null ? mpiattr::fail(cls, "%s is %s", name, null_name)
                        : mpiattr::fail(cls, "%s (0x%x) is not a valid %s handle (freed, never created, or another kind's)",
                                        name, h, what);
+  }
+
+  // MPI_COMM_WORLD and MPI_COMM_SELF exist in the World Model only (MPI-4.1 §11.2, D49).
+  [[gnu::cold, gnu::noinline]] void bad_comm(MPI_Comm c, const char* name) {
+    const handle_t v = to_handle(c);
+    if ((v == gen::handle::comm_world || v == gen::handle::comm_self) && !rt().world_active()) {
+      const char* which = v == gen::handle::comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF";
+      pending_ = rt().world_state() == world_model::never
+                     ? mpiattr::fail(MPI_ERR_COMM, "%s is %s, which exists in the World Model only, between MPI_Init and "
+                                                   "MPI_Finalize, and MPI_Init was not called (MPI-4.1 section 11.2; "
+                                                   "a session's communicators come from MPI_Comm_create_from_group)",
+                                     name, which)
+                     : mpiattr::fail(MPI_ERR_COMM, "%s is %s, which exists in the World Model only, between MPI_Init and "
+                                                   "MPI_Finalize, and MPI_Finalize was called (MPI-4.1 section 11.2)",
+                                     name, which);
+      return;
+    }
+    bad_handle(c == MPI_COMM_NULL, MPI_ERR_COMM, "communicator", "MPI_COMM_NULL", name, v);
   }
 
   const char* routine_;

@@ -158,8 +158,8 @@ def load(spec_dir: str | Path) -> Spec:
             if ret is not None and ret not in kinds:
                 raise SpecError(f"{o}: unknown return kind {ret!r}")
             init = e.get("init", "during")
-            if init not in ("during", "before", "any"):
-                raise SpecError(f"{o}: init must be during, before or any")
+            if init not in ("during", "before", "any", "setup"):
+                raise SpecError(f"{o}: init must be during, before, any or setup")
             functions.append(Function(
                 name=_need(e, "name", o), ref=_need(e, "ref", o), core=_core(e, o),
                 unsupported=e.get("unsupported"),

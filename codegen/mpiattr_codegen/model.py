@@ -77,7 +77,7 @@ class Function:
     deprecated: Optional[Deprecation] = None
     cxx: Optional[dict] = None
     fortran: Optional[dict] = None  # { binding = false }: no Fortran binding; { f08 = false }: none in mpi_f08
-    init: str = "during"  # during | before | any
+    init: str = "during"  # during | before | any | setup (spec/runtime.toml's header)
     returns: Optional[Kind] = None  # None: returns an MPI error code
     ierror: str = "ierror"
     # A large-count form MPI_X_c (docs/decisions.md D47): the routine's name, and the core entry

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <iostream>
 #include <thread>
 
@@ -87,25 +88,27 @@ status check_launcher() {
 
 }  // namespace
 
+namespace {
+
+// The transitions between the models (MPI_Init, MPI_Finalize's end, the first and last session)
+// and the one-time setup. Never held while user code runs (delete callbacks).
+std::mutex g_model_mu;
+bool g_set_up = false;
+
+}  // namespace
+
 namespace api {
-
-// ---- environment ----
-
-status init(int*, char***) {
-  int provided = 0;
-  return init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, provided);
-}
-
-// The thread that initialized MPI (MPI_Is_thread_main).
+// The thread that initialized MPI (MPI_Is_thread_main): MPI_Init's, else the first session's.
 std::thread::id g_main_thread;
+}  // namespace api
 
-status init_thread(int*, char***, int required, int& provided) {
-  runtime& r = rt();
-  int expected = static_cast<int>(phase::before_init);
-  if (r.state.load() != expected)
-    return fail(MPI_ERR_OTHER, "MPI is already initialized or was finalized; it can be initialized once");
+namespace {
+
+status setup_locked() {
+  if (g_set_up) return status::ok();
   if (status st = check_launcher(); !st.is_ok()) return st;
-  g_main_thread = std::this_thread::get_id();
+  runtime& r = rt();
+  api::g_main_thread = std::this_thread::get_id();
   if (r.life == nullptr) r.life = &standalone_lifecycle();
   // Error handlers first: raising errors needs them.
   using b = errhandler_object::builtin;
@@ -118,9 +121,7 @@ status init_thread(int*, char***, int required, int& provided) {
   r.errhandlers.install_predefined(h::errors_return, &ret);
   r.errhandlers.install_predefined(h::errors_abort, &abrt);
 
-  static group_object world_group, empty_group;
-  world_group.size = 1;
-  world_group.predefined = true;
+  static group_object empty_group;
   empty_group.size = 0;
   empty_group.predefined = true;
   r.groups.install_predefined(h::group_empty, &empty_group);
@@ -131,15 +132,6 @@ status init_thread(int*, char***, int required, int& provided) {
 
   for (const auto& k : gen::predefined_keys) keyvals().define_predefined(k.value, k.object);
 
-  auto* world = new comm_object;
-  auto* self = new comm_object;
-  world->predefined = self->predefined = true;
-  world->context = 1;
-  self->context = 2;
-  world->name = "MPI_COMM_WORLD";
-  self->name = "MPI_COMM_SELF";
-  world->errhandler.store(&fatal);
-  self->errhandler.store(&fatal);
   auto w = r.life->world();
   // R8.2, D11: the environment's values, which every communicator answers.
   set_int(g_environment, MPI_TAG_UB, w.tag_ub);
@@ -149,8 +141,6 @@ status init_thread(int*, char***, int required, int& provided) {
   if (w.has_universe_size) set_int(g_environment, MPI_UNIVERSE_SIZE, w.universe_size);
   if (w.has_appnum) set_int(g_environment, MPI_APPNUM, w.appnum);
   set_int(g_environment, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
-  r.comms.install_predefined(h::comm_world, world);
-  r.comms.install_predefined(h::comm_self, self);
 
   for (const auto& d : gen::datatypes) {
     auto* t = new type_object;
@@ -173,43 +163,22 @@ status init_thread(int*, char***, int required, int& provided) {
     t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
     r.types.install_predefined(d.value, t);
   }
-  r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
-                   : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
-  sync::set_concurrent(r.thread_level == MPI_THREAD_MULTIPLE);  // before any object is shared
   keyvals().set_attribute_census(census);
-  provided = r.thread_level;
-  report::start(0, 1, "standalone");  // (before set_phase: a report keeps the fast paths off)
-  r.set_phase(phase::running);
+  // MPIATTR_REPORT: decided once, before the first set_phase (a report keeps the fast paths off).
+  report::start(0, 1, "standalone");
+  g_set_up = true;
   return status::ok();
 }
 
-status initialized(bool& flag) {
-  flag = rt().state.load() != static_cast<int>(phase::before_init);
-  return status::ok();
+// A thread level asked for: at MPI_THREAD_MULTIPLE, objects may be shared between threads, so
+// the core's locks go on now (before any is); they never go off again (D49).
+void provide_level(int level) {
+  if (level == MPI_THREAD_MULTIPLE && !sync::concurrent()) sync::set_concurrent(true);
 }
 
-status finalize() {
+// MPIATTR_REPORT (D33): what survives, with the counts, when MPI stops being usable.
+void finish_report() {
   runtime& r = rt();
-  int expected = static_cast<int>(phase::running);
-  if (!r.state.compare_exchange_strong(expected, static_cast<int>(phase::finalizing)))
-    return fail(MPI_ERR_OTHER, "MPI_Finalize was already called");
-  r.set_phase(phase::finalizing);
-  // R10.1: first, the equivalent of freeing MPI_COMM_SELF: its attributes are deleted newest
-  // first while MPI is still fully usable (MPI_Finalized is false in the callbacks).
-  comm_object* self = r.comms.lookup(h::comm_self);
-  if (status st = delete_attributes(*self); !st.is_ok()) {
-    r.set_phase(phase::running);
-    return st;
-  }
-  // Then MPI_COMM_WORLD's, as MPICH and Open MPI both do (docs/decisions.md D18). Other objects
-  // are not freed, and their attributes get no delete callbacks (R10.3).
-  comm_object* world = r.comms.lookup(h::comm_world);
-  if (status st = delete_attributes(*world); !st.is_ok()) {
-    r.set_phase(phase::running);
-    return st;
-  }
-  r.set_phase(phase::finalized);
-  // MPIATTR_REPORT: what survives finalize's deletions, with the counts (D33).
   report::finish([&](const std::function<void(const attr_object&)>& f) {
     auto visit = [&](attr_object* o) { f(*o); };
     r.comms.for_each(visit);
@@ -218,11 +187,165 @@ status finalize() {
     r.types.for_each_predefined(visit);
     r.wins.for_each(visit);
   });
+}
+
+}  // namespace
+
+status runtime_setup() {
+  std::lock_guard lock(g_model_mu);
+  return setup_locked();
+}
+
+const char* not_usable_why() {
+  const runtime& r = rt();
+  const world_model w = r.world_state();
+  const bool sessions = r.had_session.load(std::memory_order_acquire);
+  if (w == world_model::never && !sessions)
+    return "MPI is not initialized: call MPI_Init (the World Model) or MPI_Session_init (the Sessions Model) first "
+           "(MPI-4.1 sections 11.2 and 11.3; see docs/rules.md R10.5)";
+  if (w == world_model::never)
+    return "MPI is not initialized: no session is live (every session was finalized) and MPI_Init was not called; "
+           "MPI_Session_init or MPI_Init starts MPI again (MPI-4.1 sections 11.2 and 11.3; docs/decisions.md D49)";
+  if (!sessions)
+    return "MPI has been finalized: MPI_Finalize ended the World Model and no session is live; MPI_Session_init "
+           "starts MPI again (MPI-4.1 sections 11.2 and 11.3; see docs/rules.md R10.5)";
+  return "MPI is not initialized: MPI_Finalize ended the World Model and every session was finalized; "
+         "MPI_Session_init starts MPI again (MPI-4.1 sections 11.2 and 11.3; docs/decisions.md D49)";
+}
+
+// A session begins (sessions.cc): MPI is usable from now on, at least at `level`.
+status session_begin(int level) {
+  std::lock_guard lock(g_model_mu);
+  if (status st = setup_locked(); !st.is_ok()) return st;
+  runtime& r = rt();
+  provide_level(level);
+  r.live_sessions.fetch_add(1, std::memory_order_acq_rel);
+  r.had_session.store(true, std::memory_order_release);
+  r.set_phase(phase::running);  // (again: the fast paths' mask follows the thread level)
   return status::ok();
 }
 
+// A session ended: with the last one, unless the World Model is active, MPI is usable no more.
+void session_end() {
+  runtime& r = rt();
+  bool report_now = false;
+  {
+    std::lock_guard lock(g_model_mu);
+    if (r.live_sessions.fetch_sub(1, std::memory_order_acq_rel) == 1 && !r.world_active()) {
+      r.set_phase(phase::finalized);
+      report_now = true;
+    }
+  }
+  if (report_now) finish_report();
+}
+
+namespace api {
+
+// ---- environment ----
+
+status init(int*, char***) {
+  int provided = 0;
+  return init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, provided);
+}
+
+status init_thread(int*, char***, int required, int& provided) {
+  runtime& r = rt();
+  std::lock_guard lock(g_model_mu);
+  switch (r.world_state()) {
+    case world_model::never: break;
+    case world_model::finalized:
+      return fail(MPI_ERR_OTHER, "MPI_Finalize was called: the World Model can be initialized once "
+                                 "(MPI-4.1 section 11.2.1); MPI_Session_init can start MPI again");
+    default:
+      return fail(MPI_ERR_OTHER, "MPI is already initialized (MPI_Init was called); it can be initialized once");
+  }
+  if (status st = setup_locked(); !st.is_ok()) return st;
+  g_main_thread = std::this_thread::get_id();
+  errhandler_object* fatal = r.errhandlers.lookup(h::errors_are_fatal);
+  // Static: MPI_Finalize only takes them out of the table (a thread may still hold one), and the
+  // World Model happens once. Never destroyed: code run at exit may still look them up.
+  static never_destroyed<comm_object> world_storage, self_storage;
+  comm_object* world = &world_storage.value;
+  comm_object* self = &self_storage.value;
+  world->predefined = self->predefined = true;
+  world->context = 1;
+  self->context = 2;
+  world->name = "MPI_COMM_WORLD";
+  self->name = "MPI_COMM_SELF";
+  world->errhandler.store(fatal);
+  self->errhandler.store(fatal);
+  r.comms.install_predefined(h::comm_world, world);
+  r.comms.install_predefined(h::comm_self, self);
+  r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                   : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+  provide_level(r.thread_level);  // before any object is shared
+  provided = r.thread_level;
+  r.world.store(static_cast<int>(world_model::active), std::memory_order_release);
+  r.set_phase(phase::running);
+  return status::ok();
+}
+
+// The World Model only (MPI-4.1 §11.2.1): false in a program that only uses sessions.
+status initialized(bool& flag) {
+  flag = rt().world_state() != world_model::never;
+  return status::ok();
+}
+
+status finalize() {
+  runtime& r = rt();
+  {
+    std::lock_guard lock(g_model_mu);
+    switch (r.world_state()) {
+      case world_model::active: break;
+      case world_model::never:
+        return fail(MPI_ERR_OTHER, "MPI_Init was not called: there is no World Model to finalize "
+                                   "(a session ends with MPI_Session_finalize)");
+      default: return fail(MPI_ERR_OTHER, "MPI_Finalize was already called");
+    }
+    r.world.store(static_cast<int>(world_model::finalizing), std::memory_order_release);
+    r.set_phase(phase::finalizing);
+  }
+  auto undo = [&] {
+    std::lock_guard lock(g_model_mu);
+    r.world.store(static_cast<int>(world_model::active), std::memory_order_release);
+    r.set_phase(phase::running);
+  };
+  // R10.1: first, the equivalent of freeing MPI_COMM_SELF: its attributes are deleted newest
+  // first while MPI is still fully usable (MPI_Finalized is false in the callbacks).
+  comm_object* self = r.comms.lookup(h::comm_self);
+  if (status st = delete_attributes(*self); !st.is_ok()) {
+    undo();
+    return st;
+  }
+  // Then MPI_COMM_WORLD's, as MPICH and Open MPI both do (docs/decisions.md D18). Other objects
+  // are not freed, and their attributes get no delete callbacks (R10.3).
+  comm_object* world = r.comms.lookup(h::comm_world);
+  if (status st = delete_attributes(*world); !st.is_ok()) {
+    undo();
+    return st;
+  }
+  bool report_now = false;
+  {
+    std::lock_guard lock(g_model_mu);
+    // MPI_COMM_WORLD and MPI_COMM_SELF exist in the World Model only (MPI-4.1 §11.2): a session's
+    // objects stay usable while it lives, these do not.
+    r.comms.remove_predefined(h::comm_self);
+    r.comms.remove_predefined(h::comm_world);
+    r.world.store(static_cast<int>(world_model::finalized), std::memory_order_release);
+    if (r.live_sessions.load(std::memory_order_acquire) > 0) {
+      r.set_phase(phase::running);
+    } else {
+      r.set_phase(phase::finalized);
+      report_now = true;
+    }
+  }
+  if (report_now) finish_report();
+  return status::ok();
+}
+
+// The World Model only (MPI-4.1 §11.2.1).
 status finalized(bool& flag) {
-  flag = rt().state.load() == static_cast<int>(phase::finalized);
+  flag = rt().world_state() == world_model::finalized;
   return status::ok();
 }
 

@@ -52,6 +52,11 @@ void comm_hints_replace(const comm_object& comm, handle_t info);
 // A live session's error handler, or nullptr when `session` is not a live session; and setting a
 // live session's (sessions.cc, D49).
 errhandler_object* session_eh_of(handle_t session);
+// A session begins, at thread level `level`: sets the runtime up if no model has yet, and makes
+// MPI usable; and a session ended: with the last, unless the World Model is active, MPI is
+// usable no more until the next MPI_Session_init or MPI_Init (environment.cc, D49).
+status session_begin(int level);
+void session_end();
 void session_eh_store(handle_t session, errhandler_object* e);
 
 // Integer-valued predefined attributes behave as if set by Fortran MPI_ATTR_PUT (R7.5).

@@ -23,6 +23,7 @@ constexpr handle_t kSessionSerialMask = 0x0fffffff;
 struct session_record {
   std::atomic<errhandler_object*> errhandler{nullptr};
   std::vector<std::pair<std::string, std::string>> hints;  // the info given to MPI_Session_init
+  int level = MPI_THREAD_SINGLE;                          // the thread level it provides
 };
 
 std::mutex g_sessions_mu;
@@ -69,6 +70,13 @@ const char* thread_level_name(int level) {
   }
 }
 
+// The level a "thread_level" hint names (MPI-4.1 §11.3.1), or -1.
+int thread_level_of(const std::string& name) {
+  for (int level : {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE})
+    if (name == thread_level_name(level)) return level;
+  return -1;
+}
+
 status new_info(std::vector<std::pair<std::string, std::string>> pairs, handle_t& out) {
   auto* o = new info_object;
   o->pairs = std::move(pairs);
@@ -94,17 +102,32 @@ status session_init(handle_t info, errhandler_object& errhandler, handle_t& sess
   if (status st = check_info(info); !st.is_ok()) return st;
   if (errhandler.what == errhandler_object::builtin::none && !errhandler.for_session)
     return fail(MPI_ERR_ARG, "the error handler was not created by MPI_Session_create_errhandler (nor is it predefined)");
-  auto* s = new session_record;
+  std::vector<std::pair<std::string, std::string>> hints;
   if (info_object* o = rt().infos.lookup(info)) {
     std::lock_guard lock(o->mu);
-    s->hints = o->pairs;
+    hints = o->pairs;
   }
+  // The level asked for, which the runtime provides (D49); without one, the World Model's while
+  // it is active (the session shares its objects), else MPI_THREAD_SINGLE.
+  int level = rt().world_active() ? rt().thread_level : MPI_THREAD_SINGLE;
+  for (const auto& kv : hints)
+    if (kv.first == "thread_level") {
+      level = thread_level_of(kv.second);
+      if (level < 0)
+        return fail(MPI_ERR_INFO_VALUE, "the info key \"thread_level\" is \"%s\", not one of MPI_THREAD_SINGLE, "
+                                        "MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE",
+                    kv.second.c_str());
+    }
+  {
+    std::lock_guard lock(g_sessions_mu);
+    if (g_next_serial > kSessionSerialMask) return fail(MPI_ERR_INTERN, "too many sessions");
+  }
+  if (status st = session_begin(level); !st.is_ok()) return st;
+  auto* s = new session_record;
+  s->hints = std::move(hints);
+  s->level = level;
   s->errhandler.store(&errhandler, std::memory_order_relaxed);
   std::lock_guard lock(g_sessions_mu);
-  if (g_next_serial > kSessionSerialMask) {
-    delete s;
-    return fail(MPI_ERR_INTERN, "too many sessions");
-  }
   session = kSessionTag | g_next_serial++;
   g_sessions.emplace(session, s);
   return status::ok();
@@ -119,6 +142,7 @@ status session_finalize(handle_t& session) {
   }
   delete s;
   session = h::session_null;
+  session_end();  // the last one, without the World Model: MPI is usable no more (D49)
   return status::ok();
 }
 
@@ -151,13 +175,12 @@ status session_get_nth_pset(handle_t session, handle_t info, int n, int& pset_le
   return status::ok();
 }
 
-// The hints given to MPI_Session_init, and "thread_level", the level the session provides:
-// the World Model's (MPI_Init's), since both share the runtime's objects (D49).
+// The hints given to MPI_Session_init, and "thread_level", the level the session provides (D49).
 status session_get_info(handle_t session, handle_t& info_used) {
   session_record* s = nullptr;
   if (status st = check_session(session, s); !st.is_ok()) return st;
   auto pairs = s->hints;
-  const char* level = thread_level_name(rt().thread_level);
+  const char* level = thread_level_name(s->level);
   bool set = false;
   for (auto& kv : pairs)
     if (kv.first == "thread_level") {
@@ -198,9 +221,11 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
   if (errhandler.what == errhandler_object::builtin::none && (errhandler.for_file || errhandler.for_session ||
                                                              errhandler.for_kind != object_kind::comm))
     return fail(MPI_ERR_ARG, "the error handler was not created for communicators");
-  comm_object* self = rt().comms.lookup(h::comm_self);
+  comm_object one;  // the group's one process (MPI_COMM_SELF may not exist: D49)
+  one.size = 1;
+  one.rank = 0;
   unpublished<comm_object> fresh;
-  if (status st = rt().life->comm_derive(*self, true, *fresh.obj); !st.is_ok()) return st;
+  if (status st = rt().life->comm_derive(one, true, *fresh.obj); !st.is_ok()) return st;
   if (info != h::info_null) comm_hints_replace(*fresh.obj, info);
   comm_object* o = fresh.obj;
   o->errhandler.store(&errhandler, std::memory_order_relaxed);

@@ -11,10 +11,18 @@
 
 namespace mpiattr {
 
+// `state` says whether MPI is usable: running while the World Model is active or any session is
+// live (MPI-4.1 §11.2, §11.3; docs/decisions.md D49); finalized once neither is, until the next
+// MPI_Init or MPI_Session_init. `world` and `live_sessions` say which models make it so.
 enum class phase : int { before_init = 0, running = 1, finalizing = 2, finalized = 3 };
+// The World Model (MPI_Init ... MPI_Finalize): it happens at most once (MPI-4.1 §11.2.1).
+enum class world_model : int { never = 0, active = 1, finalizing = 2, finalized = 3 };
 
 struct runtime {
   std::atomic<int> state{static_cast<int>(phase::before_init)};
+  std::atomic<int> world{static_cast<int>(world_model::never)};
+  std::atomic<int> live_sessions{0};      // sessions initialized and not yet finalized
+  std::atomic<bool> had_session{false};  // whether MPI_Session_init ever succeeded
   // Whether the fast paths (fast.h) may run: MPI usable, and no two calls can overlap (below
   // MPI_THREAD_MULTIPLE). It is the mask a fast path applies to a handle to index its table
   // (handles.h: object_table::fast_lookup): all index bits when they may, 0 when not, so that
@@ -38,6 +46,13 @@ struct runtime {
     fast_mask.store(usable() && !sync::concurrent() && !report::on() ? handles::kIndexMask : 0u,
                     std::memory_order_release);
   }
+  world_model world_state() const { return static_cast<world_model>(world.load(std::memory_order_acquire)); }
+  // MPI_COMM_WORLD and MPI_COMM_SELF exist (installed by MPI_Init, removed at the end of
+  // MPI_Finalize, after their attributes were deleted).
+  bool world_active() const {
+    world_model w = world_state();
+    return w == world_model::active || w == world_model::finalizing;
+  }
   bool running() const { return state.load(std::memory_order_acquire) == static_cast<int>(phase::running); }
   // Caching and object routines are callable from init until MPI_COMM_SELF is freed (R10.5).
   bool usable() const {
@@ -48,6 +63,13 @@ struct runtime {
 
 extern never_destroyed<runtime> g_runtime;
 inline runtime& rt() { return g_runtime.value; }
+
+// Sets the runtime's predefined objects up (error handlers, datatypes, MPI_GROUP_EMPTY,
+// MPI_INFO_ENV, predefined keyvals), once, at the first of MPI_Init and MPI_Session_init; it
+// does not make MPI usable. Fails (nothing set up) when a launcher started several copies (D26).
+status runtime_setup();
+// Why MPI is not usable now, naming both models (for "MPI is not initialized" errors).
+const char* not_usable_why();
 
 // Turns a failed status into an error code and raises it on the error handler of `target` (an
 // attr_object's kind and handle; MPI_COMM_SELF when target is null, or the initial handler before
