@@ -128,6 +128,12 @@ class call {
     on_session_ = true;
     session_ = session;
   }
+  // MPI_Session_init: errors go to its errhandler argument (MPI-4.1 §11.3.1), once looked up.
+  void target_session_init(errhandler_object* given) {
+    on_session_ = true;
+    session_ = to_handle(MPI_SESSION_NULL);
+    given_ = given;
+  }
 
   // Raises MPI_ERR_ARG for a NULL output or inout pointer `name`; returns the error code.
   [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
@@ -156,7 +162,7 @@ class call {
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return fail(pending_); }
   int fail(status st) {
-    if (on_session_) return raise_session_error(session_, st, routine_);
+    if (on_session_) return raise_session_error(session_, st, routine_, given_);
     return on_file_ ? raise_file_error(st, routine_) : raise_error(target_, st, routine_);
   }
 
@@ -191,6 +197,7 @@ class call {
   bool on_file_ = false;
   bool on_session_ = false;
   handle_t session_ = 0;
+  errhandler_object* given_ = nullptr;
   status pending_;
 };
 

@@ -60,6 +60,12 @@ def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:
     return ", ".join(prefix + [L.arg for L in lowered if L.arg is not None])
 
 
+def creates_session(fn) -> bool:
+    """MPI_Session_init: its errors go to its errhandler argument (MPI-4.1 §11.3.1)."""
+    return any(q.kind.cls == "handle" and q.kind.object == "session" and q.dir == "out"
+               for q in fn.params)
+
+
 def ignoring_param(fn, p):
     """The parameter whose special value makes datatype p ignored: a buffer (MPI_IN_PLACE,
     MPI-4.1 §7.2.1) or an op (MPI_NO_OP: MPI_Get_accumulate's origin, §13.3.4.2)."""

@@ -92,8 +92,9 @@ int raise_file_error(status st, const char* routine) {
   return code;
 }
 
-int raise_session_error(handle_t session, status st, const char* routine) {
+int raise_session_error(handle_t session, status st, const char* routine, errhandler_object* given) {
   errhandler_object* eh = rt().usable() ? session_eh_of(session) : nullptr;
+  if (eh == nullptr && given != nullptr && (given->predefined || given->for_session)) eh = given;
   if (eh == nullptr) return raise_error(nullptr, st, routine);  // no live session: D4
   std::string context;
   const int code = code_of(st, routine, context);

@@ -6,7 +6,7 @@
  * MPI_COMM_WORLD / MPI_COMM_SELF outside the World Model (MPI_ERR_COMM, saying why), a routine
  * when no model is active (naming both models), MPI_Finalize without MPI_Init, MPI_Init after
  * MPI_Finalize. MPI_Init twice and a bad "thread_level" return their error under MPI_COMM_SELF's
- * MPI_ERRORS_RETURN, changing nothing. */
+ * MPI_ERRORS_RETURN, changing nothing; MPI_Session_init's go to its errhandler argument. */
 #include <mpi.h>
 #include <string.h>
 
@@ -95,14 +95,41 @@ static void session_round(const char *level, const char *want_level, const char 
   OK(MPI_Session_finalize(&s));
 }
 
+static int session_errors, session_error_class;
+static MPI_Session session_erred = (MPI_Session)-1;
+static void on_session_error(MPI_Session *session, int *code, ...) {
+  ++session_errors;
+  session_erred = *session;
+  MPI_Error_class(*code, &session_error_class);
+}
+
 int main(int argc, char **argv) {
   /* Nothing yet: a routine says to initialize with either model. */
   models(0, 0, "before anything");
   expect_fatal(fatal_call, 0, "MPI_Comm_create_keyval", "not initialized", "MPI_Session_init", "MPI_Init");
 
+  /* MPI_Session_init's errors go to its errhandler argument (MPI-4.1 §11.3.1), with no model
+   * active: MPI_ERRORS_RETURN returns the error, a handler of the program's is called once with
+   * MPI_SESSION_NULL; no session is made. */
+  MPI_Session s = MPI_SESSION_NULL;
+  MPI_Info bad_level;
+  OK(MPI_Info_create(&bad_level));
+  OK(MPI_Info_set(bad_level, "thread_level", "MPI_THREAD_FAST"));
+  check_error(MPI_Session_init(bad_level, MPI_ERRORS_RETURN, &s), MPI_ERR_INFO_VALUE, "not one of");
+  CHECK(s == MPI_SESSION_NULL, "a failed MPI_Session_init made a session");
+  MPI_Errhandler mine = MPI_ERRHANDLER_NULL;
+  OK(MPI_Session_create_errhandler(on_session_error, &mine));
+  check_error(MPI_Session_init(bad_level, mine, &s), MPI_ERR_INFO_VALUE, "not one of");
+  CHECK(session_errors == 1 && session_erred == MPI_SESSION_NULL && session_error_class == MPI_ERR_INFO_VALUE,
+        "the session handler ran %d times, on %s, class %d", session_errors,
+        session_erred == MPI_SESSION_NULL ? "MPI_SESSION_NULL" : "another session", session_error_class);
+  CHECK(s == MPI_SESSION_NULL, "a failed MPI_Session_init made a session");
+  OK(MPI_Errhandler_free(&mine));
+  OK(MPI_Info_free(&bad_level));
+  models(0, 0, "after failed MPI_Session_init");
+
   /* A session, no World Model: MPI_COMM_WORLD and MPI_COMM_SELF do not exist; MPI_Finalize has
    * nothing to finalize. */
-  MPI_Session s = MPI_SESSION_NULL;
   OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
   models(0, 0, "sessions only");
   expect_fatal(fatal_call, 1, "MPI_Comm_set_attr", "MPI_ERR_COMM", "MPI_COMM_WORLD", "MPI_Init was not called");

@@ -145,6 +145,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             else:
                 L.pre.append(f"auto* {n}_o = c.lookup_{obj}({n}, \"{n}\");")
             L.pre.append(f"if ({n}_o == nullptr) return c.fail();")
+            if obj == "errhandler" and lowering.creates_session(fn):
+                L.pre.append(f"c.target_session_init({n}_o);")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target({n}_o);")
             L.arg = f"*{n}_o"

@@ -79,8 +79,11 @@ int raise_error(const attr_object* target, status st, const char* routine);
 // there are no other files), MPI_ERRORS_RETURN until the program sets another.
 int raise_file_error(status st, const char* routine);
 // The same for a session routine: the error handler is the session's (MPI-4.1 §9.3); when
-// `session` is not a live session, MPI_COMM_SELF's, as for errors tied to no object (D4, D49).
-int raise_session_error(handle_t session, status st, const char* routine);
+// `session` is not a live session, MPI_COMM_SELF's, as for errors tied to no object (D4, D49);
+// but MPI_Session_init's go to its `given` errhandler argument when it is one for sessions (or
+// predefined): MPI-4.1 §11.3.1, whether or not a model is active.
+int raise_session_error(handle_t session, status st, const char* routine,
+                        errhandler_object* given = nullptr);
 
 // What error handler invocation needs from a language (the C binding calls C handlers).
 using errhandler_invoker = void (*)(const errhandler_object& eh, object_kind kind, handle_t obj,
