@@ -13,7 +13,7 @@ program test_D55_mpi41_additions_f08
   type(MPI_Request) :: reqs(2)
   type(c_ptr) :: addr
   integer :: ierr, src, tag, err, cls, size, a(4), b(4)
-  integer :: buf(64)
+  integer :: buf(256)
   logical :: flag
 
   call MPI_Init(ierr)
@@ -31,10 +31,10 @@ program test_D55_mpi41_additions_f08
   call expect_i('status error', err, MPI_ERR_TAG)
   call expect_i('status MPI_SOURCE field', st%MPI_SOURCE, 3)
 
-  ! A communicator's own buffer: a buffered send on it fits in 64 integers, none is attached to the
-  ! process; the same send on MPI_COMM_WORLD finds no buffer.
+  ! A communicator's own buffer, room for one message of 4 integers; none is attached to the
+  ! process: the same send on MPI_COMM_WORLD finds no buffer.
   call MPI_Comm_dup(MPI_COMM_WORLD, dup)
-  call MPI_Comm_attach_buffer(dup, buf, 256, ierr)  ! 64 four-byte integers
+  call MPI_Comm_attach_buffer(dup, buf, 16 + MPI_BSEND_OVERHEAD, ierr)  ! one 4-integer message
   call expect_i('comm attach buffer', ierr, MPI_SUCCESS)
   a = [1, 2, 3, 4]
   call MPI_Bsend(a, 4, MPI_INTEGER, 0, 7, dup, ierr)
@@ -46,7 +46,7 @@ program test_D55_mpi41_additions_f08
   call expect_i('comm flush buffer', ierr, MPI_SUCCESS)
   call MPI_Comm_detach_buffer(dup, addr, size, ierr)
   call expect_i('comm detach buffer', ierr, MPI_SUCCESS)
-  call expect_i('comm detach buffer: size', size, 256)
+  call expect_i('comm detach buffer: size', size, 16 + MPI_BSEND_OVERHEAD)
   b = 0
   call MPI_Recv(b, 4, MPI_INTEGER, 0, 7, dup, MPI_STATUS_IGNORE, ierr)
   call expect_l('the buffered message arrives after the detach', all(b == a), .true.)
