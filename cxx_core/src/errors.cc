@@ -192,13 +192,13 @@ status remove_class(int error_class) {
   user_entry* e = user_of(error_class);
   if (e == nullptr || e->error_class != error_class)
     return fail(MPI_ERR_ARG, "%d is not an error class MPI_Add_error_class made (or it was removed): "
-                "only those can be removed (MPI-4.1 section 9.5)", error_class);
+                "only those can be removed (MPI-4.1 section 10.5)", error_class);
   for (std::size_t i = 0; i < u.entries.size(); ++i) {
     const user_entry& c = u.entries[i];
     const int value = MPI_ERR_LASTCODE + 1 + static_cast<int>(i);
     if (!c.removed && c.error_class == error_class && value != error_class)
       return fail(MPI_ERR_ARG, "error class %d still has error code %d: remove its codes first "
-                  "(MPI_Remove_error_code; MPI-4.1 section 9.5)", error_class, value);
+                  "(MPI_Remove_error_code; MPI-4.1 section 10.5)", error_class, value);
   }
   e->removed = true;
   e->text.clear();
@@ -212,7 +212,7 @@ status remove_code(int code) {
   user_entry* e = user_of(code);
   if (e == nullptr || e->error_class == code)
     return fail(MPI_ERR_ARG, "%d is not an error code MPI_Add_error_code made (or it was removed): "
-                "only those can be removed (MPI-4.1 section 9.5)", code);
+                "only those can be removed (MPI-4.1 section 10.5)", code);
   e->removed = true;
   e->text.clear();
   e->has_text = false;
@@ -224,7 +224,7 @@ status remove_string(int code) {
   std::lock_guard lock(u.mu);
   user_entry* e = user_of(code);
   if (e == nullptr)
-    return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 9.5: only "
+    return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 10.5: only "
                 "their strings can be removed)", code);
   if (!e->has_text)
     return fail(MPI_ERR_ARG, "error %d has no string to remove (MPI_Add_error_string gave it none)", code);

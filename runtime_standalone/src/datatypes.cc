@@ -457,7 +457,7 @@ status get_address(const void* location, aint& address) {
   return status::ok();
 }
 
-// MPI_Type_get_value_index (MPI-4.1 §6.1.11, D55): the predefined pair type of MPI_MINLOC and
+// MPI_Type_get_value_index (MPI-4.1 §7.9.4, D55): the predefined pair type of MPI_MINLOC and
 // MPI_MAXLOC whose value has value_type and whose index has index_type, or MPI_DATATYPE_NULL when
 // no predefined type is that pair (a derived or duplicated type never is).
 status type_get_value_index(type_object& value_type, type_object& index_type, handle_t& pair_type) {

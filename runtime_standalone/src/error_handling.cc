@@ -282,7 +282,7 @@ status add_error_code(int errorclass, int& errorcode) {
 
 status add_error_string(int errorcode, const char* string) { return errors::add_string(errorcode, string); }
 
-// Their removal (MPI-4.1 §9.5, D55): only what MPI_Add_error_* made, only when nothing depends on
+// Their removal (MPI-4.1 §10.5, D55): only what MPI_Add_error_* made, only when nothing depends on
 // it (a class with a code); the value is never given out again, so MPI_LASTUSEDCODE stays.
 status remove_error_class(int errorclass) { return errors::remove_class(errorclass); }
 status remove_error_code(int errorcode) { return errors::remove_code(errorcode); }

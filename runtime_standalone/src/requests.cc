@@ -272,7 +272,7 @@ namespace p2p {
 namespace {
 // The process's, a communicator's or a session's buffer (`owner`, p2p_internal.h); `whose` names
 // it in messages. MPI_BUFFER_AUTOMATIC: the library provides the space, as much as a buffered
-// send needs; size is then ignored (MPI-4.1 §3.6.1).
+// send needs; size is then ignored (MPI-4.1 §4.6.1).
 status attach_to(std::uint64_t owner, const char* whose, void* buffer, int size) {
   const bool automatic = buffer == gen::buffer_automatic;
   if (!automatic && size < 0) return fail(MPI_ERR_ARG, "size %d is negative", size);
@@ -280,7 +280,7 @@ status attach_to(std::uint64_t owner, const char* whose, void* buffer, int size)
   std::lock_guard lock(p.mu);
   if (p.buffers.count(owner) != 0)
     return fail(MPI_ERR_BUFFER, "a buffer is already attached to %s: detach it first "
-                "(MPI-4.1 section 3.6.1: one buffer at a time)", whose);
+                "(MPI-4.1 section 4.6.1: one buffer at a time)", whose);
   attached_buffer& a = p.buffers[owner];
   a.buffer = automatic ? gen::buffer_automatic : buffer;
   a.size = automatic ? 0 : size;
@@ -778,7 +778,7 @@ status parrived(handle_t request, int partition, bool& flag) {
   return status::ok();
 }
 
-// ---- the status of several requests, without completing them (MPI-4.1 §3.7.3, D55) ----
+// ---- the status of several requests, without completing them (MPI-4.1 §4.7.6, D55) ----
 // As MPI_Request_get_status for each: nothing is freed or deactivated. A null or inactive
 // request counts as complete with an empty status in _all and is skipped by _any and _some, as
 // MPI_Testall, _Testany and _Testsome do. Every handle is checked before anything is answered.
@@ -855,7 +855,7 @@ status request_get_status_some(int incount, const handle_t* requests, int& outco
   return status::ok();
 }
 
-// ---- a status's fields (MPI-4.1 §3.2.5): any value may be set, as a program may set them in C ----
+// ---- a status's fields (MPI-4.1 §4.2.5): any value may be set, as a program may set them in C ----
 status status_get_source(const msg_status& s, int& source) {
   source = s.source;
   return status::ok();
