@@ -37,10 +37,12 @@ extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_status_ignore[8];
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_statuses_ignore[8];
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_bottom;
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_in_place;
+extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_buffer_automatic;
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE)[8];
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE)[8];
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM);
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE);
+extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_buffer_automatic, MPIATTR_BUFFER_AUTOMATIC);
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_unweighted[1];
 extern "C" MPIATTR_EXPORT MPI_Fint mpiattr_f08_weights_empty[1];
 extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_unweighted, MPIATTR_UNWEIGHTED)[1];
@@ -48,10 +50,14 @@ extern "C" MPIATTR_EXPORT MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_weights_empty, MPI
 
 namespace mpiattr::fbind {
 
-// A choice buffer as C sees it: MPI_BOTTOM and MPI_IN_PLACE of any binding become C's.
+// A choice buffer as C sees it: MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC of any binding
+// become C's.
 inline void* buffer(void* p) {
   if (p == &mpiattr_f08_bottom || p == &MPIATTR_FC_GLOBAL_(mpiattr_bottom, MPIATTR_BOTTOM)) return MPI_BOTTOM;
   if (p == &mpiattr_f08_in_place || p == &MPIATTR_FC_GLOBAL_(mpiattr_in_place, MPIATTR_IN_PLACE)) return MPI_IN_PLACE;
+  if (p == &mpiattr_f08_buffer_automatic ||
+      p == &MPIATTR_FC_GLOBAL_(mpiattr_buffer_automatic, MPIATTR_BUFFER_AUTOMATIC))
+    return MPI_BUFFER_AUTOMATIC;
   return p;
 }
 

@@ -15,7 +15,7 @@ _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_p
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
                "ignored_with", "pointer", "cxx"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
-                  "init", "returns", "ierror"}
+                  "init", "returns", "ierror", "source"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
                   "ierror_kind", "fortran", "returns", "aliases", "desc"}
 _PREDEF_KEYS = {"name", "ref", "object", "type", "behaviour", "deprecated", "params", "ierror",
@@ -166,7 +166,8 @@ def load(spec_dir: str | Path) -> Spec:
                 params=_params(e, kinds, o), origin=o, desc=e.get("desc", ""),
                 object=_object(e, o, False), deprecated=_dep(e, o), cxx=e.get("cxx"),
                 fortran=_fortran(e, o), init=init,
-                returns=kinds[ret] if ret else None, ierror=e.get("ierror", "ierror")))
+                returns=kinds[ret] if ret else None, ierror=e.get("ierror", "ierror"),
+                source=e.get("source")))
         for e in doc.get("callback", []):
             o = f"spec/{fname}: {e.get('name', '?')}"
             _check_keys(e, _CALLBACK_KEYS, o)

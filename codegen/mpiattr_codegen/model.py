@@ -84,6 +84,10 @@ class Function:
     # that takes the large types (None: the form narrows around the routine's own core entry).
     large_of: Optional[str] = None
     large_core: Optional[str] = None
+    # Where the routine's definition comes from when apis.json lacks it ("MPI-4.1, not in
+    # apis.json", spec/mpi41_additions.toml, docs/decisions.md D55): the spec check then compares
+    # its C prototype with the Forum's ABI header instead.
+    source: Optional[str] = None
 
     @property
     def pmpi_name(self) -> str:

@@ -35,6 +35,8 @@ message_ring& ring() {
 struct user_entry {
   int error_class;  // itself for a class
   std::string text;  // MPI_Add_error_string's; empty until then
+  bool has_text = false;
+  bool removed = false;  // MPI_Remove_error_class or _code: no longer a class or code (D55)
 };
 struct user_registry {
   std::mutex mu;
@@ -49,7 +51,8 @@ user_registry& users() {
 user_entry* user_of(int code) {
   auto& u = users();
   if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(u.entries.size())) return nullptr;
-  return &u.entries[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
+  user_entry* e = &u.entries[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
+  return e->removed ? nullptr : e;
 }
 // A made code's class bits for a class that does not fit them (a user-defined one): the class is
 // then kept in the ring beside the message.
@@ -179,6 +182,54 @@ status add_string(int code, const char* text) {
     return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 10.5: only "
                 "those take a string)", code);
   e->text = text;
+  e->has_text = true;
+  return status::ok();
+}
+
+status remove_class(int error_class) {
+  auto& u = users();
+  std::lock_guard lock(u.mu);
+  user_entry* e = user_of(error_class);
+  if (e == nullptr || e->error_class != error_class)
+    return fail(MPI_ERR_ARG, "%d is not an error class MPI_Add_error_class made (or it was removed): "
+                "only those can be removed (MPI-4.1 section 10.5)", error_class);
+  for (std::size_t i = 0; i < u.entries.size(); ++i) {
+    const user_entry& c = u.entries[i];
+    const int value = MPI_ERR_LASTCODE + 1 + static_cast<int>(i);
+    if (!c.removed && c.error_class == error_class && value != error_class)
+      return fail(MPI_ERR_ARG, "error class %d still has error code %d: remove its codes first "
+                  "(MPI_Remove_error_code; MPI-4.1 section 10.5)", error_class, value);
+  }
+  e->removed = true;
+  e->text.clear();
+  e->has_text = false;
+  return status::ok();
+}
+
+status remove_code(int code) {
+  auto& u = users();
+  std::lock_guard lock(u.mu);
+  user_entry* e = user_of(code);
+  if (e == nullptr || e->error_class == code)
+    return fail(MPI_ERR_ARG, "%d is not an error code MPI_Add_error_code made (or it was removed): "
+                "only those can be removed (MPI-4.1 section 10.5)", code);
+  e->removed = true;
+  e->text.clear();
+  e->has_text = false;
+  return status::ok();
+}
+
+status remove_string(int code) {
+  auto& u = users();
+  std::lock_guard lock(u.mu);
+  user_entry* e = user_of(code);
+  if (e == nullptr)
+    return fail(MPI_ERR_ARG, "%d is not a user-defined error class or code (MPI-4.1 section 10.5: only "
+                "their strings can be removed)", code);
+  if (!e->has_text)
+    return fail(MPI_ERR_ARG, "error %d has no string to remove (MPI_Add_error_string gave it none)", code);
+  e->text.clear();
+  e->has_text = false;
   return status::ok();
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -453,6 +454,30 @@ status type_get_extent(type_object& t, aint& lb, aint& extent) {
 
 status get_address(const void* location, aint& address) {
   address = static_cast<aint>(reinterpret_cast<std::uintptr_t>(location));
+  return status::ok();
+}
+
+// MPI_Type_get_value_index (MPI-4.1 §7.9.4, D55): the predefined pair type of MPI_MINLOC and
+// MPI_MAXLOC whose value has value_type and whose index has index_type, or MPI_DATATYPE_NULL when
+// no predefined type is that pair (a derived or duplicated type never is).
+status type_get_value_index(type_object& value_type, type_object& index_type, handle_t& pair_type) {
+  static const char* const pairs[][3] = {
+      {"MPI_FLOAT", "MPI_INT", "MPI_FLOAT_INT"},         {"MPI_DOUBLE", "MPI_INT", "MPI_DOUBLE_INT"},
+      {"MPI_LONG", "MPI_INT", "MPI_LONG_INT"},           {"MPI_INT", "MPI_INT", "MPI_2INT"},
+      {"MPI_SHORT", "MPI_INT", "MPI_SHORT_INT"},         {"MPI_LONG_DOUBLE", "MPI_INT", "MPI_LONG_DOUBLE_INT"},
+      {"MPI_REAL", "MPI_REAL", "MPI_2REAL"},             {"MPI_INTEGER", "MPI_INTEGER", "MPI_2INTEGER"},
+      {"MPI_DOUBLE_PRECISION", "MPI_DOUBLE_PRECISION", "MPI_2DOUBLE_PRECISION"},
+  };
+  auto value_of = [](const char* name) -> handle_t {
+    for (const auto& d : gen::datatypes)
+      if (std::strcmp(d.name, name) == 0) return d.value;
+    return h::datatype_null;
+  };
+  handle_t found = h::datatype_null;
+  if (value_type.predefined && index_type.predefined)
+    for (const auto& p : pairs)
+      if (value_of(p[0]) == value_type.handle && value_of(p[1]) == index_type.handle) found = value_of(p[2]);
+  pair_type = found;
   return status::ok();
 }
 

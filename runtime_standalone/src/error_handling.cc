@@ -283,6 +283,12 @@ status add_error_code(int errorclass, int& errorcode) {
 
 status add_error_string(int errorcode, const char* string) { return errors::add_string(errorcode, string); }
 
+// Their removal (MPI-4.1 §10.5, D55): only what MPI_Add_error_* made, only when nothing depends on
+// it (a class with a code); the value is never given out again, so MPI_LASTUSEDCODE stays.
+status remove_error_class(int errorclass) { return errors::remove_class(errorclass); }
+status remove_error_code(int errorcode) { return errors::remove_code(errorcode); }
+status remove_error_string(int errorcode) { return errors::remove_string(errorcode); }
+
 status error_string(int errorcode, char* string, int& resultlen) {
   if (!errors::string_of(errorcode, string, MPI_MAX_ERROR_STRING, &resultlen))
     return fail(MPI_ERR_ARG, "%d is not an MPI error code", errorcode);

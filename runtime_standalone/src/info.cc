@@ -273,5 +273,9 @@ status info_create_env(int argc, char** argv, handle_t& info) {
   return new_info(std::move(env), info);
 }
 
+// MPI_Get_hw_resource_info (MPI-4.1 §11.4, D55): the standalone runtime knows nothing of the
+// hardware it could promise, so the info is new and empty (as Open MPI's); the caller frees it.
+status get_hw_resource_info(handle_t& hw_info) { return new_info({}, hw_info); }
+
 }  // namespace api
 }  // namespace mpiattr

@@ -29,11 +29,13 @@ class standalone final : public lifecycle {
     fresh.size = parent.size;
     fresh.rank = parent.rank;
     fresh.context = g_next_context.fetch_add(1);
+    p2p::buffer_comm_derived(parent, fresh);  // derived from a session's communicator (D55)
     return status::ok();
   }
   void comm_release(comm_object& comm) override {
     topology_drop(comm);
     comm_hints_drop(comm);
+    p2p::buffer_comm_released(comm);
   }
   status type_dup(const type_object& old, type_object& fresh) override {
     fresh.size = old.size;

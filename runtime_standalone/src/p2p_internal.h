@@ -23,7 +23,22 @@ struct message {
   std::vector<char> data;
   handle_t sync_request = 0;  // MPI_Issend's request, complete once a receive takes the message
   aint bsend_bytes = 0;       // what MPI_Bsend took of the attached buffer, given back when received
+  std::uint64_t bsend_owner = 0;  // whose buffer that is (buffer_owner)
 };
+
+// An attached buffer (MPI-4.1 §3.6): the process's (MPI_Buffer_attach), a communicator's or a
+// session's; MPI_BUFFER_AUTOMATIC has no size and never runs out (D55).
+struct attached_buffer {
+  void* buffer = nullptr;
+  aint size = 0;
+  aint used = 0;
+  bool automatic = false;
+};
+// The key of an attached buffer in state::buffers: 0 the process's, a communicator's by its
+// context, a session's by its handle.
+inline constexpr std::uint64_t process_buffer = 0;
+inline std::uint64_t comm_buffer_key(std::uint64_t context) { return (std::uint64_t{1} << 63) | context; }
+inline std::uint64_t session_buffer_key(handle_t session) { return (std::uint64_t{1} << 62) | session; }
 
 // A receive's destination: the buffer and a copy of the datatype's layout (the datatype may be
 // freed before the receive completes).
@@ -78,11 +93,11 @@ struct state {
   std::vector<posted_recv> posted;
   std::unordered_map<handle_t, msg_status> done;  // completed requests' statuses
   std::unordered_map<handle_t, request_extra> extra;
-  // MPI_Buffer_attach's buffer: its address and size, and what queued buffered sends hold of it
-  void* buffer = nullptr;
-  aint buffer_size = 0;
-  aint buffer_used = 0;
-  bool buffer_attached = false;
+  // The attached buffers, by buffer_owner key, and what queued buffered sends hold of each
+  std::unordered_map<std::uint64_t, attached_buffer> buffers;
+  // The session a communicator derives from (MPI_Comm_create_from_group, then dup, split, ...),
+  // by context: its buffered sends may use the session's buffer.
+  std::unordered_map<std::uint64_t, handle_t> comm_session;
   // matched probes: the messages MPI_Mprobe took off the queue, by MPI_Message handle
   std::unordered_map<handle_t, message> matched;
   handle_t next_message = 0;
@@ -112,6 +127,8 @@ void post_recv(handle_t request, const recv_target& r, int source, int tag, std:
 std::deque<message>::iterator match(state& p, std::uint64_t context, int tag);
 // Takes a message off the queue (the lock held): its sender is released, its buffer space freed.
 message take(state& p, std::deque<message>::iterator it);
+// Gives a queued buffered message's space back to its buffer (the lock held).
+void release_bsend(state& p, message& m);
 
 // A new request, already complete; MPI_REQUEST_NULL when the table is full.
 handle_t new_request();

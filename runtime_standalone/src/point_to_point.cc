@@ -5,6 +5,7 @@
 #include <deque>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "p2p_internal.h"
@@ -104,10 +105,30 @@ message take(state& p, std::deque<message>::iterator it) {
   p.queue.erase(it);
   if (m.sync_request != 0)
     if (request_object* r = rt().requests.lookup(m.sync_request)) r->complete = true;
-  p.buffer_used -= m.bsend_bytes;
-  m.bsend_bytes = 0;
+  release_bsend(p, m);
   return m;
 }
+
+void release_bsend(state& p, message& m) {
+  if (m.bsend_bytes == 0) return;
+  if (auto b = p.buffers.find(m.bsend_owner); b != p.buffers.end()) b->second.used -= m.bsend_bytes;
+  m.bsend_bytes = 0;
+}
+
+namespace {
+// The buffer a buffered send on the communicator of `context` uses (MPI-4.1 §3.6.1): the
+// communicator's, else its session's, else the process's; nullptr when none is attached.
+std::pair<std::uint64_t, attached_buffer*> buffer_for(state& p, std::uint64_t context) {
+  std::uint64_t key = comm_buffer_key(context);
+  if (auto b = p.buffers.find(key); b != p.buffers.end()) return {key, &b->second};
+  if (auto s = p.comm_session.find(context); s != p.comm_session.end()) {
+    key = session_buffer_key(s->second);
+    if (auto b = p.buffers.find(key); b != p.buffers.end()) return {key, &b->second};
+  }
+  if (auto b = p.buffers.find(process_buffer); b != p.buffers.end()) return {process_buffer, &b->second};
+  return {process_buffer, nullptr};
+}
+}  // namespace
 
 // Delivers to the oldest matching posted receive, or queues the message. A synchronous send with
 // no receive posted cannot complete on one process (blocking: D31's error; nonblocking: its
@@ -122,15 +143,16 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
   aint need = static_cast<aint>(bytes) + MPI_BSEND_OVERHEAD;
   bool receive_posted = false;
   for (const auto& pr : p.posted) receive_posted = receive_posted || (pr.context == context && tag_matches(pr.tag, tag));
+  auto [owner, buffer] = buffer_for(p, context);
   if (mode == send_mode::buffered && !receive_posted) {
-    if (!p.buffer_attached)
+    if (buffer == nullptr)
       return fail(MPI_ERR_BUFFER, "a buffered send of %zu bytes with no buffer attached "
-                  "(MPI_Buffer_attach)", bytes);
-    if (p.buffer_used + need > p.buffer_size)
+                  "(MPI_Buffer_attach, MPI_Comm_attach_buffer, MPI_Session_attach_buffer)", bytes);
+    if (!buffer->automatic && buffer->used + need > buffer->size)
       return fail(MPI_ERR_BUFFER, "a buffered send needs %lld bytes (%zu and MPI_BSEND_OVERHEAD) of "
                   "the attached buffer, which has %lld of its %lld free", static_cast<long long>(need),
-                  bytes, static_cast<long long>(p.buffer_size - p.buffer_used),
-                  static_cast<long long>(p.buffer_size));
+                  bytes, static_cast<long long>(buffer->size - buffer->used),
+                  static_cast<long long>(buffer->size));
   }
   message m{context, tag, std::vector<char>(bytes), 0, 0};
   pack_elements(buf, count, layout, m.data.data());
@@ -153,7 +175,8 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
   }
   if (mode == send_mode::buffered) {
     m.bsend_bytes = need;
-    p.buffer_used += need;
+    m.bsend_owner = owner;
+    buffer->used += need;
   }
   p.queue.push_back(std::move(m));
   return status::ok();

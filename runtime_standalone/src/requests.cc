@@ -266,36 +266,146 @@ status startall(int count, handle_t* requests) {
 // ---- buffered mode (MPI-4.1 §4.6) ----
 // The attached buffer is accounted for, not written: a buffered message to self is held in the
 // queue like any other, and takes its size plus MPI_BSEND_OVERHEAD of the buffer until received.
+}  // namespace api
 
-status buffer_attach(void* buffer, int size) {
-  if (status st = check_count(size); !st.is_ok())
-    return fail(MPI_ERR_ARG, "size %d is negative", size);
+namespace p2p {
+namespace {
+// The process's, a communicator's or a session's buffer (`owner`, p2p_internal.h); `whose` names
+// it in messages. MPI_BUFFER_AUTOMATIC: the library provides the space, as much as a buffered
+// send needs; size is then ignored (MPI-4.1 §4.6.1).
+status attach_to(std::uint64_t owner, const char* whose, void* buffer, int size) {
+  const bool automatic = buffer == gen::buffer_automatic;
+  if (!automatic && size < 0) return fail(MPI_ERR_ARG, "size %d is negative", size);
   auto& p = queues();
   std::lock_guard lock(p.mu);
-  if (p.buffer_attached)
-    return fail(MPI_ERR_BUFFER, "a buffer is already attached: MPI_Buffer_detach it first "
-                "(MPI-4.1 section 4.6.1: one buffer at a time)");
-  p.buffer = buffer;
-  p.buffer_size = size;
-  p.buffer_used = 0;
-  p.buffer_attached = true;
+  if (p.buffers.count(owner) != 0)
+    return fail(MPI_ERR_BUFFER, "a buffer is already attached to %s: detach it first "
+                "(MPI-4.1 section 4.6.1: one buffer at a time)", whose);
+  attached_buffer& a = p.buffers[owner];
+  a.buffer = automatic ? gen::buffer_automatic : buffer;
+  a.size = automatic ? 0 : size;
+  a.automatic = automatic;
   return status::ok();
 }
 
+// Releases the space the queued buffered messages hold of `owner`'s buffer: they count as
+// transmitted (on one process they are in the receiver's queue already) and stay receivable (D55).
+void flush_locked(state& p, std::uint64_t owner) {
+  for (auto& m : p.queue)
+    if (m.bsend_bytes != 0 && m.bsend_owner == owner) release_bsend(p, m);
+}
+
 // Detaching waits for the buffered messages to be sent: on one process they already are (queued
-// to self), so it returns at once, and the queued messages stay receivable.
-status buffer_detach(void*& buffer_addr, int& size) {
+// to self), so it returns at once, and the queued messages stay receivable. An automatic buffer
+// gives MPI_BUFFER_AUTOMATIC and size 0.
+status detach_from(std::uint64_t owner, const char* whose, void*& buffer_addr, int& size) {
   auto& p = queues();
   std::lock_guard lock(p.mu);
-  if (!p.buffer_attached) return fail(MPI_ERR_BUFFER, "no buffer is attached (MPI_Buffer_attach)");
-  buffer_addr = p.buffer;
-  size = static_cast<int>(p.buffer_size);
-  for (auto& m : p.queue) m.bsend_bytes = 0;
-  p.buffer = nullptr;
-  p.buffer_size = 0;
-  p.buffer_used = 0;
-  p.buffer_attached = false;
+  auto b = p.buffers.find(owner);
+  if (b == p.buffers.end()) return fail(MPI_ERR_BUFFER, "no buffer is attached to %s", whose);
+  flush_locked(p, owner);
+  buffer_addr = b->second.buffer;
+  size = static_cast<int>(b->second.size);
+  p.buffers.erase(b);
   return status::ok();
+}
+
+status flush(std::uint64_t owner) {
+  auto& p = queues();
+  std::lock_guard lock(p.mu);
+  flush_locked(p, owner);  // with no buffer attached there is nothing to flush
+  return status::ok();
+}
+
+status flushed_request(std::uint64_t owner, handle_t& request) {
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  (void)flush(owner);
+  request = r;
+  return status::ok();
+}
+
+status check_session_handle(handle_t session) {
+  if (session_eh_of(session) != nullptr) return status::ok();
+  if (session == h::session_null) return fail(MPI_ERR_SESSION, "the session is MPI_SESSION_NULL");
+  return fail(MPI_ERR_SESSION, "0x%x is not a session handle (never initialized, or finalized)", session);
+}
+}  // namespace
+
+void buffer_comm_derived(const comm_object& parent, const comm_object& fresh) {
+  auto& p = queues();
+  std::lock_guard lock(p.mu);
+  if (auto s = p.comm_session.find(parent.context); s != p.comm_session.end())
+    p.comm_session[fresh.context] = s->second;
+}
+
+void buffer_comm_of_session(const comm_object& comm, handle_t session) {
+  auto& p = queues();
+  std::lock_guard lock(p.mu);
+  p.comm_session[comm.context] = session;
+}
+
+void buffer_comm_released(const comm_object& comm) {
+  auto& p = queues();
+  std::lock_guard lock(p.mu);
+  p.comm_session.erase(comm.context);
+  if (auto b = p.buffers.find(comm_buffer_key(comm.context)); b != p.buffers.end()) {
+    flush_locked(p, b->first);
+    p.buffers.erase(b);
+  }
+}
+
+void buffer_session_finalized(handle_t session) {
+  auto& p = queues();
+  std::lock_guard lock(p.mu);
+  if (auto b = p.buffers.find(session_buffer_key(session)); b != p.buffers.end()) {
+    flush_locked(p, b->first);
+    p.buffers.erase(b);
+  }
+}
+
+}  // namespace p2p
+
+namespace api {
+using namespace p2p;
+
+status buffer_attach(void* buffer, int size) {
+  return attach_to(process_buffer, "the process (MPI_Buffer_attach)", buffer, size);
+}
+
+status buffer_detach(void*& buffer_addr, int& size) {
+  return detach_from(process_buffer, "the process (MPI_Buffer_attach)", buffer_addr, size);
+}
+
+status buffer_flush() { return flush(process_buffer); }
+status buffer_iflush(handle_t& request) { return flushed_request(process_buffer, request); }
+
+status comm_attach_buffer(comm_object& comm, void* buffer, int size) {
+  return attach_to(comm_buffer_key(comm.context), "the communicator", buffer, size);
+}
+status comm_detach_buffer(comm_object& comm, void*& buffer_addr, int& size) {
+  return detach_from(comm_buffer_key(comm.context), "the communicator", buffer_addr, size);
+}
+status comm_flush_buffer(comm_object& comm) { return flush(comm_buffer_key(comm.context)); }
+status comm_iflush_buffer(comm_object& comm, handle_t& request) {
+  return flushed_request(comm_buffer_key(comm.context), request);
+}
+
+status session_attach_buffer(handle_t session, void* buffer, int size) {
+  if (status st = check_session_handle(session); !st.is_ok()) return st;
+  return attach_to(session_buffer_key(session), "the session", buffer, size);
+}
+status session_detach_buffer(handle_t session, void*& buffer_addr, int& size) {
+  if (status st = check_session_handle(session); !st.is_ok()) return st;
+  return detach_from(session_buffer_key(session), "the session", buffer_addr, size);
+}
+status session_flush_buffer(handle_t session) {
+  if (status st = check_session_handle(session); !st.is_ok()) return st;
+  return flush(session_buffer_key(session));
+}
+status session_iflush_buffer(handle_t session, handle_t& request) {
+  if (status st = check_session_handle(session); !st.is_ok()) return st;
+  return flushed_request(session_buffer_key(session), request);
 }
 
 // ---- cancellation (MPI-4.1 §4.8.4) ----
@@ -334,7 +444,7 @@ status cancel(handle_t request) {
     }
   for (auto it = p.queue.begin(); it != p.queue.end(); ++it)
     if (it->sync_request == request) {
-      p.buffer_used -= it->bsend_bytes;
+      release_bsend(p, *it);
       p.queue.erase(it);
       p.done[request] = cancelled;
       r->complete = true;
@@ -665,6 +775,109 @@ status parrived(handle_t request, int partition, bool& flag) {
   if (partition < 0 || partition >= e->second.partitions)
     return fail(MPI_ERR_ARG, "partition %d is not between 0 and %d", partition, e->second.partitions - 1);
   flag = e->second.arrived;
+  return status::ok();
+}
+
+// ---- the status of several requests, without completing them (MPI-4.1 §4.7.6, D55) ----
+// As MPI_Request_get_status for each: nothing is freed or deactivated. A null or inactive
+// request counts as complete with an empty status in _all and is skipped by _any and _some, as
+// MPI_Testall, _Testany and _Testsome do. Every handle is checked before anything is answered.
+namespace {
+status check_requests(int count, const handle_t* requests) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != h::request_null && rt().requests.lookup(requests[i]) == nullptr)
+      return fail(MPI_ERR_REQUEST, "array_of_requests[%d] = 0x%x is not a request handle", i, requests[i]);
+  return status::ok();
+}
+}  // namespace
+
+status request_get_status_all(int count, const handle_t* requests, bool& flag, msg_status* statuses) {
+  if (status st = check_requests(count, requests); !st.is_ok()) return st;
+  std::vector<msg_status> got(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    bool done = false;
+    if (status st = request_get_status(requests[i], done, got[static_cast<std::size_t>(i)]); !st.is_ok()) return st;
+    if (!done) {
+      flag = false;
+      return status::ok();
+    }
+  }
+  flag = true;
+  for (int i = 0; i < count; ++i) statuses[i] = got[static_cast<std::size_t>(i)];
+  return status::ok();
+}
+
+status request_get_status_any(int count, const handle_t* requests, int& indx, bool& flag, msg_status& out) {
+  if (status st = check_requests(count, requests); !st.is_ok()) return st;
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (!active(requests[i])) continue;
+    any_active = true;
+    bool done = false;
+    msg_status st1;
+    if (status st = request_get_status(requests[i], done, st1); !st.is_ok()) return st;
+    if (done) {
+      indx = i;
+      flag = true;
+      out = st1;
+      return status::ok();
+    }
+  }
+  indx = MPI_UNDEFINED;
+  flag = !any_active;  // none active: true, with an empty status
+  if (!any_active) out = msg_status{};
+  return status::ok();
+}
+
+status request_get_status_some(int incount, const handle_t* requests, int& outcount, int* indices,
+                               msg_status* statuses) {
+  if (status st = check_requests(incount, requests); !st.is_ok()) return st;
+  bool any_active = false;
+  std::vector<std::pair<int, msg_status>> ready;
+  for (int i = 0; i < incount; ++i) {
+    if (!active(requests[i])) continue;
+    any_active = true;
+    bool done = false;
+    msg_status st1;
+    if (status st = request_get_status(requests[i], done, st1); !st.is_ok()) return st;
+    if (done) ready.emplace_back(i, st1);
+  }
+  if (!any_active) {
+    outcount = MPI_UNDEFINED;
+    return status::ok();
+  }
+  outcount = static_cast<int>(ready.size());
+  for (std::size_t k = 0; k < ready.size(); ++k) {
+    indices[k] = ready[k].first;
+    statuses[k] = ready[k].second;
+  }
+  return status::ok();
+}
+
+// ---- a status's fields (MPI-4.1 §4.2.5): any value may be set, as a program may set them in C ----
+status status_get_source(const msg_status& s, int& source) {
+  source = s.source;
+  return status::ok();
+}
+status status_get_tag(const msg_status& s, int& tag) {
+  tag = s.tag;
+  return status::ok();
+}
+status status_get_error(const msg_status& s, int& error) {
+  error = s.error;
+  return status::ok();
+}
+status status_set_source(msg_status& s, int source) {
+  s.source = source;
+  return status::ok();
+}
+status status_set_tag(msg_status& s, int tag) {
+  s.tag = tag;
+  return status::ok();
+}
+status status_set_error(msg_status& s, int error) {
+  s.error = error;
   return status::ok();
 }
 

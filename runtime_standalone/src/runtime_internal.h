@@ -59,6 +59,16 @@ status session_begin(int level);
 void session_end();
 void session_eh_store(handle_t session, errhandler_object* e);
 
+// The buffers of communicators and sessions (requests.cc, D55): a communicator derived from one
+// made from a session's group derives from that session too; a freed communicator's buffer and a
+// finalized session's are detached.
+namespace p2p {
+void buffer_comm_derived(const comm_object& parent, const comm_object& fresh);
+void buffer_comm_of_session(const comm_object& comm, handle_t session);
+void buffer_comm_released(const comm_object& comm);
+void buffer_session_finalized(handle_t session);
+}  // namespace p2p
+
 // Integer-valued predefined attributes behave as if set by Fortran MPI_ATTR_PUT (R7.5).
 inline void set_int(predefined_values& table, int key, int v) {
   table.set(keyval_registry::index_of(key), attribute_value::from_fortran_int(v));

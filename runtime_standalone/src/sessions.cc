@@ -141,6 +141,7 @@ status session_finalize(handle_t& session) {
     g_sessions.erase(session);
   }
   delete s;
+  p2p::buffer_session_finalized(session);
   session = h::session_null;
   session_end();  // the last one, without the World Model: MPI is usable no more (D49)
   return status::ok();
@@ -205,6 +206,7 @@ status group_from_session_pset(handle_t session, const char* pset_name, handle_t
   if (status st = check_pset(pset_name); !st.is_ok()) return st;
   auto* g = new group_object;
   g->size = 1;
+  g->session = session;
   return insert_new(rt().groups, g, newgroup, "groups");
 }
 
@@ -234,6 +236,7 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
     return fail(MPI_ERR_INTERN, "too many communicators");
   }
   fresh.release();
+  if (group.session != 0) p2p::buffer_comm_of_session(*o, group.session);
   newcomm = o->handle;
   return status::ok();
 }

@@ -222,6 +222,61 @@ def fortran_gap(spec, apis: dict) -> list[str]:
                        or apis.get(f.name.lower(), {}).get("attributes", {}).get("f08_expressible")))
 
 
+# The MPI-4.1 routines apis.json lacks (spec/mpi41_additions.toml, docs/decisions.md D55): each is
+# marked `source = NOT_IN_APIS` and checked against its C prototype in the MPI Forum's ABI header
+# (MPI_ and PMPI_ names, parameter types in order; names, whitespace and `T x[]` against `T* x`
+# aside), and must have no MPI:: binding. The header's MPI-5.0 additions are not MPI-4.1's.
+NOT_IN_APIS = "MPI-4.1, not in apis.json"
+ABI_HEADER = SOURCE_DIR / "reference" / "mpi-abi" / "mpi.h"
+MPI5_ONLY_PREFIXES = ("MPI_Abi_",)
+MPI5_ONLY_SUFFIXES = ("_toint", "_fromint")
+
+
+def abi_param_type(decl: str) -> str:
+    """`const MPI_Request array_of_requests[]` -> `const MPI_Request*`; `MPI_Count *size` ->
+    `MPI_Count*`; `void` -> ``."""
+    import re
+    decl = " ".join(decl.split())
+    if decl == "void":
+        return ""
+    m = re.fullmatch(r"(.*?)\s*\b(\w+)\s*(\[\])?", decl)
+    if m is None:  # `int ranges[][3]`, function pointers: compared as written
+        return decl
+    t = m.group(1).replace(" *", "*").replace("* ", "*").strip()
+    return t + ("*" if m.group(3) else "")
+
+
+def abi_prototypes(text: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Every routine declaration of a C header: name -> (return type, parameter types)."""
+    import re
+    out = {}
+    for m in re.finditer(r"^\s*(int|double|MPI_\w+)\s+(P?MPI_\w+)\s*\(([^;]*?)\)\s*[^;()]*;", text, re.M | re.S):
+        out[m.group(2)] = (m.group(1), tuple(t for t in (abi_param_type(p) for p in m.group(3).split(","))
+                                             if t))
+    return out
+
+
+def is_mpi5_only(name: str) -> bool:
+    base = name[1:] if name.startswith("PMPI_") else name
+    return base.startswith(MPI5_ONLY_PREFIXES) or base.endswith(MPI5_ONLY_SUFFIXES)
+
+
+def check_not_in_apis(e, abi: dict) -> list[str]:
+    """A spec routine marked NOT_IN_APIS (and its large-count form, if any) against the ABI header."""
+    from mpiattr_codegen.lang.c import c_prototype
+    out = []
+    for name in (e.name, e.pmpi_name):
+        mine = abi_prototypes(c_prototype(e, name) + ";").get(name)
+        theirs = abi.get(name)
+        if theirs is None:
+            out.append(f"{name}: marked {NOT_IN_APIS!r}, but the ABI header does not declare it either")
+        elif mine != theirs:
+            out.append(f"{name}: prototype differs from the ABI header's:\n  ours: {mine}\n  ABI:  {theirs}")
+    if getattr(e, "cxx", None):
+        out.append(f"{e.name}: an MPI-4.1 addition has no MPI:: binding")
+    return out
+
+
 def check_spec(spec, apis: dict, errata: list[dict], caching: dict | None = None,
                extensions: dict = MPICH_EXTENSIONS) -> list[str]:
     """All mismatches between the spec and apis.json; with `caching` (caching_apis.json's entries),
@@ -230,9 +285,20 @@ def check_spec(spec, apis: dict, errata: list[dict], caching: dict | None = None
     out = [f"{n}: listed as an MPICH extension, but only MPIX_ names can be"
            for n in extensions if not is_mpich_extension(n)]
     entries = spec_entries(spec)
+    abi = abi_prototypes(ABI_HEADER.read_text())
     for e in entries:
         official = apis.get(e.name.lower())
-        if official is None and is_mpich_extension(e.name):
+        source = getattr(e, "source", None)
+        if source is not None and source != NOT_IN_APIS:
+            out.append(f"{e.name}: source = {source!r}; the only marker is {NOT_IN_APIS!r}")
+        elif source is not None and official is not None:
+            out.append(f"{e.name}: marked {NOT_IN_APIS!r}, but apis.json has it: drop the marker")
+        elif source is not None:
+            out.extend(check_not_in_apis(e, abi))
+            for f in spec.large_forms:
+                if f.large_of == e.name:
+                    out.extend(check_not_in_apis(f, abi))
+        elif official is None and is_mpich_extension(e.name):
             out.extend(check_extension(e, extensions))
         elif official is None:
             out.append(f"{e.name}: in our spec but not in apis.json")

@@ -55,6 +55,10 @@ NO_CXX.update({n: "MPI-3.0 or later: the C++ bindings were removed in MPI-3.0 (R
 NO_CXX.update({f.name: "MPI-3.0 or later, or C only in MPI-2.2 (spec/surface_mpi4.toml, D39)"
                for f in sc.load_spec(sc.SPEC_DIR).functions
                if f.origin.startswith("spec/surface_mpi4.toml:")})
+# spec/mpi41_additions.toml: MPI-4.1's late additions (D55), long after the C++ bindings.
+NO_CXX.update({f.name: "MPI-4.1 (spec/mpi41_additions.toml, D55)"
+               for f in sc.load_spec(sc.SPEC_DIR).functions
+               if f.origin.startswith("spec/mpi41_additions.toml:")})
 
 
 def test_mpi22_every_routine_has_its_cxx_binding():

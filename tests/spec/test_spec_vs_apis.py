@@ -84,3 +84,36 @@ def test_normalise_c():
     assert sc.normalise_c("int  f( MPI_Comm *c ,void * v )") == "int f(MPI_Comm*c,void*v)"
     assert sc.normalise_c("int f(MPI_Comm* c, void* v)") == "int f(MPI_Comm*c,void*v)"
     assert sc.normalise_c("int f(const void* v)") != sc.normalise_c("int f(void* v)")
+
+
+def test_D55_mpi41_additions_are_the_abi_routines_apis_json_lacks(spec, apis):
+    """Every MPI-4.1 routine of the Forum's ABI header that apis.json lacks (the header's MPI-5.0
+    additions aside: MPI_Abi_*, MPI_*_toint, MPI_*_fromint) is in the spec, marked NOT_IN_APIS, and
+    nothing else is marked; their prototypes are checked by test_spec_matches_apis_json."""
+    abi = sc.abi_prototypes(sc.ABI_HEADER.read_text())
+    lacking = {n for n in abi if n.startswith("MPI_") and not sc.is_mpi5_only(n)
+               and n.lower() not in apis and (n[:-2] if n.endswith("_c") else n).lower() not in apis}
+    marked = {f.name for f in spec.functions if f.source == sc.NOT_IN_APIS}
+    marked |= {f.name for f in spec.large_forms if f.name[:-2] in marked}
+    assert marked == lacking
+    assert len(marked) == 28 and "MPI_Buffer_flush" in marked and "MPI_Session_attach_buffer_c" in marked
+    assert sum(sc.is_mpi5_only(n) for n in abi if n.startswith("MPI_")) == 28  # 6 Abi_, 11 toint, 11 fromint
+
+
+def test_D55_the_check_sees_an_addition_out_of_step_with_the_abi(spec):
+    import dataclasses
+    abi = sc.abi_prototypes(sc.ABI_HEADER.read_text())
+    f = spec.function("MPI_Status_get_source")
+    assert sc.check_not_in_apis(f, abi) == []
+    narrowed = dataclasses.replace(f, params=f.params[:1])
+    assert [m.split(":")[0] for m in sc.check_not_in_apis(narrowed, abi)] == ["MPI_Status_get_source",
+                                                                             "PMPI_Status_get_source"]
+    renamed = dataclasses.replace(f, name="MPI_Status_get_sauce")
+    assert "does not declare it" in sc.check_not_in_apis(renamed, abi)[0]
+    # A marked routine that apis.json has, or another marker, is reported.
+    stale = dataclasses.replace(spec.function("MPI_Buffer_attach"), source=sc.NOT_IN_APIS)
+    other = dataclasses.replace(f, source="MPI-5.0")
+    fake = dataclasses.replace(spec, functions=(stale, other))
+    found = sc.check_spec(fake, sc.load_apis(), [], None)
+    assert any(m.startswith("MPI_Buffer_attach: marked") for m in found)
+    assert any(m.startswith("MPI_Status_get_source: source = 'MPI-5.0'") for m in found)

@@ -129,6 +129,12 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         elif p.length == "*" and p.dir == "in":  # MPI_Alltoallw's datatypes: the core knows
             L.arg = (f"mpiattr::api::handle_array{{{n}, [](const void* a, int i) {{ return "  # how many
                      f"mpiattr::cbind::to_handle(static_cast<const {k.c}*>(a)[i]); }}}}")
+        elif p.length is not None and p.dir == "in" and obj in _PASS_AS_HANDLE:  # the core looks them up
+            # (MPI_Request_get_status_all's requests, D55)
+            L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
+            L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({p.length} > 0 ? {p.length} : 0);")
+            L.pre.append(f"for (int i = 0; i < {p.length}; ++i) {n}_h[i] = mpiattr::cbind::to_handle({n}[i]);")
+            L.arg = f"{n}_h.data()"
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
             L.pre.append(f"std::vector<mpiattr::{_OBJECT_STRUCT[obj]}*> {n}_o;")

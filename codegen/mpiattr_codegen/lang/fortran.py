@@ -47,7 +47,7 @@ STATUS_INDICES = (("MPI_SOURCE", 1), ("MPI_TAG", 2), ("MPI_ERROR", 3))
 # recognise by address (fbind::buffer, fbind::empty_status). (name, dimensions)
 # MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are INTEGER arrays, passed as a weights argument
 # (fbind::weights).
-SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)"),
+SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_BUFFER_AUTOMATIC", ""), ("MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)"),
              ("MPI_STATUSES_IGNORE", "(MPI_STATUS_SIZE,1)"), ("MPI_UNWEIGHTED", "(1)"),
              ("MPI_WEIGHTS_EMPTY", "(1)"))
 
@@ -288,6 +288,11 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         elif p.length == "*" and p.dir == "in":  # MPI_ALLTOALLW's datatypes: the core knows
             L.arg = (f"mpiattr::api::handle_array{{{n}, [](const void* a, int i) {{ return "  # how many
                      f"static_cast<mpiattr::handle_t>(static_cast<const MPI_Fint*>(a)[i]); }}}}")
+        elif p.length is not None and p.dir == "in" and obj in _PASS_AS_HANDLE:  # the core looks them up
+            count = fortran_length(p)  # (MPI_REQUEST_GET_STATUS_ALL's requests, D55)
+            L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0);")
+            L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = static_cast<mpiattr::handle_t>({n}[i]);")
+            L.arg = f"{n}_h.data()"
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"std::vector<mpiattr::{clang_object_struct(obj)}*> {n}_o;")
             L.pre.append(f"for (int i = 0; i < {fortran_length(p)}; ++i) {{")
@@ -383,7 +388,7 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"{n}_buf"
             L.post.append(f"mpiattr::fbind::to_fortran({n}_buf, {n}, {n}_len);")
     elif k.cls == "buffer":
-        # MPI_BOTTOM and MPI_IN_PLACE arrive as the address of their Fortran variable.
+        # MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC arrive as the address of their Fortran variable.
         L.arg = f"mpiattr::fbind::buffer({n})" if k.name == "BUFFER" else n
     elif k.cls == "buffer_address":  # MPI_BUFFER_DETACH's BUFFER_ADDR: Fortran has no use for it
         L.pre.append(f"void* {n}_p = nullptr;")

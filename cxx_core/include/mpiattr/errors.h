@@ -31,6 +31,12 @@ const char* class_string(int error_class);
 status add_class(int& error_class);
 status add_code(int error_class, int& code);
 status add_string(int code, const char* text);
+// MPI_Remove_error_class, _code, _string (MPI-4.1 §10.5, docs/decisions.md D55): a removed value is
+// no class or code any more (MPI_Error_class fails on it) and is never reused; a class goes only
+// when no code of it is left.
+status remove_class(int error_class);
+status remove_code(int code);
+status remove_string(int code);
 int last_used_code();
 
 }  // namespace mpiattr::errors

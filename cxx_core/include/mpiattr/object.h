@@ -56,6 +56,7 @@ struct group_object {
   handle_t handle = 0;
   int size = 0;  // 0 or 1: one process
   bool predefined = false;
+  handle_t session = 0;  // MPI_Group_from_session_pset's session: its communicators derive from it (D55)
 };
 
 struct comm_object : attr_object {

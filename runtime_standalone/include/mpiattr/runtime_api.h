@@ -364,6 +364,33 @@ status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& dat
                  comm_object& comm);
 
 // ---- process topologies (topologies.cc); LOGICAL arrays arrive as C ints, 0 false ----
+// ---- the MPI-4.1 routines apis.json lacks (spec/mpi41_additions.toml, D55) ----
+status buffer_flush();
+status buffer_iflush(handle_t& request);
+status comm_attach_buffer(comm_object& comm, void* buffer, int size);
+status comm_detach_buffer(comm_object& comm, void*& buffer_addr, int& size);
+status comm_flush_buffer(comm_object& comm);
+status comm_iflush_buffer(comm_object& comm, handle_t& request);
+status session_attach_buffer(handle_t session, void* buffer, int size);
+status session_detach_buffer(handle_t session, void*& buffer_addr, int& size);
+status session_flush_buffer(handle_t session);
+status session_iflush_buffer(handle_t session, handle_t& request);
+status request_get_status_all(int count, const handle_t* requests, bool& flag, msg_status* statuses);
+status request_get_status_any(int count, const handle_t* requests, int& indx, bool& flag, msg_status& status);
+status request_get_status_some(int incount, const handle_t* requests, int& outcount, int* indices,
+                               msg_status* statuses);
+status status_get_source(const msg_status& status, int& source);
+status status_get_tag(const msg_status& status, int& tag);
+status status_get_error(const msg_status& status, int& error);
+status status_set_source(msg_status& status, int source);
+status status_set_tag(msg_status& status, int tag);
+status status_set_error(msg_status& status, int error);
+status type_get_value_index(type_object& value_type, type_object& index_type, handle_t& pair_type);
+status remove_error_class(int errorclass);
+status remove_error_code(int errorcode);
+status remove_error_string(int errorcode);
+status get_hw_resource_info(handle_t& hw_info);
+
 }  // namespace mpiattr::api
 namespace mpiattr {
 // The standalone lifecycle's hooks: a dup's copy keeps the topology, a released one drops it.
