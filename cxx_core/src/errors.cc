@@ -37,6 +37,12 @@ struct user_entry {
   std::string text;  // MPI_Add_error_string's; empty until then
   bool has_text = false;
   bool removed = false;  // MPI_Remove_error_class or _code: no longer a class or code (D55)
+  // Removed with its string; its value is never given out again (D55).
+  void remove() {
+    removed = true;
+    text.clear();
+    has_text = false;
+  }
 };
 struct user_registry {
   std::mutex mu;
@@ -200,9 +206,7 @@ status remove_class(int error_class) {
       return fail(MPI_ERR_ARG, "error class %d still has error code %d: remove its codes first "
                   "(MPI_Remove_error_code; MPI-4.1 section 10.5)", error_class, value);
   }
-  e->removed = true;
-  e->text.clear();
-  e->has_text = false;
+  e->remove();
   return status::ok();
 }
 
@@ -213,9 +217,7 @@ status remove_code(int code) {
   if (e == nullptr || e->error_class == code)
     return fail(MPI_ERR_ARG, "%d is not an error code MPI_Add_error_code made (or it was removed): "
                 "only those can be removed (MPI-4.1 section 10.5)", code);
-  e->removed = true;
-  e->text.clear();
-  e->has_text = false;
+  e->remove();
   return status::ok();
 }
 
