@@ -104,3 +104,36 @@ def test_mpi_h_compiles(generated, tmp_path, compiler, flags, suffix):
     r = subprocess.run([compiler, "-fsyntax-only", *flags, "-Wall", "-Wextra", "-Werror",
                         "-I", str(out / "include"), str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+# The ABI header's own names, which an mpi.h that only has the ABI's values must not define (D1).
+ABI_ONLY = {"MPI_ABI_VERSION", "MPI_ABI_SUBVERSION", "MPI_H_ABI", "MPI_ABI_Aint", "MPI_ABI_Count",
+            "MPI_ABI_Offset"}
+
+
+def test_issue26_every_abi_header_name_is_usable_from_mpi_h(generated, tmp_path):
+    """Issue 26 item 1, for every kind of name: each object-like macro, enumerator and typedef of
+    reference/mpi-abi/mpi.h compiles against our generated mpi.h (test_spec_vs_abi.py compares the
+    integer values; this also catches the pointer constants, MPI_BUFFER_AUTOMATIC among them, and
+    the types)."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc")
+    out = generated[0]
+    if not (out / "include" / "mpi.h").exists():
+        generate(out)
+    abi = (sc.SOURCE_DIR / "reference" / "mpi-abi" / "mpi.h").read_text()
+    values = set(re.findall(r"^#define\s+(MPI_\w+)[ \t]", abi, re.M))
+    values |= set(re.findall(r"^\s+(MPI_[A-Z0-9_]+)\s*=", abi, re.M))
+    types = set(re.findall(r"typedef\b[^;{]*?\b(MPI_\w+)\s*;", abi))
+    types |= set(re.findall(r"^}\s*(MPI_\w+)\s*;", abi, re.M))  # typedef struct { ... } MPI_X;
+    types |= set(re.findall(r"typedef\b[^;(]*\(\s*\*?\s*(MPI_\w+)\s*\)\s*\(", abi))
+    values -= ABI_ONLY
+    types -= ABI_ONLY
+    assert len(values) > 300 and len(types) > 30
+    body = "".join(f"  (void)({n});\n" for n in sorted(values))
+    body += "".join(f"  {{ {n} *p = 0; (void)p; }}\n" for n in sorted(types))
+    src = tmp_path / "abi_names.c"
+    src.write_text(f"#include <mpi.h>\nint main(void) {{\n{body}  return 0;\n}}\n")
+    r = subprocess.run(["gcc", "-std=c11", "-fsyntax-only", "-Wall", "-Wno-unused-value",
+                        "-I", str(out / "include"), str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[:4000]
