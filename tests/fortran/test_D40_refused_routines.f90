@@ -141,6 +141,9 @@ program test_D40_refused_routines
 
   call MPI_REGISTER_DATAREP('d40', conv_fn, conv_fn, extent_fn, 0_MPI_ADDRESS_KIND, ierr)
   call check('MPI_REGISTER_DATAREP', ierr, 'MPI_REGISTER_DATAREP')
+  call MPI_REGISTER_DATAREP('d40', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, extent_fn, &
+                            0_MPI_ADDRESS_KIND, ierr)
+  call check('MPI_REGISTER_DATAREP with MPI_CONVERSION_FN_NULL', ierr, 'MPI_REGISTER_DATAREP')
 
   ! The communicator is untouched and usable.
   call MPI_COMM_SIZE(comm, size, ierr)

@@ -10,10 +10,20 @@ module refused08
   use ftest
   implicit none
   private
-  public :: check, on_error, calls, query_fn, free_fn, cancel_fn, gcalls
+  public :: check, on_error, calls, query_fn, free_fn, cancel_fn, gcalls, extent_fn
   integer :: gcalls = 0
   integer :: calls = 0
 contains
+
+  ! MPI_Datarep_extent_function's interface (D54), for MPI_Register_datarep.
+  subroutine extent_fn(datatype, extent, extra_state, ierror)
+    type(MPI_Datatype) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
+    integer :: ierror
+    extent = 4
+    ierror = MPI_SUCCESS
+    if (.false.) print *, datatype%MPI_VAL, extra_state
+  end subroutine extent_fn
   subroutine check(label, ierr, routine)
     character(len=*), intent(in) :: label, routine
     integer, intent(in) :: ierr
@@ -108,6 +118,11 @@ program test_D40_refused_routines_f08
 
   call MPI_File_seek(MPI_FILE_NULL, 10_MPI_OFFSET_KIND, MPI_SEEK_SET, ierr)
   call check('MPI_File_seek', ierr, 'MPI_FILE_SEEK')
+
+  ! MPI_CONVERSION_FN_NULL is a procedure of the Datarep_conversion_function interface (D54).
+  call MPI_Register_datarep('d40', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, extent_fn, &
+                            0_MPI_ADDRESS_KIND, ierr)
+  call check('MPI_Register_datarep', ierr, 'MPI_REGISTER_DATAREP')
 
   req%MPI_VAL = -5
   call MPI_Grequest_start(query_fn, free_fn, cancel_fn, 0_MPI_ADDRESS_KIND, req, ierr)

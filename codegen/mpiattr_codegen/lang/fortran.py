@@ -489,7 +489,8 @@ def predefined_body(pc: PredefinedCallback) -> list[str]:
 
 
 def unused_params(pc: PredefinedCallback) -> str:
-    used = {"dup": {3, 4, 5}, "null_copy": {5}, "null_delete": set()}[pc.behaviour]
+    used = {"dup": {3, 4, 5}, "null_copy": {5}, "null_delete": set(),
+            "null_conversion": set()}[pc.behaviour]
     return " ".join(f"(void){p.name};" for i, p in enumerate(pc.params) if i not in used)
 
 
@@ -531,8 +532,16 @@ def f08_callbacks(spec: Spec) -> list:
     return out
 
 
+def fortran_predefined(spec: Spec) -> list[PredefinedCallback]:
+    """The predefined callbacks of mpif.h and `use mpi`: the attribute ones (R6.5) and
+    MPI_CONVERSION_FN_NULL (MPI-4.1 §15.5.3), each a procedure of its own (R6.6). Only the
+    attribute ones are in the table create_keyval recognises (predefined_callbacks[])."""
+    return [p for p in spec.predefined_callbacks
+            if p.type.is_attr or p.behaviour == "null_conversion"]
+
+
 def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
-    return [p for p in spec.attr_predefined_callbacks if has_f08(p)]
+    return [p for p in fortran_predefined(spec) if has_f08(p)]
 
 
 # The abstract interfaces mpi_f08 defines: the spec's callback types (f08_callbacks). Set by
@@ -873,6 +882,7 @@ def context(spec: Spec) -> dict:
             "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
             "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
+            "fortran_predefined": fortran_predefined(spec),
             "f08_handle_types": F08_HANDLE_TYPES, "status_size": STATUS_SIZE,
             "f08_integer_constants": f08_integer_constants(spec),
             "f08_handle_constants": f08_handle_constants(spec),
