@@ -164,6 +164,10 @@ status setup_locked() {
     r.types.install_predefined(d.value, t);
   }
   keyvals().set_attribute_census(census);
+  // The core's locks are on until MPI is set up (sync.h); no object is shared yet, so they go
+  // off here, and the first model's level decides: only MPI_THREAD_MULTIPLE turns them back on
+  // (provide_level). Left on, every program ran the locked, checked paths, the fast paths off.
+  sync::set_concurrent(false);
   // MPIATTR_REPORT: decided once, before the first set_phase (a report keeps the fast paths off).
   report::start(0, 1, "standalone");
   g_set_up = true;
