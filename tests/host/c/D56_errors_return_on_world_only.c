@@ -33,9 +33,16 @@ static int ok_type_delete(MPI_Datatype t, int k, void *v, void *e)
     return MPI_SUCCESS;
 }
 
+/* A free-keyval routine given MPI_KEYVAL_INVALID. */
+static void free_invalid(const char *check, int (*free_keyval)(int *))
+{
+    int invalid = MPI_KEYVAL_INVALID;
+    CHECK(check, free_keyval(&invalid) != MPI_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-    int rc, flag = 0, ival = 0, kc, kt, kfail, invalid;
+    int rc, flag = 0, ival = 0, kc, kt, kfail;
     void *v = NULL;
     MPI_Datatype t;
 
@@ -52,12 +59,8 @@ int main(int argc, char **argv)
     CHECK("D56_attr_put_COMM_NULL_returns_an_error", rc != MPI_SUCCESS);
     rc = MPI_Attr_delete(MPI_COMM_NULL, kc);
     CHECK("D56_attr_delete_COMM_NULL_returns_an_error", rc != MPI_SUCCESS);
-    invalid = MPI_KEYVAL_INVALID;
-    rc = MPI_Keyval_free(&invalid);
-    CHECK("D56_keyval_free_KEYVAL_INVALID_returns_an_error", rc != MPI_SUCCESS);
-    invalid = MPI_KEYVAL_INVALID;
-    rc = MPI_Comm_free_keyval(&invalid);
-    CHECK("D56_comm_free_keyval_KEYVAL_INVALID_returns_an_error", rc != MPI_SUCCESS);
+    free_invalid("D56_keyval_free_KEYVAL_INVALID_returns_an_error", MPI_Keyval_free);
+    free_invalid("D56_comm_free_keyval_KEYVAL_INVALID_returns_an_error", MPI_Comm_free_keyval);
 
     /* ---- datatypes (attrerrtype.c): bad keys and handles ---- */
     rc = MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, &ival);
@@ -66,9 +69,7 @@ int main(int argc, char **argv)
     CHECK("D56_type_get_attr_DATATYPE_NULL_returns_an_error", rc != MPI_SUCCESS);
     rc = MPI_Type_delete_attr(MPI_DATATYPE_NULL, kt);
     CHECK("D56_type_delete_attr_DATATYPE_NULL_returns_an_error", rc != MPI_SUCCESS);
-    invalid = MPI_KEYVAL_INVALID;
-    rc = MPI_Type_free_keyval(&invalid);
-    CHECK("D56_type_free_keyval_KEYVAL_INVALID_returns_an_error", rc != MPI_SUCCESS);
+    free_invalid("D56_type_free_keyval_KEYVAL_INVALID_returns_an_error", MPI_Type_free_keyval);
 
     /* ---- datatypes (attrerrtype.c): a delete callback that fails ---- */
     MPI_Type_contiguous(2, MPI_INT, &t);

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A fatal error raised by mpiattr over a host looks like the host's (docs/decisions.md D4, D56).
 
-    fatal_message.py --host mpich|openmpi --case callback|keyval|comm --lib libmpiattr_<host>.so
-                     --src fatal_message.c --workdir DIR [--preload]
+    fatal_message.py --host mpich|openmpi --case CASE... [--preload-case CASE...]
+                     --lib libmpiattr_<host>.so --src fatal_message.c --workdir DIR
+    (CASE: keyval, comm or callback)
 
-Builds fatal_message.c with the host's mpicc twice, plain and with the library linked, and runs it
-on one rank on the host alone and with mpiattr linked (and, with --preload, the plain build with
-LD_PRELOAD=<lib>). The program prints "STATUS <n>", the host's value of the error's class, and
+Builds fatal_message.c with the host's mpicc twice, plain and with the library linked, and runs
+each case on one rank on the host alone and with mpiattr linked (and, for a --preload-case, the
+plain build with LD_PRELOAD=<lib>). The program prints "STATUS <n>", the host's value of the error's class, and
 "EXPECT <text>", the host's MPI_Error_string(MPI_ERR_OTHER). Required of every run with mpiattr:
   - exit status n, as the host alone exits for its own error of that class (it takes the status
     from the code its fatal handler gets: the host's, not mpiattr's, D56);
@@ -20,7 +21,7 @@ LD_PRELOAD=<lib>). The program prints "STATUS <n>", the host's value of the erro
     raises another class (HOST_ALONE_CLASS below). Open MPI 4.1 sometimes loses its help text
     ("ORTE_ERROR_LOG: Data unpack had inadequate space"): a run without it is not compared.
 And of the host alone: a non-zero exit, status n unless HOST_ALONE_CLASS lists the case.
-Exit status: 0 passed, 1 failed, 77 skipped (the host is not installed).
+Exit status: 0 every case passed, 1 one failed, 77 skipped (the host is not installed).
 """
 from __future__ import annotations
 
@@ -52,14 +53,61 @@ def host_class_text(host: str, stderr: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
+def check_case(host: str, case: str, results: dict[str, subprocess.CompletedProcess]) -> list[str]:
+    """The problems of one case's runs (results: alone, linked and maybe preload)."""
+    problems = []
+    alone = results["alone"]
+    values = dict(line.split(" ", 1) for line in alone.stdout.splitlines()
+                  if line.startswith(("EXPECT ", "STATUS ")))
+    if "STATUS" not in values:
+        return ["alone: the program did not get to the fatal call"]
+    status = int(values["STATUS"]) & 0xFF
+    divergent = HOST_ALONE_CLASS.get((host, case))
+    if alone.returncode == 0:
+        problems.append("alone: the job exited 0")
+    elif divergent is None and alone.returncode != status:
+        problems.append(f"alone: exit status {alone.returncode}, not {status}: the host's fatal handler "
+                        "no longer exits with the class (the comparison below rests on that)")
+    if divergent:
+        print(f"note: {host} alone raises {divergent} in case {case} (exit {alone.returncode}); the "
+              f"standard and mpiattr the class of STATUS {status}")
+    alone_text = host_class_text(host, alone.stderr)
+    routine = ROUTINE[case]
+    want = {"callback": values.get("EXPECT", "?"), "keyval": "MPI_ERR_KEYVAL", "comm": "MPI_ERR_COMM"}[case]
+    for name, p in results.items():
+        if name == "alone":
+            continue
+        if p.returncode != status:
+            problems.append(f"{name}: exit status {p.returncode}; the host alone exits {status} "
+                            f"for this class")
+        if "NOT REACHED" in p.stdout:
+            problems.append(f"{name}: the program went on after the fatal error")
+        ours = [line for line in p.stderr.splitlines() if line.startswith("mpiattr: fatal error in ")]
+        if len(ours) != 1:
+            problems.append(f"{name}: {len(ours)} lines of mpiattr's fatal message, not 1")
+        elif not ours[0].startswith(f"mpiattr: fatal error in {routine}: {want}"):
+            problems.append(f"{name}: mpiattr's message is {ours[0]!r}, not "
+                            f"'mpiattr: fatal error in {routine}: {want}...'")
+        for bad in UNDECODED + (("MPI_ERR_TRUNCATE", "Message truncated") if case == "callback" else ()):
+            if bad in p.stderr:
+                problems.append(f"{name}: stderr has {bad!r}: a code its reader cannot decode")
+        mine = host_class_text(host, p.stderr)
+        if host == "mpich" and mine is None:
+            problems.append(f"{name}: no 'Fatal error in' line from MPICH's handler")
+        if divergent is None and mine is not None and alone_text is not None and mine != alone_text:
+            problems.append(f"{name}: the host's message names {mine!r}, the host alone's {alone_text!r}")
+    return problems
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--host", required=True, choices=HOSTS)
-    ap.add_argument("--case", required=True, choices=tuple(ROUTINE))
+    ap.add_argument("--case", required=True, nargs="+", choices=tuple(ROUTINE))
+    ap.add_argument("--preload-case", nargs="*", default=[], choices=tuple(ROUTINE),
+                    help="cases also run with the plain build preloaded")
     ap.add_argument("--lib", required=True, type=Path)
     ap.add_argument("--src", required=True, type=Path)
     ap.add_argument("--workdir", required=True, type=Path)
-    ap.add_argument("--preload", action="store_true", help="also run the plain build preloaded")
     a = ap.parse_args()
     cc, launch = HOSTS[a.host]
     if shutil.which(cc) is None or shutil.which(launch[0]) is None:
@@ -75,63 +123,22 @@ def main() -> int:
     env.pop("LD_PRELOAD", None)
     # (LD_PRELOAD reaches the ranks through the launcher's option, not the launcher itself.)
     preload = (["-genv", "LD_PRELOAD", str(lib)] if a.host == "mpich" else ["-x", f"LD_PRELOAD={lib}"])
-    runs = {"alone": (plain, []), "linked": (linked, [])}
-    if a.preload:
-        runs["preload"] = (plain, preload)
-    results = {}
-    for name, (exe, extra) in runs.items():
-        argv = launch[:1] + extra + launch[1:]
-        p = subprocess.run(argv + [str(exe), a.case], env=env, capture_output=True, text=True,
-                           timeout=120)
-        print(f"==== {name}: exit status {p.returncode}\n---- stdout ----\n{p.stdout}"
-              f"---- stderr ----\n{p.stderr}")
-        results[name] = p
-    problems = []
-    alone = results["alone"]
-    values = dict(line.split(" ", 1) for line in alone.stdout.splitlines()
-                  if line.startswith(("EXPECT ", "STATUS ")))
-    if "STATUS" not in values:
-        print("FAIL: the host alone did not get to the fatal call")
-        return 1
-    status = int(values["STATUS"]) & 0xFF
-    divergent = HOST_ALONE_CLASS.get((a.host, a.case))
-    if alone.returncode == 0:
-        problems.append("alone: the job exited 0")
-    elif divergent is None and alone.returncode != status:
-        problems.append(f"alone: exit status {alone.returncode}, not {status}: the host's fatal handler "
-                        "no longer exits with the class (the comparison below rests on that)")
-    alone_text = host_class_text(a.host, alone.stderr)
-    routine = ROUTINE[a.case]
-    want = {"callback": values.get("EXPECT", "?"), "keyval": "MPI_ERR_KEYVAL",
-            "comm": "MPI_ERR_COMM"}[a.case]
-    for name, p in results.items():
-        if name == "alone":
-            continue
-        if p.returncode != status:
-            problems.append(f"{name}: exit status {p.returncode}; the host alone exits {status} "
-                            f"for this class")
-        if "NOT REACHED" in p.stdout:
-            problems.append(f"{name}: the program went on after the fatal error")
-        ours = [line for line in p.stderr.splitlines() if line.startswith("mpiattr: fatal error in ")]
-        if len(ours) != 1:
-            problems.append(f"{name}: {len(ours)} lines of mpiattr's fatal message, not 1")
-        elif not ours[0].startswith(f"mpiattr: fatal error in {routine}: {want}"):
-            problems.append(f"{name}: mpiattr's message is {ours[0]!r}, not "
-                            f"'mpiattr: fatal error in {routine}: {want}...'")
-        for bad in UNDECODED + (("MPI_ERR_TRUNCATE", "Message truncated") if a.case == "callback" else ()):
-            if bad in p.stderr:
-                problems.append(f"{name}: stderr has {bad!r}: a code its reader cannot decode")
-        mine = host_class_text(a.host, p.stderr)
-        if a.host == "mpich" and mine is None:
-            problems.append(f"{name}: no 'Fatal error in' line from MPICH's handler")
-        if divergent is None and mine is not None and alone_text is not None and mine != alone_text:
-            problems.append(f"{name}: the host's message names {mine!r}, the host alone's {alone_text!r}")
-    for msg in problems:
-        print(f"FAIL: {msg}")
-    if divergent:
-        print(f"note: {a.host} alone raises {divergent} here (exit {alone.returncode}), the standard "
-              f"and mpiattr the class of STATUS {status}")
-    return 1 if problems else 0
+    failed = False
+    for case in a.case:
+        runs = {"alone": (plain, []), "linked": (linked, [])}
+        if case in a.preload_case:
+            runs["preload"] = (plain, preload)
+        results = {}
+        for name, (exe, extra) in runs.items():
+            argv = launch[:1] + extra + launch[1:] + [str(exe), case]
+            p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+            print(f"==== {case}, {name}: exit status {p.returncode}\n---- stdout ----\n{p.stdout}"
+                  f"---- stderr ----\n{p.stderr}")
+            results[name] = p
+        for msg in check_case(a.host, case, results):
+            print(f"FAIL: {case}: {msg}")
+            failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
