@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The message of a fatal error in host mode (docs/host.md, "Errors").
 
-    fatal_message.py --host mpich|openmpi --case callback|keyval --lib libmpiattr_<host>.so
+    fatal_message.py --host mpich|openmpi --case callback|keyval|sessions --lib libmpiattr_<host>.so
                      --src fatal_message.c --workdir DIR
 
 Builds fatal_message.c with the host's mpicc and the library linked, runs it on 2 ranks and
@@ -10,7 +10,9 @@ requires: a non-zero exit status, no "NOT REACHED" line, and on stderr
             (the program prints the host's text first, as "EXPECT <text>"), and none of mpiattr's
             class names that the host's number would be read as (MPI_ERR_TRUNCATE for MPICH's 15);
   keyval:   "mpiattr: fatal error in MPI_Comm_set_attr: MPI_ERR_KEYVAL" (an mpiattr code: its
-            own message).
+            own message);
+  sessions: (MPICH; sessions alone, no MPI_Init) "mpiattr: fatal error in MPI_Type_set_attr:
+            MPI_ERR_KEYVAL": an error with no object goes to the initial handler (D57).
 Exit status: 0 passed, 1 failed, 77 skipped (the host is not installed).
 """
 from __future__ import annotations
@@ -31,7 +33,7 @@ HOSTS = {
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--host", required=True, choices=HOSTS)
-    ap.add_argument("--case", required=True, choices=("callback", "keyval"))
+    ap.add_argument("--case", required=True, choices=("callback", "keyval", "sessions"))
     ap.add_argument("--lib", required=True, type=Path)
     ap.add_argument("--src", required=True, type=Path)
     ap.add_argument("--workdir", required=True, type=Path)
@@ -66,6 +68,10 @@ def main() -> int:
         for wrong in ("MPI_ERR_TRUNCATE", "Message truncated"):
             if wrong in p.stderr:
                 problems.append(f"stderr reads the host's code with mpiattr's numbering ({wrong!r})")
+    elif a.case == "sessions":
+        want = "mpiattr: fatal error in MPI_Type_set_attr: MPI_ERR_KEYVAL"
+        if want not in p.stderr:
+            problems.append(f"stderr lacks {want!r}")
     else:
         want = "mpiattr: fatal error in MPI_Comm_set_attr: MPI_ERR_KEYVAL"
         if want not in p.stderr:
