@@ -155,6 +155,14 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t native);
 void let_go(attr_object* o, object_kind kind, std::uintptr_t native);
 void release(object_kind kind, std::uintptr_t native);  // frees a host object (undoing a dup)
 int before_finalize();
+#if MPIATTR_HOST_HAS_MPI_Session_init
+// The host made a session (this library's MPI_Session_init), or is about to finalize one and has
+// (MPI_Session_finalize): mpiattr runs while a session is live, with or without the World Model
+// (docs/decisions.md D57).
+void after_session_init(MPI_Session session);
+void before_session_finalize();
+void after_session_finalize();
+#endif
 bool owns_code(int code);
 int error_class(int code, int* error_class);
 int error_string(int code, char* string, int* resultlen);

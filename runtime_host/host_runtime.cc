@@ -10,6 +10,13 @@
 // attributes, and a record costs the host nothing. The one host attribute
 // mpiattr sets is on MPI_COMM_SELF, when it starts: its delete callback is how mpiattr learns that
 // the host is finalizing when MPI_Finalize was not called through one of mpiattr's names.
+//
+// mpiattr runs while MPI is usable through either model (docs/decisions.md D57): from the first
+// caching call after the host's MPI_Init or MPI_Session_init (this library's MPI_Session_init and
+// MPI_Session_finalize count the live sessions, where the host has them) until the end of the
+// last model: MPI_Finalize with no session live, or the last MPI_Session_finalize after
+// MPI_Finalize or without MPI_Init. What needs the World Model (the finalize guard, the report's
+// rank, the handler of errors with no object) waits for it, or does without.
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -47,6 +54,16 @@ namespace {
 
 enum : int { kNotStarted = 0, kRunning = 1, kFinalized = 2 };
 std::atomic<int> g_state{kNotStarted};
+// The World Model as mpiattr has seen it: not yet (or not noticed yet: world_active), active (the
+// finalize guard is set on MPI_COMM_SELF), ended (MPI_Finalize deleted MPI_COMM_SELF's and
+// MPI_COMM_WORLD's attributes). Written under g_start_mu.
+enum : int { kWorldNever = 0, kWorldActive = 1, kWorldEnded = 2 };
+std::atomic<int> g_world{kWorldNever};
+// The sessions the host made through this library's MPI_Session_init and not yet finalized.
+std::atomic<int> g_sessions{0};
+// Where MPIATTR_REPORT's header comes from without the World Model: the process's rank and the size
+// of the process set mpi://WORLD, read at the first MPI_Session_init when a report is asked.
+int g_session_rank = 0, g_session_size = 1;
 std::mutex g_start_mu;
 sync::mutex g_admit_mu;  // one record per object when two threads set its first attribute
 
@@ -56,8 +73,9 @@ int g_probe_comm = MPI_KEYVAL_INVALID, g_probe_type = MPI_KEYVAL_INVALID,
     g_probe_win = MPI_KEYVAL_INVALID;
 // Whether the host raises its own errors that have no communicator or window (a datatype's, a
 // keyval's, a null handle's) on MPI_COMM_WORLD's handler rather than MPI_COMM_SELF's: measured
-// once, at start (measure_no_object_handler), and mpiattr raises its own such errors there too, so
-// that a process has one policy (docs/decisions.md D56).
+// once, when mpiattr meets the World Model (measure_no_object_handler, from begin_world), and
+// mpiattr raises its own such errors there too, so that a process has one policy
+// (docs/decisions.md D56).
 std::atomic<bool> g_no_object_on_world{false};
 // The host keyval of the attribute on MPI_COMM_SELF whose delete callback says the host is
 // finalizing.
@@ -108,10 +126,13 @@ class host_lifecycle final : public lifecycle {
   }
   world_attributes world() const override {
     // The host answers its predefined keys itself (they are its keyvals); this is for reports.
+    // With sessions alone MPI_COMM_WORLD does not exist (the host's error would be fatal).
     world_attributes w{};
     int* v = nullptr;
     int flag = 0;
-    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag) == MPI_SUCCESS && flag) w.tag_ub = *v;
+    if (g_world.load(std::memory_order_acquire) == kWorldActive &&
+        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag) == MPI_SUCCESS && flag)
+      w.tag_ub = *v;
     return w;
   }
 };
@@ -215,11 +236,9 @@ status destroy_record(object_kind kind, std::uintptr_t key) {
   return o == nullptr ? status::ok() : destroy_record(o, kind, key);
 }
 
-// MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's (as standalone, docs/decisions.md D18), while
-// the host is fully alive; then mpiattr is finalized.
-status finalize_attributes() {
-  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_SELF)); !st.is_ok()) return st;
-  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) return st;
+// mpiattr stops: MPI is no longer usable through either model. Records stay (no delete callback
+// runs: R10.3, MPI-4.1 §11.3.1); what they hold is in the report.
+void stop() {
   g_fast.store(false);
   g_fast_concurrent.store(false);
   g_state.store(kFinalized, std::memory_order_release);
@@ -230,12 +249,24 @@ status finalize_attributes() {
     g_types.for_each([&](attr_object* o) { f(*o); });
     g_wins.for_each([&](attr_object* o) { f(*o); });
   });
+}
+
+// MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's (as standalone, docs/decisions.md D18), while
+// the host is fully alive; then mpiattr stops, unless a session is live (D57).
+status finalize_attributes() {
+  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_SELF)); !st.is_ok()) return st;
+  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) return st;
+  std::lock_guard lock(g_start_mu);
+  g_world.store(kWorldEnded, std::memory_order_release);
+  if (g_sessions.load(std::memory_order_acquire) == 0) stop();
   return status::ok();
 }
 
 // The host is finalizing (its MPI_Finalize deletes MPI_COMM_SELF's attributes first).
 int finalize_guard(MPI_Comm, int, void*, void*) {
-  if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  if (g_state.load(std::memory_order_acquire) != kRunning ||
+      g_world.load(std::memory_order_acquire) != kWorldActive)
+    return MPI_SUCCESS;
   status st = finalize_attributes();
   return st.is_ok() ? MPI_SUCCESS : host_code_of(st);
 }
@@ -361,14 +392,42 @@ void measure_no_object_handler() {
 [[gnu::weak]] void register_fortran();
 namespace {
 
+// Whether the host's World Model is between MPI_Init and MPI_Finalize.
+bool host_world_up() {
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+// mpiattr meets the World Model (at its start, or later if sessions started it): the finalize
+// guard goes on MPI_COMM_SELF. Under g_start_mu, mpiattr running.
+bool begin_world() {
+  if (PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr) != MPI_SUCCESS) return false;
+  measure_no_object_handler();  // (it needs MPI_COMM_WORLD and MPI_COMM_SELF: D56)
+  g_world.store(kWorldActive, std::memory_order_release);
+  return true;
+}
+
+// Whether the World Model is active, noticing an MPI_Init that came after sessions started
+// mpiattr (the host does not tell: MPI_Init is not this library's).
+bool world_active() {
+  const int w = g_world.load(std::memory_order_acquire);
+  if (w != kWorldNever) return w == kWorldActive;
+  std::lock_guard lock(g_start_mu);
+  if (g_world.load(std::memory_order_acquire) == kWorldNever &&
+      g_state.load(std::memory_order_acquire) == kRunning && host_world_up())
+    begin_world();
+  return g_world.load(std::memory_order_acquire) == kWorldActive;
+}
+
 [[gnu::cold]] bool start() {
   std::lock_guard lock(g_start_mu);
   const int s = g_state.load(std::memory_order_acquire);
   if (s != kNotStarted) return s == kRunning;
-  int initialized = 0, finalized = 0;
-  PMPI_Initialized(&initialized);
-  PMPI_Finalized(&finalized);
-  if (!initialized || finalized) return false;
+  // The World Model once finalized is not started again; live sessions are enough (D57).
+  const bool world = g_world.load(std::memory_order_acquire) == kWorldNever && host_world_up();
+  if (!world && g_sessions.load(std::memory_order_acquire) == 0) return false;
   int level = host_thread_single;
   PMPI_Query_thread(&level);
   sync::set_concurrent(level == host_thread_multiple);  // the level the host provides (R11)
@@ -380,15 +439,16 @@ namespace {
       PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_probe_type, nullptr) != MPI_SUCCESS ||
       PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &g_probe_win, nullptr) != MPI_SUCCESS ||
       PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_guard, &g_finalize_guard, nullptr) != MPI_SUCCESS ||
-      PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr) != MPI_SUCCESS) {
+      (world && !begin_world())) {
     std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's own keyvals; caching is unavailable\n");
     return false;
   }
-  measure_no_object_handler();
   // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h).
-  int rank = 0, size = 1;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  int rank = g_session_rank, size = g_session_size;
+  if (world) {
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
   const bool reporting = report::start(rank, size, kHostName);
   g_fast.store(level != host_thread_multiple && !reporting);
   g_fast_concurrent.store(level == host_thread_multiple && !reporting);
@@ -444,6 +504,22 @@ void call_comm_handler(MPI_Comm c, int code, const char* routine) {
   PMPI_Comm_get_errhandler(c, &eh);
   PMPI_Comm_call_errhandler(c, code_for_handler(eh, code, routine));
 }
+// An error with no object while only sessions are live: no MPI_COMM_SELF to take it (MPI-4.1
+// §11.3.1 gives sessions' errors to the session's handler, and a caching routine names none), so
+// the initial handler, MPI_ERRORS_ARE_FATAL, as MPICH 4.0.2 does with an error of its own there
+// (its message, then the job ends with the error's class as exit status).
+[[noreturn, gnu::cold]] void fatal_without_world(int code, const char* routine) {
+  print_fatal(code, routine);
+  int cls = MPI_ERR_OTHER;
+  if (errors::made_code(code)) {
+    int c = 0;
+    errors::class_of(code, &c);
+    cls = host_class(c);
+  } else {
+    MPIATTR_HOST_PMPI(MPI_Error_class)(code, &cls);
+  }
+  std::_Exit(cls > 0 && cls < 256 ? cls : 1);
+}
 void call_win_handler(MPI_Win w, int code, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Win_get_errhandler(w, &eh);
@@ -469,6 +545,10 @@ attr_object* find(object_kind kind, std::uintptr_t key) {
 }
 
 attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_code) {
+  // MPI_Init after sessions started mpiattr: the finalize guard before MPI_COMM_SELF's first
+  // attribute (MPI_Finalize must delete it).
+  if (kind == object_kind::comm && (key == native(MPI_COMM_SELF) || key == native(MPI_COMM_WORLD)))
+    world_active();
   if (int rc = host_probe(kind, key); rc != MPI_SUCCESS) {
     *host_code = rc;
     return nullptr;
@@ -501,6 +581,8 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
     call_win_handler(from_native<MPI_Win>(key), code, routine);
   else if (has_target && kind == object_kind::comm)
     call_comm_handler(from_native<MPI_Comm>(key), code, routine);
+  else if (!world_active())  // sessions alone: the initial handler, fatal, as the host's (D57)
+    fatal_without_world(code, routine);
   else  // datatypes, keyvals, null handles: the handler of the host's standard (D4)
     call_comm_handler(no_object_comm(), code, routine);
   return code;
@@ -559,6 +641,37 @@ int before_finalize() {
     return raise(object_kind::comm, native(MPI_COMM_SELF), true, st, "MPI_Finalize");
   return MPI_SUCCESS;
 }
+
+#if MPIATTR_HOST_HAS_MPI_Session_init
+void after_session_init(MPI_Session session) {
+  // The first session, a report asked: the process's place in mpi://WORLD names it, if MPI_Init
+  // is not called before mpiattr starts.
+  if (g_sessions.fetch_add(1, std::memory_order_acq_rel) == 0 && report::requested() &&
+      g_state.load(std::memory_order_acquire) == kNotStarted) {
+    MPI_Group g = MPI_GROUP_NULL;
+    if (PMPI_Group_from_session_pset(session, "mpi://WORLD", &g) == MPI_SUCCESS) {
+      PMPI_Group_rank(g, &g_session_rank);
+      PMPI_Group_size(g, &g_session_size);
+      PMPI_Group_free(&g);
+    }
+  }
+}
+
+void before_session_finalize() {
+  // A program that made no caching call has not started mpiattr; MPIATTR_REPORT still reports,
+  // and the last model's end is where (as before_finalize).
+  if (g_state.load(std::memory_order_acquire) == kNotStarted && report::requested()) ready();
+}
+
+void after_session_finalize() {
+  std::lock_guard lock(g_start_mu);
+  // The last session with the World Model never active or ended: MPI is not usable any more.
+  if (g_sessions.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+      g_world.load(std::memory_order_acquire) != kWorldActive && !host_world_up() &&
+      g_state.load(std::memory_order_acquire) == kRunning)
+    stop();
+}
+#endif
 
 void release(object_kind kind, std::uintptr_t key) {
   if (kind == object_kind::comm) {

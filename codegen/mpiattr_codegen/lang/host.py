@@ -11,7 +11,11 @@ Each routine of the spec gets a host role, derived from its `core` key:
   - free: mpiattr's delete callbacks run at the call, then the host frees (host::before_free).
   - finalize, error: MPI_Finalize deletes MPI_COMM_SELF's attributes first; MPI_Error_class and
     MPI_Error_string answer for mpiattr's error codes and pass the host's through.
-The dup, free, finalize and error routines are defined under their PMPI_ names too (both_names).
+  - session_init, session_finalize: the host's call, then mpiattr counts the live sessions, so that
+    caching works with sessions alone and stops with the last model (docs/decisions.md D57). Only
+    where the host has sessions (MPICH 4; Open MPI 4.1 has none): guarded like any MPI-4 routine.
+The dup, free, finalize, error and session routines are defined under their PMPI_ names too
+(both_names).
 Every other routine is the host's: it is not defined here.
 
 The Fortran entry points (mpif.h and `use mpi`; src/host/fortran.cc) exist because neither host's
@@ -54,7 +58,7 @@ def role(fn: Function) -> str | None:
         return "dup"
     if fn.core in _FREE:
         return "free"
-    if fn.core in ("finalize", "error_class", "error_string"):
+    if fn.core in ("finalize", "error_class", "error_string", "session_init", "session_finalize"):
         return fn.core
     return None
 
@@ -226,7 +230,11 @@ _F2C = {"comm": "Comm", "type": "Type", "win": "Win", "info": "Info", "request":
 
 
 def fortran_functions(spec: Spec) -> list[Function]:
-    return [fn for fn in flang.fortran_functions(spec) if role(fn)]
+    """The Fortran routines the library replaces: all with a role but the session routines, whose
+    Fortran forms in MPICH (mpif.h, use mpi, mpi_f08) call the C names MPI_Session_init and
+    PMPI_Session_init, both this library's (nm -D libmpichfort.so.12)."""
+    return [fn for fn in flang.fortran_functions(spec)
+            if role(fn) and role(fn) not in ("session_init", "session_finalize")]
 
 
 def f_lower(fn: Function, p: Param, first_target: bool) -> Lowering:

@@ -8,6 +8,9 @@
  *                            MPI_ERR_KEYVAL, with no communicator (the host's handler for such
  *                            errors, D56)
  *   fatal_message comm       MPI_Comm_get_attr(MPI_COMM_NULL, ...): MPI_ERR_COMM, no communicator
+ *   fatal_message sessions   with sessions alone (no MPI_Init; MPICH only), MPI_Type_set_attr with
+ *                            MPI_KEYVAL_INVALID: an error with no communicator to take it goes to
+ *                            the initial handler, fatal, as the host's own would (D57)
  *
  * The same program runs on the host alone, which raises these errors itself. Before the fatal
  * call it prints "EXPECT <text>", the host's own MPI_Error_string of MPI_ERR_OTHER, and
@@ -24,12 +27,30 @@ static int failing_delete(MPI_Comm c, int k, void *v, void *e)
     return MPI_ERR_OTHER;
 }
 
+#if MPI_VERSION >= 4
+static int sessions_only(void)
+{
+    MPI_Session s;
+    MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+    printf("EXPECT sessions\nSTATUS %d\n", MPI_ERR_KEYVAL);
+    fflush(stdout);
+    MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, NULL);
+    printf("NOT REACHED\n");
+    MPI_Session_finalize(&s);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int len = 0, key = MPI_KEYVAL_INVALID, flag = 0;
     char text[MPI_MAX_ERROR_STRING];
     const char *which = argc > 1 ? argv[1] : "";
     void *v = NULL;
+#if MPI_VERSION >= 4
+    if (strcmp(which, "sessions") == 0)
+        return sessions_only();
+#endif
     MPI_Init(&argc, &argv);
     if (MPI_Error_string(MPI_ERR_OTHER, text, &len) != MPI_SUCCESS)
         strcpy(text, "(MPI_Error_string failed)");
