@@ -472,6 +472,15 @@ void message_of(int code, char (&text)[MPI_MAX_ERROR_STRING]) {
   std::fflush(stderr);
 }
 
+// The host's own code for what `code` says: the host's value of the class for a code mpiattr made
+// (the host can decode no mpiattr code), any other code (a callback's own, the host's) as it is.
+int host_code_for(int code) {
+  if (!errors::made_code(code)) return code;
+  int cls = 0;
+  errors::class_of(code, &cls);
+  return host_class(cls);
+}
+
 // Where an error that belongs to no communicator or window goes (datatypes, keyvals, null
 // handles): where the host sends its own (measure_no_object_handler; docs/decisions.md D4, D56).
 // Programs written for the host set MPI_ERRORS_RETURN there alone and expect the code back.
@@ -494,10 +503,7 @@ int code_for_handler(MPI_Errhandler eh, int code, const char* routine) {
   if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
   if (!fatal) return code;
   print_fatal(code, routine);
-  if (!errors::made_code(code)) return code;
-  int cls = 0;
-  errors::class_of(code, &cls);
-  return host_class(cls);
+  return host_code_for(code);
 }
 void call_comm_handler(MPI_Comm c, int code, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
@@ -511,13 +517,7 @@ void call_comm_handler(MPI_Comm c, int code, const char* routine) {
 [[noreturn, gnu::cold]] void fatal_without_world(int code, const char* routine) {
   print_fatal(code, routine);
   int cls = MPI_ERR_OTHER;
-  if (errors::made_code(code)) {
-    int c = 0;
-    errors::class_of(code, &c);
-    cls = host_class(c);
-  } else {
-    MPIATTR_HOST_PMPI(MPI_Error_class)(code, &cls);
-  }
+  MPIATTR_HOST_PMPI(MPI_Error_class)(host_code_for(code), &cls);
   std::_Exit(cls > 0 && cls < 256 ? cls : 1);
 }
 void call_win_handler(MPI_Win w, int code, const char* routine) {
@@ -583,7 +583,7 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
     call_comm_handler(from_native<MPI_Comm>(key), code, routine);
   else if (!world_active())  // sessions alone: the initial handler, fatal, as the host's (D57)
     fatal_without_world(code, routine);
-  else  // datatypes, keyvals, null handles: the handler of the host's standard (D4)
+  else  // datatypes, keyvals, null handles: the host's handler for its own such errors (D56)
     call_comm_handler(no_object_comm(), code, routine);
   return code;
 }
