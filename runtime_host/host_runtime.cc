@@ -71,6 +71,12 @@ sync::mutex g_admit_mu;  // one record per object when two threads set its first
 // whether a handle it has no record of is valid (the host raises its own error if not).
 int g_probe_comm = MPI_KEYVAL_INVALID, g_probe_type = MPI_KEYVAL_INVALID,
     g_probe_win = MPI_KEYVAL_INVALID;
+// Whether the host raises its own errors that have no communicator or window (a datatype's, a
+// keyval's, a null handle's) on MPI_COMM_WORLD's handler rather than MPI_COMM_SELF's: measured
+// once, when mpiattr meets the World Model (measure_no_object_handler, from begin_world), and
+// mpiattr raises its own such errors there too, so that a process has one policy
+// (docs/decisions.md D56).
+std::atomic<bool> g_no_object_on_world{false};
 // The host keyval of the attribute on MPI_COMM_SELF whose delete callback says the host is
 // finalizing.
 int g_finalize_guard = MPI_KEYVAL_INVALID;
@@ -341,6 +347,46 @@ void census(object_kind kind, std::uint32_t index) {
   with_map(kind, [&](auto& m) { m.for_each([&](attr_object* o) { census_one(*o, index); }); });
 }
 
+// The host's handler for its own errors with no communicator or window (D56): a temporary handler
+// on MPI_COMM_WORLD and one on MPI_COMM_SELF, the host made to raise such an error (a get on
+// MPI_DATATYPE_NULL: it changes nothing), and the program's handlers put back. MPICH 4.0.2 and
+// Open MPI 4.1.4 use MPI_COMM_WORLD's (the MPI-3.1 rule, though MPICH declares MPI-4.0); a host
+// that calls neither or both is given the standard's, MPI_COMM_SELF's (MPI-4.1 §10.3).
+std::atomic<int> g_probe_world_calls{0}, g_probe_self_calls{0};
+void probe_on_world(MPI_Comm*, int*, ...) { g_probe_world_calls.fetch_add(1); }
+void probe_on_self(MPI_Comm*, int*, ...) { g_probe_self_calls.fetch_add(1); }
+// The handlers PMPI_Comm_get_errhandler gives without a reference to free.
+bool predefined_handler(MPI_Errhandler eh) {
+  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
+#ifdef MPI_ERRORS_ABORT
+         || eh == MPI_ERRORS_ABORT
+#endif
+      ;
+}
+void measure_no_object_handler() {
+  MPI_Errhandler prog_world = MPI_ERRHANDLER_NULL, prog_self = MPI_ERRHANDLER_NULL;
+  MPI_Errhandler on_world = MPI_ERRHANDLER_NULL, on_self = MPI_ERRHANDLER_NULL;
+  if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &prog_world) != MPI_SUCCESS ||
+      PMPI_Comm_get_errhandler(MPI_COMM_SELF, &prog_self) != MPI_SUCCESS ||
+      PMPI_Comm_create_errhandler(probe_on_world, &on_world) != MPI_SUCCESS ||
+      PMPI_Comm_create_errhandler(probe_on_self, &on_self) != MPI_SUCCESS)
+    return;  // (not expected) the standard's rule stays
+  g_probe_world_calls.store(0);
+  g_probe_self_calls.store(0);
+  PMPI_Comm_set_errhandler(MPI_COMM_WORLD, on_world);
+  PMPI_Comm_set_errhandler(MPI_COMM_SELF, on_self);
+  void* found = nullptr;
+  int flag = 0;
+  PMPI_Type_get_attr(MPI_DATATYPE_NULL, g_probe_type, &found, &flag);
+  PMPI_Comm_set_errhandler(MPI_COMM_WORLD, prog_world);
+  PMPI_Comm_set_errhandler(MPI_COMM_SELF, prog_self);
+  PMPI_Errhandler_free(&on_world);
+  PMPI_Errhandler_free(&on_self);
+  if (!predefined_handler(prog_world)) PMPI_Errhandler_free(&prog_world);
+  if (!predefined_handler(prog_self)) PMPI_Errhandler_free(&prog_self);
+  g_no_object_on_world.store(g_probe_world_calls.load() == 1 && g_probe_self_calls.load() == 0);
+}
+
 }  // namespace
 // The Fortran bindings of host mode (host_fortran.cc), when the library has them.
 [[gnu::weak]] void register_fortran();
@@ -358,6 +404,7 @@ bool host_world_up() {
 // guard goes on MPI_COMM_SELF. Under g_start_mu, mpiattr running.
 bool begin_world() {
   if (PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr) != MPI_SUCCESS) return false;
+  measure_no_object_handler();  // (it needs MPI_COMM_WORLD and MPI_COMM_SELF: D56)
   g_world.store(kWorldActive, std::memory_order_release);
   return true;
 }
@@ -425,42 +472,43 @@ void message_of(int code, char (&text)[MPI_MAX_ERROR_STRING]) {
   std::fflush(stderr);
 }
 
-// Calls the host's error handler of `c` (or `w`) for code; the message is first printed when the
-// handler is fatal, with the routine's name, since the host cannot say what an mpiattr code means
-// nor in which routine it was raised.
-void print_if_fatal(MPI_Errhandler eh, int code, const char* routine) {
+// The host's own code for what `code` says: the host's value of the class for a code mpiattr made
+// (the host can decode no mpiattr code), any other code (a callback's own, the host's) as it is.
+int host_code_for(int code) {
+  if (!errors::made_code(code)) return code;
+  int cls = 0;
+  errors::class_of(code, &cls);
+  return host_class(cls);
+}
+
+// Where an error that belongs to no communicator or window goes (datatypes, keyvals, null
+// handles): where the host sends its own (measure_no_object_handler; docs/decisions.md D4, D56).
+// Programs written for the host set MPI_ERRORS_RETURN there alone and expect the code back.
+MPI_Comm no_object_comm() {
+  return g_no_object_on_world.load(std::memory_order_relaxed) ? MPI_COMM_WORLD : MPI_COMM_SELF;
+}
+
+// The code to call the host's error handler `eh` with, for `code` (D56). A fatal handler
+// (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT) is to end the process as the host does for its own
+// errors: mpiattr's message, naming the routine, is printed first (the host can say neither what
+// an mpiattr code means nor in which routine it was raised), then the handler gets the host's own
+// code for the error's class, which it decodes and takes its exit status from. Any other handler
+// gets mpiattr's code, which mpiattr's MPI_Error_string and MPI_Error_class decode. A code mpiattr
+// did not make (a callback's own, R4.5) is the host's, and goes as it is. Frees eh's reference.
+int code_for_handler(MPI_Errhandler eh, int code, const char* routine) {
   bool fatal = eh == MPI_ERRORS_ARE_FATAL;
 #ifdef MPI_ERRORS_ABORT
   fatal = fatal || eh == MPI_ERRORS_ABORT;
 #endif
-  if (fatal) print_fatal(code, routine);
-}
-
-// Where an error that belongs to no communicator or window goes (datatypes, keyvals, null
-// handles): the rule of the standard the host declares in its mpi.h (docs/decisions.md D4).
-// MPI-4.0 moved it from MPI_COMM_WORLD's handler to MPI_COMM_SELF's (MPI-4.1 §10.3); programs
-// written for an MPI-3.1 host (Open MPI 4.1) set MPI_ERRORS_RETURN on MPI_COMM_WORLD alone and
-// expect the error code back.
-MPI_Comm no_object_comm() {
-#if MPI_VERSION >= 4
-  return MPI_COMM_SELF;
-#else
-  return MPI_COMM_WORLD;
-#endif
-}
-bool predefined_handler(MPI_Errhandler eh) {
-  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
-#ifdef MPI_ERRORS_ABORT
-         || eh == MPI_ERRORS_ABORT
-#endif
-      ;
+  if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
+  if (!fatal) return code;
+  print_fatal(code, routine);
+  return host_code_for(code);
 }
 void call_comm_handler(MPI_Comm c, int code, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Comm_get_errhandler(c, &eh);
-  print_if_fatal(eh, code, routine);
-  if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
-  PMPI_Comm_call_errhandler(c, code);
+  PMPI_Comm_call_errhandler(c, code_for_handler(eh, code, routine));
 }
 // An error with no object while only sessions are live: no MPI_COMM_SELF to take it (MPI-4.1
 // §11.3.1 gives sessions' errors to the session's handler, and a caching routine names none), so
@@ -469,21 +517,13 @@ void call_comm_handler(MPI_Comm c, int code, const char* routine) {
 [[noreturn, gnu::cold]] void fatal_without_world(int code, const char* routine) {
   print_fatal(code, routine);
   int cls = MPI_ERR_OTHER;
-  if (errors::made_code(code)) {
-    int c = 0;
-    errors::class_of(code, &c);
-    cls = host_class(c);
-  } else {
-    MPIATTR_HOST_PMPI(MPI_Error_class)(code, &cls);
-  }
+  MPIATTR_HOST_PMPI(MPI_Error_class)(host_code_for(code), &cls);
   std::_Exit(cls > 0 && cls < 256 ? cls : 1);
 }
 void call_win_handler(MPI_Win w, int code, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Win_get_errhandler(w, &eh);
-  print_if_fatal(eh, code, routine);
-  if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
-  PMPI_Win_call_errhandler(w, code);
+  PMPI_Win_call_errhandler(w, code_for_handler(eh, code, routine));
 }
 
 }  // namespace
@@ -543,7 +583,7 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
     call_comm_handler(from_native<MPI_Comm>(key), code, routine);
   else if (!world_active())  // sessions alone: the initial handler, fatal, as the host's (D57)
     fatal_without_world(code, routine);
-  else  // datatypes, keyvals, null handles: the handler of the host's standard (D4)
+  else  // datatypes, keyvals, null handles: the host's handler for its own such errors (D56)
     call_comm_handler(no_object_comm(), code, routine);
   return code;
 }

@@ -158,7 +158,7 @@ int main(int argc, char** argv)
         all("lastusedcode covers the added code", has_last && *last >= code && *last >= cls);
         one("added code's class", MPI::Get_error_class(code) == cls);
         one("added class is its own class", MPI::Get_error_class(cls) == cls);
-        char s[MPI::MAX_ERROR_STRING];
+        char s[MPI::MAX_ERROR_STRING] = "";  // (read even if a call failed)
         int len = -1;
         MPI::Get_error_string(code, s, len);
         one("added code's string", std::string(s) + " (" + std::to_string(len) + ")");

@@ -138,7 +138,7 @@ void errors()
     MPI::Add_error_string(code, "one-process code");
     line("added code's class", MPI::Get_error_class(code) == cls);
     line("added code differs from its class", code != cls);
-    char s[MPI::MAX_ERROR_STRING];
+    char s[MPI::MAX_ERROR_STRING] = "";  // (read even if a call failed)
     int len = -1;
     MPI::Get_error_string(code, s, len);
     line("added code's string", std::string(s) + " (" + std::to_string(len) + ")");
