@@ -195,19 +195,25 @@ def is_mpich_extension(name: str) -> bool:
     return name.startswith("MPIX_")
 
 
-def check_extension(e, extensions: dict) -> list[str]:
-    """An MPICH extension of the spec against its MPICH prototype."""
+def compare_with_mpich(e, theirs: str, whose: str) -> list[str]:
+    """An entry's C and PMPI prototypes against MPICH's C prototype `theirs`."""
     from mpiattr_codegen.lang.c import c_prototype
     out = []
-    theirs = extensions.get(e.name)
-    if theirs is None:
-        return [f"{e.name}: an MPIX_ entry that is neither in apis.json nor a known MPICH extension"]
     pairs = [("C", c_prototype(e), theirs),
              ("PMPI", c_prototype(e, e.pmpi_name), theirs.replace(f" {e.name}(", f" P{e.name}(", 1))]
     for what, mine, official in pairs:
         if normalise_c(mine) != normalise_c(official):
-            out.append(f"{e.name}: {what} prototype differs from MPICH's:\n  ours:  {mine}\n"
+            out.append(f"{e.name}: {what} prototype differs from {whose}:\n  ours:  {mine}\n"
                        f"  MPICH: {official}")
+    return out
+
+
+def check_extension(e, extensions: dict) -> list[str]:
+    """An MPICH extension of the spec against its MPICH prototype."""
+    theirs = extensions.get(e.name)
+    if theirs is None:
+        return [f"{e.name}: an MPIX_ entry that is neither in apis.json nor a known MPICH extension"]
+    out = compare_with_mpich(e, theirs, "MPICH's")
     if (e.fortran or {}).get("binding", True) is not False:
         out.append(f"{e.name}: MPICH has no Fortran binding for it; the spec must say fortran = {{ binding = false }}")
     if getattr(e, "cxx", None):
@@ -241,17 +247,10 @@ REMOVED_PROTOTYPES = {
 
 def check_removed(e, prototypes: dict = REMOVED_PROTOTYPES) -> list[str]:
     """A routine MPI-3.0 removed against its MPI-2.2 (MPICH) prototype."""
-    from mpiattr_codegen.lang.c import c_prototype
     theirs = prototypes.get(e.name)
     if theirs is None:
         return [f"{e.name}: marked {REMOVED!r}, but it is no routine MPI-3.0 removed (REMOVED_PROTOTYPES)"]
-    out = []
-    pairs = [("C", c_prototype(e), theirs),
-             ("PMPI", c_prototype(e, e.pmpi_name), theirs.replace(f" {e.name}(", f" P{e.name}(", 1))]
-    for what, mine, official in pairs:
-        if normalise_c(mine) != normalise_c(official):
-            out.append(f"{e.name}: {what} prototype differs from MPI-2.2's (MPICH's):\n  ours:  {mine}\n"
-                       f"  MPICH: {official}")
+    out = compare_with_mpich(e, theirs, "MPI-2.2's (MPICH's)")
     if (e.fortran or {}).get("binding", True) is False or (e.fortran or {}).get("f08", True) is not False:
         out.append(f"{e.name}: a removed routine has mpif.h and `use mpi` bindings and none in mpi_f08 "
                    "(fortran = { f08 = false })")
