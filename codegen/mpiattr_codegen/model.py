@@ -64,6 +64,10 @@ class Deprecation:
     replacement: str
 
 
+# The `source` of the routines MPI-3.0 removed (spec/removed.toml, docs/decisions.md D58).
+REMOVED_SOURCE = "MPI-2.2, removed in MPI-3.0"
+
+
 @dataclass(frozen=True)
 class Function:
     name: str
@@ -92,6 +96,11 @@ class Function:
     @property
     def pmpi_name(self) -> str:
         return "P" + self.name
+
+    @property
+    def removed(self) -> bool:
+        """An MPI-1 routine that MPI-3.0 removed (spec/removed.toml, docs/decisions.md D58)."""
+        return self.source == REMOVED_SOURCE
 
 
 # What a callback type is for (Callback.role): the attribute callbacks' copy and delete, and the
@@ -184,10 +193,13 @@ class Datatype:
 
 @dataclass(frozen=True)
 class Removed:
-    """An MPI-1 name that MPI-3.0 removed, offered by the MPI:: bindings over a host only."""
+    """An MPI-1 name that MPI-3.0 removed: standalone, its `value` (MPIATTR_NO_REMOVED hides it,
+    docs/decisions.md D58); over a host, the host's (D41)."""
     name: str
-    type: str  # Datatype | int
-    open_mpi: str  # Open MPI 4.1's object symbol (Datatype) or enumerator (int) for the hidden name
+    type: str  # Datatype | int | typedef
+    open_mpi: Optional[str] = None  # Open MPI 4.1's object symbol (Datatype) or enumerator (int)
+    value: Optional[int] = None  # the standalone value (Datatype, int)
+    alias_of: Optional[str] = None  # typedef: the callback type it names
 
 
 @dataclass(frozen=True)
@@ -237,7 +249,7 @@ class Spec:
     version: tuple[int, int]
     files: tuple[str, ...] = field(default=())
     since: tuple[tuple[str, str], ...] = ()  # constants newer than MPI-3.1, and the version
-    removed: tuple[Removed, ...] = ()  # MPI-1 names removed in MPI-3.0 (over a host only)
+    removed: tuple[Removed, ...] = ()  # MPI-1 names removed in MPI-3.0 (D41, D58)
     # Constants of the C binding only (docs/decisions.md D39): (name, value); (enum type, ((name,
     # value), ...)); (name, handle type, value).
     c_integers: tuple[tuple[str, int], ...] = ()

@@ -12,11 +12,15 @@ namespace mpiattr {
 namespace {
 
 // Builds a type map from pieces: `count` elements of `old` starting at byte displacement `disp`.
+// The bounds (MPI-2.2 §4.1.6, MPI-4.1 §6.1.7): a marked bound (an MPI_LB or MPI_UB marker, or a
+// resized type's) wins over every unmarked one and stays marked in the result; the pure markers
+// MPI_LB and MPI_UB have no other bound (D58).
 struct type_builder {
   std::vector<type_block> map;
-  aint size = 0, lb = 0, ub = 0, align = 1;
+  aint size = 0, lb = 0, ub = 0, align = 1;  // lb, ub: the unmarked bounds
+  aint mlb = 0, mub = 0;                     // the marked bounds
+  bool lb_any = false, ub_any = false, mlb_any = false, mub_any = false;
   handle_t basic = 0;  // as type_object::basic
-  bool any = false;
   void add(const type_object& old, aint disp, aint count) {
     if (count <= 0) return;
     if (old.basic != 0) basic = (basic == 0 || basic == old.basic) ? old.basic : basic_mixed;
@@ -31,18 +35,45 @@ struct type_builder {
     size += count * old.size;
     aint lo = disp + old.lb + std::min<aint>(0, (count - 1) * old.extent);
     aint hi = disp + old.lb + old.extent + std::max<aint>(0, (count - 1) * old.extent);
-    lb = any ? std::min(lb, lo) : lo;
-    ub = any ? std::max(ub, hi) : hi;
+    if (old.marks & type_object::lb_marked) {
+      mlb = mlb_any ? std::min(mlb, lo) : lo;
+      mlb_any = true;
+    } else if (!(old.marks & type_object::lb_absent)) {
+      lb = lb_any ? std::min(lb, lo) : lo;
+      lb_any = true;
+    }
+    if (old.marks & type_object::ub_marked) {
+      mub = mub_any ? std::max(mub, hi) : hi;
+      mub_any = true;
+    } else if (!(old.marks & type_object::ub_absent)) {
+      ub = ub_any ? std::max(ub, hi) : hi;
+      ub_any = true;
+    }
     align = std::max(align, old.align);
-    any = true;
+  }
+  // MPI_Type_create_resized: both bounds marked.
+  void resize(aint new_lb, aint new_ub) {
+    mlb = new_lb;
+    mub = new_ub;
+    mlb_any = mub_any = true;
   }
   status publish(handle_t& out, std::shared_ptr<const type_envelope> env, bool pad_to_alignment = false) {
     auto* t = new type_object;
     t->size = size;
-    t->lb = any ? lb : 0;
-    aint extent = any ? ub - lb : 0;
-    if (pad_to_alignment && align > 1 && extent % align != 0) extent += align - extent % align;
+    // Each bound: its marker's where marked, else the pieces' (0 with none); a bound that only
+    // a pure marker of the other kind left unset follows the other bound (an extent of 0).
+    const bool has_l = mlb_any || lb_any, has_u = mub_any || ub_any;
+    aint l = mlb_any ? mlb : lb, u = mub_any ? mub : ub;
+    if (!has_l && !has_u) l = u = 0;
+    else if (!has_l) l = u;
+    else if (!has_u) u = l;
+    t->lb = l;
+    aint extent = u - l;
+    if (pad_to_alignment && !mub_any && align > 1 && extent % align != 0)
+      extent += align - extent % align;  // the epsilon: not where a marker sets the upper bound
     t->extent = extent;
+    t->marks = static_cast<std::uint8_t>((mlb_any ? type_object::lb_marked : 0) |
+                                         (mub_any ? type_object::ub_marked : 0));
     t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     t->align = align;
     t->basic = basic;
@@ -158,9 +189,7 @@ status type_create_struct(int count, const int* blocklengths, const aint* displa
 status type_create_resized(type_object& old, aint lb, aint extent, handle_t& newtype) {
   type_builder b;
   b.add(old, 0, 1);
-  b.lb = lb;
-  b.ub = lb + extent;
-  b.any = true;
+  b.resize(lb, lb + extent);  // markers: the constructors that use it keep these bounds
   return b.publish(newtype, one_type(MPI_COMBINER_RESIZED, {}, {lb, extent}, old, 1));
 }
 
@@ -232,9 +261,7 @@ status grid(int ndims, const int* g, const std::vector<std::vector<int>>& pick, 
       if (k < 0) break;
     }
   }
-  b.lb = 0;
-  b.ub = total * old.extent;
-  b.any = true;
+  b.resize(0, total * old.extent);  // as MPI_Type_create_resized: the bounds are markers
   return b.publish(newtype, envelope(args, items));
 }
 
@@ -449,6 +476,21 @@ status type_size(type_object& t, int& size) {
 status type_get_extent(type_object& t, aint& lb, aint& extent) {
   lb = t.lb;
   extent = t.extent;
+  return status::ok();
+}
+
+status type_extent(type_object& t, aint& extent) {
+  extent = t.extent;
+  return status::ok();
+}
+
+status type_lb(type_object& t, aint& displacement) {
+  displacement = t.lb;
+  return status::ok();
+}
+
+status type_ub(type_object& t, aint& displacement) {
+  displacement = t.lb + t.extent;
   return status::ok();
 }
 

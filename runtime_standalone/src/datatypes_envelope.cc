@@ -115,6 +115,7 @@ status publish_part(const type_part& p, handle_t& out) {
   t->lb = p.lb;
   t->extent = p.extent;
   t->align = p.align;
+  t->marks = p.marks;
   t->committed = p.committed;
   t->map = p.map;
   if (status st = insert_new(rt().types, t, out, "datatypes"); !st.is_ok()) return st;
@@ -130,6 +131,7 @@ type_part part_of(const type_object& t) {
   p.lb = t.lb;
   p.extent = t.extent;
   p.align = t.align;
+  p.marks = t.marks;
   p.committed = t.committed;
   p.map = t.map;
   p.env = envelope_of(t);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@ struct type_envelope;
 struct type_part {
   handle_t named = 0;  // a predefined datatype (a basic one, or an f90 one): returned as itself
   aint size = 0, lb = 0, extent = 0, align = 1;
+  std::uint8_t marks = 0;  // type_object::marks
   bool committed = false;
   std::shared_ptr<const std::vector<type_block>> map;
   std::shared_ptr<const type_envelope> env;  // how a derived one was made

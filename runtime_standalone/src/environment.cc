@@ -163,6 +163,16 @@ status setup_locked() {
     t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
     r.types.install_predefined(d.value, t);
   }
+  // MPI_LB and MPI_UB (removed in MPI-3.0, kept: D58): pure bound markers, no data, no alignment.
+  for (const auto& m : gen::bound_markers) {
+    auto* t = new type_object;
+    t->predefined = true;
+    t->committed = true;
+    t->name = m.name;
+    t->marks = m.upper ? type_object::ub_marked | type_object::lb_absent
+                       : type_object::lb_marked | type_object::ub_absent;
+    r.types.install_predefined(m.value, t);
+  }
   keyvals().set_attribute_census(census);
   // The core's locks are on until MPI is set up (sync.h); no object is shared yet, so they go
   // off here, and the first model's level decides: only MPI_THREAD_MULTIPLE turns them back on

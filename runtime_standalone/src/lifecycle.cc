@@ -45,6 +45,7 @@ class standalone final : public lifecycle {
     fresh.map = old.map;
     fresh.align = old.align;
     fresh.basic = old.basic;
+    fresh.marks = old.marks;
     return status::ok();
   }
   void type_release(type_object& t) override { envelope_drop(t); }  // D43

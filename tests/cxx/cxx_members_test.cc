@@ -121,6 +121,32 @@ TEST_F(CxxMembers, Constants) {
   EXPECT_NE(MPI::ERRORS_THROW_EXCEPTIONS, MPI::ERRORS_RETURN);
 }
 
+// D58 (revises D41): the MPI-1 names MPI-3.0 removed exist standalone too, as MPI-2.2's Annex A.1.1
+// has them: MPI::LB and MPI::UB are the C markers, which set a struct's bounds; the _INTEGER
+// combiners are C's and differ from the MPI-2 ones.
+TEST_F(CxxMembers, D58RemovedNames) {
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::LB), MPI_LB);
+  EXPECT_EQ(static_cast<MPI_Datatype>(MPI::UB), MPI_UB);
+  EXPECT_EQ(MPI::COMBINER_HVECTOR_INTEGER, MPI_COMBINER_HVECTOR_INTEGER);
+  EXPECT_EQ(MPI::COMBINER_HINDEXED_INTEGER, MPI_COMBINER_HINDEXED_INTEGER);
+  EXPECT_EQ(MPI::COMBINER_STRUCT_INTEGER, MPI_COMBINER_STRUCT_INTEGER);
+  EXPECT_NE(MPI::COMBINER_STRUCT_INTEGER, MPI::COMBINER_STRUCT);
+  int bl[3] = {1, 1, 1};
+  MPI::Aint d[3] = {-8, 0, 24};
+  MPI::Datatype ts[3] = {MPI::LB, MPI::INT, MPI::UB};
+  MPI::Datatype marked = MPI::Datatype::Create_struct(3, bl, d, ts);
+  MPI::Aint lb = 0, extent = 0;
+  marked.Get_extent(lb, extent);
+  EXPECT_EQ(lb, -8);
+  EXPECT_EQ(extent, 32);
+  EXPECT_EQ(marked.Get_size(), static_cast<int>(sizeof(int)));
+  marked.Free();
+  char name[MPI::MAX_OBJECT_NAME];
+  int len = 0;
+  MPI::LB.Get_name(name, len);
+  EXPECT_STREQ(name, "MPI_LB");
+}
+
 TEST_F(CxxMembers, PredefinedAttributesOnCommWorld) {
   int* tag_ub = nullptr;
   ASSERT_TRUE(MPI::COMM_WORLD.Get_attr(MPI::TAG_UB, &tag_ub));

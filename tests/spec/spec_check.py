@@ -195,23 +195,67 @@ def is_mpich_extension(name: str) -> bool:
     return name.startswith("MPIX_")
 
 
-def check_extension(e, extensions: dict) -> list[str]:
-    """An MPICH extension of the spec against its MPICH prototype."""
+def compare_with_mpich(e, theirs: str, whose: str) -> list[str]:
+    """An entry's C and PMPI prototypes against MPICH's C prototype `theirs`."""
     from mpiattr_codegen.lang.c import c_prototype
     out = []
-    theirs = extensions.get(e.name)
-    if theirs is None:
-        return [f"{e.name}: an MPIX_ entry that is neither in apis.json nor a known MPICH extension"]
     pairs = [("C", c_prototype(e), theirs),
              ("PMPI", c_prototype(e, e.pmpi_name), theirs.replace(f" {e.name}(", f" P{e.name}(", 1))]
     for what, mine, official in pairs:
         if normalise_c(mine) != normalise_c(official):
-            out.append(f"{e.name}: {what} prototype differs from MPICH's:\n  ours:  {mine}\n"
+            out.append(f"{e.name}: {what} prototype differs from {whose}:\n  ours:  {mine}\n"
                        f"  MPICH: {official}")
+    return out
+
+
+def check_extension(e, extensions: dict) -> list[str]:
+    """An MPICH extension of the spec against its MPICH prototype."""
+    theirs = extensions.get(e.name)
+    if theirs is None:
+        return [f"{e.name}: an MPIX_ entry that is neither in apis.json nor a known MPICH extension"]
+    out = compare_with_mpich(e, theirs, "MPICH's")
     if (e.fortran or {}).get("binding", True) is not False:
         out.append(f"{e.name}: MPICH has no Fortran binding for it; the spec must say fortran = {{ binding = false }}")
     if getattr(e, "cxx", None):
         out.append(f"{e.name}: an MPICH extension has no MPI:: binding")
+    return out
+
+
+# The MPI-1 routines MPI-3.0 removed (spec/removed.toml, docs/decisions.md D58): apis.json
+# (MPI-4.1) lacks them; each is marked `source = REMOVED` and checked against MPICH 4.0.2's
+# prototype (mpi_proto.h; MPI-2.2's own, its arrays not const), C and PMPI. They have mpif.h and
+# `use mpi` bindings (MPI-2.2's), none in mpi_f08 and no MPI:: one.
+REMOVED = "MPI-2.2, removed in MPI-3.0"
+REMOVED_PROTOTYPES = {
+    "MPI_Address": "int MPI_Address(void *location, MPI_Aint *address)",
+    "MPI_Type_extent": "int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)",
+    "MPI_Type_lb": "int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)",
+    "MPI_Type_ub": "int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)",
+    "MPI_Type_hindexed": "int MPI_Type_hindexed(int count, int array_of_blocklengths[], "
+                         "MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)",
+    "MPI_Type_hvector": "int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, "
+                        "MPI_Datatype oldtype, MPI_Datatype *newtype)",
+    "MPI_Type_struct": "int MPI_Type_struct(int count, int array_of_blocklengths[], "
+                       "MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], "
+                       "MPI_Datatype *newtype)",
+    "MPI_Errhandler_create": "int MPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn, "
+                             "MPI_Errhandler *errhandler)",
+    "MPI_Errhandler_get": "int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)",
+    "MPI_Errhandler_set": "int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)",
+}
+
+
+def check_removed(e, prototypes: dict = REMOVED_PROTOTYPES) -> list[str]:
+    """A routine MPI-3.0 removed against its MPI-2.2 (MPICH) prototype."""
+    theirs = prototypes.get(e.name)
+    if theirs is None:
+        return [f"{e.name}: marked {REMOVED!r}, but it is no routine MPI-3.0 removed (REMOVED_PROTOTYPES)"]
+    out = compare_with_mpich(e, theirs, "MPI-2.2's (MPICH's)")
+    if (e.fortran or {}).get("binding", True) is False or (e.fortran or {}).get("f08", True) is not False:
+        out.append(f"{e.name}: a removed routine has mpif.h and `use mpi` bindings and none in mpi_f08 "
+                   "(fortran = { f08 = false })")
+    if getattr(e, "cxx", None):
+        out.append(f"{e.name}: a removed routine has no MPI:: binding (MPI-2.2 had none)")
     return out
 
 
@@ -289,8 +333,12 @@ def check_spec(spec, apis: dict, errata: list[dict], caching: dict | None = None
     for e in entries:
         official = apis.get(e.name.lower())
         source = getattr(e, "source", None)
-        if source is not None and source != NOT_IN_APIS:
-            out.append(f"{e.name}: source = {source!r}; the only marker is {NOT_IN_APIS!r}")
+        if source == REMOVED and official is not None:
+            out.append(f"{e.name}: marked {REMOVED!r}, but apis.json has it: drop the marker")
+        elif source == REMOVED:
+            out.extend(check_removed(e))
+        elif source is not None and source != NOT_IN_APIS:
+            out.append(f"{e.name}: source = {source!r}; the markers are {NOT_IN_APIS!r} and {REMOVED!r}")
         elif source is not None and official is not None:
             out.append(f"{e.name}: marked {NOT_IN_APIS!r}, but apis.json has it: drop the marker")
         elif source is not None:

@@ -39,6 +39,10 @@ NO_CXX = {
                  "MPI_Gatherv_init", "MPI_Scatter_init", "MPI_Scatterv_init", "MPI_Allgather_init",
                  "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init", "MPI_Scan_init",
                  "MPI_Exscan_init", "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init")},
+    **{n: "deprecated in MPI-2.0, removed in MPI-3.0: MPI-2's C++ bindings never had them (D58)"
+       for n in ("MPI_Address", "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub", "MPI_Type_hvector",
+                 "MPI_Type_hindexed", "MPI_Type_struct", "MPI_Errhandler_create", "MPI_Errhandler_set",
+                 "MPI_Errhandler_get")},
     **{n: "an MPICH extension, which MPICH binds in C only (docs/decisions.md D35)"
        for n in ("MPIX_Comm_create_keyval_x", "MPIX_Type_create_keyval_x", "MPIX_Win_create_keyval_x")},
 }

@@ -117,3 +117,27 @@ def test_D55_the_check_sees_an_addition_out_of_step_with_the_abi(spec):
     found = sc.check_spec(fake, sc.load_apis(), [], None)
     assert any(m.startswith("MPI_Buffer_attach: marked") for m in found)
     assert any(m.startswith("MPI_Status_get_source: source = 'MPI-5.0'") for m in found)
+
+
+def test_D58_removed_routines_are_mpi22s_and_only_those(spec, apis):
+    """The routines MPI-3.0 removed are in the spec, marked REMOVED, with MPI-2.2's (MPICH's) C
+    prototypes; none has a large-count form, an mpi_f08 binding or an MPI:: one."""
+    marked = {f.name for f in spec.functions if f.source == sc.REMOVED}
+    assert marked == set(sc.REMOVED_PROTOTYPES)
+    for name in marked:
+        f = spec.function(name)
+        assert sc.check_removed(f) == [], name
+        assert name.lower() not in apis
+        assert spec.large_form(f) is None
+    assert {f.name for f in spec.large_forms} & {n + "_c" for n in marked} == set()
+
+
+def test_D58_the_check_sees_a_removed_routine_out_of_step(spec):
+    import dataclasses
+    f = spec.function("MPI_Type_struct")
+    narrowed = dataclasses.replace(f, params=f.params[:-1])
+    assert [m.split(":")[0] for m in sc.check_removed(narrowed)] == ["MPI_Type_struct", "MPI_Type_struct"]
+    assert "no routine MPI-3.0 removed" in sc.check_removed(dataclasses.replace(f, name="MPI_Type_strict"))[0]
+    stale = dataclasses.replace(spec.function("MPI_Type_create_struct"), source=sc.REMOVED)
+    found = sc.check_spec(dataclasses.replace(spec, functions=(stale,)), sc.load_apis(), [], None)
+    assert any(m.startswith("MPI_Type_create_struct: marked") for m in found)

@@ -242,6 +242,8 @@ def c_type(p: Param) -> str:
         return f"{'const ' if p.dir == 'in' else ''}{base}* {n}"
     if k.cls in ("handle", "keyval", "logical", "error"):
         return f"{'const ' if p.dir == 'in' else ''}MPI_Fint* {n}"
+    if k.cls == "scalar" and _aint_as_integer(p):
+        return f"{'const ' if p.dir == 'in' else ''}MPI_Fint* {n}"
     if k.cls == "scalar":
         base = {"int": "MPI_Fint", "MPI_Aint": "MPI_Aint", "double": "double", "MPI_Offset": "MPI_Offset",
                 "MPI_Count": "MPI_Count"}.get(k.c)
@@ -249,6 +251,12 @@ def c_type(p: Param) -> str:
             raise ValueError(f"parameter {n}: kind {k.name}: no Fortran entry-point type for C type {k.c}")
         return f"{'const ' if p.dir == 'in' else ''}{base}* {n}"
     raise ValueError(f"no Fortran entry-point type for kind {k.name}")
+
+
+def _aint_as_integer(p: Param) -> bool:
+    """An MPI_Aint in C that the MPI-2.2 Fortran bindings pass as a default INTEGER (the routines
+    MPI-3.0 removed: MPI_ADDRESS, MPI_TYPE_EXTENT, MPI_TYPE_STRUCT's displacements, D58)."""
+    return p.kind.c == "MPI_Aint" and p.kind.f90 == "INTEGER"
 
 
 def c_params(fn: Function) -> str:
@@ -363,6 +371,23 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.pre.append(f"bool {n}_b = false;")
         L.arg = f"{n}_b"
         L.post.append(f"*{n} = {n}_b ? MPIATTR_F_TRUE : MPIATTR_F_FALSE;")
+    elif k.cls == "scalar" and _aint_as_integer(p):  # widened going in, narrowed coming out (D58)
+        if p.dir == "in" and p.length is not None:
+            count = fortran_length(p)
+            L.pre.append(f"std::vector<mpiattr::aint> {n}_a({n}, {n} + ({count} > 0 ? {count} : 0));")
+            L.arg = f"{n}_a.data()"
+        elif p.dir == "in":
+            L.arg = f"static_cast<mpiattr::aint>(*{n})"
+        else:
+            L.pre.append(f"mpiattr::aint {n}_a = 0;")
+            L.arg = f"{n}_a"
+            if fn.name in _MODERN:  # an extent or a bound: a value, which must fit
+                L.post.append(f"if ({n}_a != static_cast<MPI_Fint>({n}_a)) return c.fail(mpiattr::fail(MPI_ERR_VALUE_TOO_LARGE, "
+                              f"\"{upper(n)} = %lld does not fit in a default INTEGER (use {_MODERN[fn.name]})\", "
+                              f"static_cast<long long>({n}_a)));")
+            # MPI_ADDRESS: the address's low-order bits, as MPICH's and Open MPI's; the
+            # differences of two addresses, what a program uses them for, are exact where they fit.
+            L.post.append(f"*{n} = static_cast<MPI_Fint>(static_cast<std::uint64_t>({n}_a));")
     elif k.cls in ("scalar", "error"):
         if k.name == "INDEX" and p.dir == "out" and p.length is None:  # MPI_WAITANY: from 1
             L.arg = f"*{n}"
@@ -418,6 +443,12 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
     else:
         raise ValueError(f"{fn.origin}: no Fortran lowering for kind {k.name}")
     return L
+
+
+# The routine that replaced a removed one whose output (an extent, a bound) may not fit in an
+# INTEGER: MPI_ERR_VALUE_TOO_LARGE then (D58).
+_MODERN = {"MPI_Type_extent": "MPI_TYPE_GET_EXTENT",
+           "MPI_Type_lb": "MPI_TYPE_GET_EXTENT", "MPI_Type_ub": "MPI_TYPE_GET_EXTENT"}
 
 
 def unsupported_body(fn: Function) -> list[str]:
@@ -856,6 +887,9 @@ def constants(spec: Spec) -> list[tuple[str, int]]:
         out.append((d.name, d.value))
         out += [(a, d.value) for a in d.aliases]
     out += list(spec.integers)
+    # The MPI-1 names MPI-3.0 removed (MPI_LB, MPI_UB, the _INTEGER combiners): mpif.h and `use
+    # mpi` keep them, as MPICH's do; mpi_f08 never had them (docs/decisions.md D58).
+    out += [(r.name, r.value) for r in spec.removed if r.type != "typedef"]
     out.append(("MPI_STATUS_SIZE", STATUS_SIZE))
     out += list(STATUS_INDICES)
     return out

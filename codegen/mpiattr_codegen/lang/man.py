@@ -224,6 +224,8 @@ def f08_none(e) -> str:
         return "None: there is no Fortran binding."
     if isinstance(e, Callback) and (e.fortran or {}).get("binding", True) is False:
         return "None: there is no Fortran binding."
+    if getattr(e, "removed", False):  # spec/removed.toml (D58)
+        return "None: MPI\\-3.0 removed the routine, and mpi_f08 never had it."
     if e.deprecated:
         return "None: the deprecated MPI\\-1 attribute interface has no mpi_f08 binding."
     return "None."

@@ -86,6 +86,11 @@ struct type_object : attr_object {
   // The one predefined datatype all its basic elements are (what an accumulate combines, MPI-4.1
   // §13.3.4), basic_mixed when they differ, 0 when it has none. Unused over a host.
   handle_t basic = 0;
+  // MPI-2.2 §4.1.6 and MPI-4.1 §6.1.7: which bound a marker sets (MPI_LB, MPI_UB in a type map,
+  // or MPI_Type_create_resized); a marked bound is sticky: the constructors keep it (D58).
+  // bound_absent: the pure markers MPI_LB and MPI_UB have no other bound. Unused over a host.
+  enum : std::uint8_t { lb_marked = 1, ub_marked = 2, lb_absent = 4, ub_absent = 8 };
+  std::uint8_t marks = 0;
 };
 inline constexpr handle_t basic_mixed = ~handle_t{0};
 

@@ -93,6 +93,10 @@ status type_commit(handle_t& datatype);
 status type_free(handle_t& datatype);
 status type_size(type_object& datatype, int& size);
 status type_get_extent(type_object& datatype, aint& lb, aint& extent);
+// MPI_Type_extent, MPI_Type_lb, MPI_Type_ub: removed in MPI-3.0, kept (docs/decisions.md D58).
+status type_extent(type_object& datatype, aint& extent);
+status type_lb(type_object& datatype, aint& displacement);
+status type_ub(type_object& datatype, aint& displacement);
 // The large-count forms' own entries (spec/large_count.toml, docs/decisions.md D47): the answers
 // the int entries cannot give (large_counts.cc).
 status type_size_c(type_object& datatype, std::int64_t& size);
