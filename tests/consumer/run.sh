@@ -110,6 +110,7 @@ wrappers() {  # PREFIX DIR: the wrappers, their -show family, their compiler ove
   eval "set -- $("$p/bin/mpiattr-cc" -showme -c hello.c)"
   [ "$*" = "${1} -I$p/include -c hello.c" ]
   eval "set -- $("$p/bin/mpiattr-fort" -showme:compile)"
+  while [ "${1#-fallow-}" != "$1" ]; do shift; done  # legacy flags, where gfortran needs them (D58)
   [ "$#|$1|$2" = "2|-I$p/include|-I$p/include" ]
   eval "set -- $("$p/bin/mpiattr-cxx" -showme:link)"
   [ "$*" = "-L$p/lib -Wl,-rpath,$p/lib -lmpiattr_cxx -lmpiattr" ]
