@@ -322,9 +322,22 @@ std::map<void*, pc_info> resolve(const std::vector<int>& stacks) {
       }
     }
   if (on_path("addr2line")) {
+    // Only the frames up to the program's call: the runtimes' are named by their dynamic symbols
+    // (their entry points are exported), and what lies beyond the place is never printed.
     std::map<std::string, std::vector<pc_info*>> by_file;
-    for (auto& [pc, p] : out)
-      if (!p.file.empty()) by_file[p.file].push_back(&p);
+    std::map<void*, bool> asked;
+    for (int id : stacks)
+      for (void* pc : (*g_stacks)[static_cast<std::size_t>(id)]) {
+        pc_info& p = out.at(pc);
+        if (p.file.empty() || runtime_file(p.file)) continue;
+        if (!asked[pc]) {
+          asked[pc] = true;
+          by_file[p.file].push_back(&p);
+        }
+        // (No dynamic symbol, as an executable's functions mostly: only addr2line tells whether it
+        // is the program's or an MPI:: method compiled into it, so the next frame is asked too.)
+        if (!p.symbol.empty() && !runtime_function(p.symbol)) break;
+      }
     for (auto& [file, pcs] : by_file) ask_addr2line(file, pcs);
   }
   return out;
