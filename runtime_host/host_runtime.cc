@@ -317,6 +317,13 @@ attr_object* new_record(object_kind kind, std::uintptr_t key, bool admitted) {
   attr_object* o = take_record(kind, key);
   o->predefined = admitted && (kind == object_kind::comm ? key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)
                                                          : kind == object_kind::type && predefined_type(key));
+  if (report::on() && kind == object_kind::type) [[unlikely]] {  // MPIATTR_REPORT names a predefined datatype (D60)
+    o->name.clear();
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    if (o->predefined && PMPI_Type_get_name(from_native<MPI_Datatype>(key), name, &len) == MPI_SUCCESS && len > 0)
+      o->name.assign(name, static_cast<std::size_t>(len));
+  }
   return o;
 }
 
@@ -450,6 +457,15 @@ bool world_active() {
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
   }
   const bool reporting = report::start(rank, size, kHostName);
+  if (reporting) {
+    // MPIATTR_REPORT names the dup that made an object (D60): every dup and free must pass through
+    // after_dup and before_free, which no_records() skips while a kind has no record. A record per
+    // kind under a key no host handle is (an address of this library's) keeps that test false
+    // while reporting, at no cost when not.
+    static const char pin = 0;
+    for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win})
+      insert(new_record(k, reinterpret_cast<std::uintptr_t>(&pin), false));
+  }
   g_fast.store(level != host_thread_multiple && !reporting);
   g_fast_concurrent.store(level == host_thread_multiple && !reporting);
   g_state.store(kRunning, std::memory_order_release);
@@ -591,6 +607,7 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
 int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::uintptr_t fresh,
               bool* undo) {
   if (g_state.load(std::memory_order_acquire) != kRunning) return MPI_SUCCESS;
+  report::object_made(kind, fresh, routine);  // (MPIATTR_REPORT names the dup, D60)
   attr_object* from = find(kind, old);
   if (from == nullptr) return MPI_SUCCESS;  // no mpiattr attribute to copy
   // The record the handle's last object left asleep, awake (and so findable by the census) from
@@ -625,11 +642,15 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
     // Erroneous (MPI-4.1 §8.4.3): refused before any attribute is deleted, as standalone does.
     return raise(kind, key, true, mpiattr::fail(kErrComm, "a predefined communicator cannot be freed"), routine);
   attr_object* o = find(kind, key);
-  if (o == nullptr) return MPI_SUCCESS;  // no mpiattr attribute: the host frees (or refuses)
+  if (o == nullptr) {  // no mpiattr attribute: the host frees (or refuses)
+    report::object_gone(kind, key);  // (its handle may come back, made by another routine: D60)
+    return MPI_SUCCESS;
+  }
   if (kind == object_kind::type && o->predefined)  // (new_record: admitted predefined datatypes)
     return raise(kind, key, false, mpiattr::fail(kErrType, "a predefined datatype cannot be freed"), routine);
   if (status st = destroy_record(o, kind, key); !st.is_ok())
     return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)
+  report::object_gone(kind, key);
   return MPI_SUCCESS;
 }
 

@@ -124,6 +124,7 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   attr_store::put_result result;
   if (store_without_callback(s, *r, idx, value, &result)) {
     report::add(report::attrs_set, obj.kind);
+    report::attribute_set(obj, idx);  // (where, D60)
     return status::ok();
   }
   if (result == attr_store::put_result::deleting)
@@ -144,6 +145,7 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   s.put(idx, value, flags_of(r->cbs));  // clears `deleting`; now the most recently set (R10.1)
   report::add(report::attrs_deleted, obj.kind);
   report::add(report::attrs_set, obj.kind);
+  report::attribute_set(obj, idx);
   return status::ok();
 }
 

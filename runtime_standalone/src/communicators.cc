@@ -12,6 +12,7 @@ status publish_comm(unpublished<comm_object>& c, const comm_object& parent, hand
   comm_object* o = c.obj;
   o->errhandler.store(parent.errhandler.load(std::memory_order_acquire), std::memory_order_relaxed);
   if (rt().comms.insert(o) == 0) return fail(MPI_ERR_INTERN, "too many communicators");
+  report::object_made(object_kind::comm, o->handle);  // (MPIATTR_REPORT names where, D60)
   c.release();
   out = o->handle;
   return status::ok();

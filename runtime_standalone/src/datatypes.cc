@@ -449,6 +449,7 @@ status type_dup(type_object& old, handle_t& newtype) {
     return st;
   }
   if (rt().types.insert(fresh.obj) == 0) return fail(MPI_ERR_INTERN, "too many datatypes");
+  report::object_made(object_kind::type, fresh.obj->handle);  // (MPIATTR_REPORT names where, D60)
   newtype = fresh.release()->handle;
   attach_envelope(newtype, one_type(MPI_COMBINER_DUP, {}, {}, old, 1));
   return status::ok();

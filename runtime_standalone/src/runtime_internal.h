@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,7 @@ status insert_new(object_table<T>& table, T* obj, handle_t& out, const char* wha
     delete obj;
     return fail(MPI_ERR_INTERN, "too many %s", what);
   }
+  if constexpr (std::is_base_of_v<attr_object, T>) report::object_made(obj->kind, obj->handle);  // (D60)
   out = obj->handle;
   return status::ok();
 }

@@ -235,6 +235,7 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
     rt().life->comm_release(*o);
     return fail(MPI_ERR_INTERN, "too many communicators");
   }
+  report::object_made(object_kind::comm, o->handle);  // (MPIATTR_REPORT names where, D60)
   fresh.release();
   if (group.session != 0) p2p::buffer_comm_of_session(*o, group.session);
   newcomm = o->handle;

@@ -37,6 +37,7 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   set_int(p, MPI_WIN_MODEL, w.obj->model);
   w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
   if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
+  report::object_made(object_kind::win, w.obj->handle);  // (MPIATTR_REPORT names where, D60)
   {
     std::lock_guard lock(rma_mutex());
     rma_of(*w.obj).hints = hints_of(info);

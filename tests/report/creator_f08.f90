@@ -5,8 +5,8 @@ program creator_f08
   integer :: key
   type(MPI_Datatype) :: t
   call MPI_Init()
-  call MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, key, 0_MPI_ADDRESS_KIND)
-  call MPI_Type_dup(MPI_INTEGER, t)
-  call MPI_Type_set_attr(t, key, -5_MPI_ADDRESS_KIND)
+  call MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, key, 0_MPI_ADDRESS_KIND)  ! D60: keyval
+  call MPI_Type_dup(MPI_INTEGER, t)  ! D60: dup
+  call MPI_Type_set_attr(t, key, -5_MPI_ADDRESS_KIND)  ! D60: set
   call MPI_Finalize()
 end program creator_f08

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,31 +46,61 @@ CASES = {
     "D33_standalone_zero_prints_nothing": ("standalone", "calls", "single", "0", None),
 }
 # The routine each creator program (creator_*) creates its one keyval with, and how it is built:
-# standalone, with the wrappers beside report_prog (--prog), and over MPICH (linked).
+# standalone, with the wrappers beside report_prog (--prog), and over MPICH (linked). Built with -g,
+# each report also names the program's lines (D60): those its "D60: keyval|dup|set" comments mark.
 CREATORS = {
-    "creator_mpi.f90": ("mpiattr-fort", "mpifort.mpich", "keyval 0x40100010 (comm) from MPI_COMM_CREATE_KEYVAL: not freed, 0 attributes"),
-    "creator_f08.f90": ("mpiattr-fort", "mpifort.mpich", "keyval 0x40100010 (type) from MPI_Type_create_keyval_f08: not freed, 1 attribute"),
-    "creator_cxx.cc": ("mpiattr-cxx", "mpicxx.mpich", "keyval 0x40100010 (comm) from MPI::Comm::Create_keyval: not freed, 1 attribute"),
+    "creator_mpi.f90": ("mpiattr-fort", "mpifort.mpich", "keyval 0x40100010 (comm) from MPI_COMM_CREATE_KEYVAL", "not freed, 0 attributes"),
+    "creator_f08.f90": ("mpiattr-fort", "mpifort.mpich", "keyval 0x40100010 (type) from MPI_Type_create_keyval_f08", "not freed, 1 attribute"),
+    "creator_cxx.cc": ("mpiattr-cxx", "mpicxx.mpich", "keyval 0x40100010 (comm) from MPI::Comm::Create_keyval", "not freed, 1 attribute"),
 }
-CASES["D33_standalone_names_fortran_and_cxx_creators"] = ("standalone", "creators", "single", "1", None)
-CASES["D33_mpich_names_fortran_and_cxx_creators"] = ("mpich", "creators", "single", "1", "linked")
+
+
+def marked_lines(src: Path) -> dict[str, int]:
+    """The lines of `src` its "D60: <what>" comments mark, by what."""
+    out = {}
+    for n, text in enumerate(src.read_text().splitlines(), 1):
+        m = re.search(r"D60: (\w+)$", text)
+        if m:
+            out[m.group(1)] = n
+    return out
+
+
+def check_places(report: list[str], src: Path, keyval_head: str, keyval_tail: str) -> None:
+    """The keyval line names the creating call's file:line, the attribute line its set and dup."""
+    name, lines = src.name, marked_lines(src)
+    keyval = f"{keyval_head} at {name}:{lines['keyval']} ("
+    if not any(ln.startswith(keyval) and ln.endswith(f"): {keyval_tail}") for ln in report):
+        raise Failure(f"{name}: no line {keyval}...): {keyval_tail}")
+    if "dup" in lines:
+        want = [f" set at {name}:{lines['set']} (", f" from ", f" at {name}:{lines['dup']} ("]
+        if not any(ln.startswith("attribute ") and all(w in ln for w in want) for ln in report):
+            raise Failure(f"{name}: no attribute line with {want}")
+
+
+CASES["D60_standalone_names_fortran_and_cxx_creators_and_places"] = ("standalone", "creators", "single", "1", None)
+CASES["D60_mpich_names_fortran_and_cxx_creators_and_places"] = ("mpich", "creators", "single", "1", "linked")
+CASES["D60_standalone_counts_attributes_of_one_place_on_one_line"] = ("standalone", "group", "single", "1", None)
 for _h in HOSTS:
     CASES.update({
         f"D33_{_h}_linked_counts_every_caching_call": (_h, "calls", "single", "FILE", "linked"),
         f"D33_{_h}_preload_counts_at_thread_multiple": (_h, "calls", "multiple", "FILE", "preload"),
         f"D33_{_h}_no_caching_call_reports_zeros": (_h, "none", "single", "FILE", "linked"),
         f"D33_{_h}_unset_prints_nothing": (_h, "calls", "single", None, "linked"),
+        f"D60_{_h}_counts_attributes_of_one_place_on_one_line": (_h, "group", "single", "FILE", "linked"),
     })
 
 
-def expected_counts(rank: int, calls: bool) -> list[str]:
+def expected_counts(rank: int, what: str) -> list[str]:
     """The count lines of report_prog's report on `rank` (see its comments)."""
     c = {"keyvals created": (4, 1, 1), "keyvals freed": (2, 1, 1), "attributes set": (7, 1, 0),
          "attributes read": (6 + rank, 1, 0), "attributes deleted": (9, 1, 0), "attributes copied": (4, 1, 0)}
     cb = {"copy callbacks": (3, 1), "delete callbacks": (5, 1)}
-    if not calls:
+    if what != "calls":
         c = {k: (0, 0, 0) for k in c}
         cb = {k: (0, 0) for k in cb}
+    if what == "group":
+        c["keyvals created"] = (1, 1, 0)
+        c["attributes set"] = (3, 1, 0)
     lines = [f"{k}: comm {v[0]}, type {v[1]}, win {v[2]}" for k, v in c.items()]
     lines += [f"{k}: run {v[0]}, failed {v[1]}" for k, v in cb.items()]
     return lines
@@ -79,7 +110,7 @@ class Failure(Exception):
     pass
 
 
-def check_report(text: str, rank: int, size: int, how: str, calls: bool, expect: Path, where: str) -> None:
+def check_report(text: str, rank: int, size: int, how: str, what: str, expect: Path, where: str) -> None:
     lines = [ln[len(PREFIX):] for ln in text.splitlines() if ln.startswith(PREFIX)]
     if not lines:
         raise Failure(f"{where}: no report:\n{text}")
@@ -88,18 +119,18 @@ def check_report(text: str, rank: int, size: int, how: str, calls: bool, expect:
         raise Failure(f"{where}: header is {lines[0]!r}, expected {header!r}")
     if lines[-1] != "end" or lines.count("end") != 1:
         raise Failure(f"{where}: the report does not end with one 'end' line:\n{text}")
-    counts = expected_counts(rank, calls)
+    counts = expected_counts(rank, what)
     got = lines[1:1 + len(counts)]
     if got != counts:
         diff = "\n".join(f"  got {g!r}\n  exp {e!r}" for g, e in zip(got, counts) if g != e)
         raise Failure(f"{where}: counts differ:\n{diff}\nreport:\n{text}")
     alive = lines[1 + len(counts):-1]
-    want = expect.read_text().splitlines() if calls else ["alive at finalize: 0 keyvals, 0 attributes"]
+    want = expect.read_text().splitlines() if what != "none" else ["alive at finalize: 0 keyvals, 0 attributes"]
     if not alive or alive[0] != want[0]:
         raise Failure(f"{where}: summary line {alive[:1]!r}, expected {want[0]!r}\nreport:\n{text}")
     if sorted(alive[1:]) != sorted(want[1:]):
         raise Failure(f"{where}: alive lines differ:\n got  {alive[1:]}\n want {want[1:]}\nreport:\n{text}")
-    kinds = [ln.split(" ", 1)[0] for ln in alive[1:]]
+    kinds = ["keyval" if ln.startswith("keyval ") else "attribute" for ln in alive[1:]]
     if kinds != sorted(kinds, key=lambda k: k != "keyval"):
         raise Failure(f"{where}: keyval lines must come before attribute lines:\n{text}")
     if len(text.splitlines()) != len(lines):
@@ -131,21 +162,21 @@ def check_creators(a: argparse.Namespace, where: str) -> int:
     wd.mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("MPIATTR_")}
     env["MPIATTR_REPORT"] = "1"
-    for src, (wrapper, host_compiler, line) in CREATORS.items():
+    for src, (wrapper, host_compiler, head, tail) in CREATORS.items():
         exe = wd / Path(src).stem
         if where == "standalone":
             compiler = a.prog.resolve().parent / wrapper
             if not compiler.exists():
                 print(f"{compiler} not built: {src} skipped")
                 continue
-            cc = [str(compiler), str(a.src.parent / src), "-o", str(exe)]
+            cc = [str(compiler), "-g", str(a.src.parent / src), "-o", str(exe)]
             launch = [str(exe)]
         else:
             if shutil.which(host_compiler) is None or shutil.which("mpiexec.mpich") is None:
                 print(f"{host_compiler} not installed: {src} skipped")
                 continue
             libdir = a.lib.resolve().parent
-            cc = [host_compiler, "-Wno-deprecated-declarations", str(a.src.parent / src), "-o", str(exe),
+            cc = [host_compiler, "-g", "-Wno-deprecated-declarations", str(a.src.parent / src), "-o", str(exe),
                   f"-L{libdir}", f"-Wl,-rpath,{libdir}", "-lmpiattr_mpich"]
             launch = ["mpiexec.mpich", "-n", "1", "-genv", "MPIATTR_REPORT", "1", str(exe)]
         if run(cc, env).returncode != 0:
@@ -153,8 +184,8 @@ def check_creators(a: argparse.Namespace, where: str) -> int:
         p = run(launch, env)
         if p.returncode != 0:
             raise Failure(f"{src}: exited with {p.returncode}")
-        if PREFIX + line not in p.stderr.splitlines():
-            raise Failure(f"{src}: no line {PREFIX + line!r} in the report")
+        check_places([ln[len(PREFIX):] for ln in p.stderr.splitlines() if ln.startswith(PREFIX)],
+                     a.src.parent / src, head, tail)
     print("PASS")
     return 0
 
@@ -174,7 +205,6 @@ def main() -> int:
     where, what, level, setting, use = CASES[a.case]
     if what == "creators":
         return check_creators(a, where)
-    calls = what == "calls"
     wd = a.workdir
     shutil.rmtree(wd, ignore_errors=True)
     wd.mkdir(parents=True)
@@ -197,7 +227,7 @@ def main() -> int:
             return 77
         exe = wd / "report_prog"
         libdir = a.lib.resolve().parent
-        cc = [host["cc"], "-std=c11", "-Wall", "-Werror", "-Wno-deprecated-declarations", str(a.src), "-o", str(exe)]
+        cc = [host["cc"], "-g", "-std=c11", "-Wall", "-Werror", "-Wno-deprecated-declarations", str(a.src), "-o", str(exe)]
         if use == "linked":
             cc += [f"-L{libdir}", f"-Wl,-rpath,{libdir}", f"-lmpiattr_{where}"]
         c = run(cc, env)
@@ -233,14 +263,14 @@ def main() -> int:
         if PREFIX in stderr:
             raise Failure("a report went to stderr as well as to the file")
         for r in reports:
-            check_report((wd / f"r.{r}").read_text(), r, size, how, calls, wd / f"expect.{r}", f"r.{r}")
+            check_report((wd / f"r.{r}").read_text(), r, size, how, what, wd / f"expect.{r}", f"r.{r}")
     else:
         if files:
             raise Failure(f"report files {files}, expected none")
         if setting == "NOWHERE" and "mpiattr: MPIATTR_REPORT: cannot open " not in stderr:
             raise Failure("no message about the file that cannot be opened")
         text = "\n".join(ln for ln in stderr.splitlines() if ln.startswith(PREFIX))
-        check_report(text, 0, size, how, calls, wd / "expect.0", "stderr")
+        check_report(text, 0, size, how, what, wd / "expect.0", "stderr")
     print("PASS")
     return 0
 

@@ -5,7 +5,9 @@
 // and finish() at the end of MPI_Finalize; in between the core counts, per object kind, keyvals
 // created and freed, attributes set, read, deleted and copied, and the user callbacks it ran, and
 // remembers which routine created each keyval. finish() prints the counts and every keyval and
-// attribute still alive, a leak report.
+// attribute still alive, a leak report, naming the program's call that created each keyval, set
+// each attribute and made each object (D60): only return addresses are kept while the program
+// runs; they are resolved (dladdr, then addr2line) when the report is printed.
 //
 // Off (the variable unset, empty or "0"), nothing here costs more than one load of g_on and a
 // branch never taken, and only on the checked paths: the fast paths never count, because a
@@ -72,5 +74,24 @@ void keyval_freed(object_kind kind, int keyval);
 // A C++ binding made `keyval` its own (mpiattr's MPI:: glue, MPICH's C++ bindings over host
 // mode): its creator is reported as MPI::<Class>::Create_keyval.
 void keyval_from_cxx(int keyval);
+
+// ---- places: the program's calls (docs/decisions.md D60) ----
+// An attribute was set (set_attr) on `obj` under keyval index `index`: remembers where.
+void attribute_set_slow(const attr_object& obj, std::uint32_t index);
+inline void attribute_set(const attr_object& obj, std::uint32_t index) {
+  if (on()) [[unlikely]] attribute_set_slow(obj, index);
+}
+// An object of `kind` was made, `handle` the program's handle of it (standalone: every object
+// the runtime publishes; host mode: the dups it intercepts). `routine` is the routine the program
+// called, or null: found from the stack (the MPI entry point the program called).
+void object_made_slow(object_kind kind, std::uintptr_t handle, const char* routine);
+inline void object_made(object_kind kind, std::uintptr_t handle, const char* routine = nullptr) {
+  if (on()) [[unlikely]] object_made_slow(kind, handle, routine);
+}
+// The object `handle` of `kind` was freed: forgets what was known of it (its handle may be reused).
+void object_gone_slow(object_kind kind, std::uintptr_t handle);
+inline void object_gone(object_kind kind, std::uintptr_t handle) {
+  if (on()) [[unlikely]] object_gone_slow(kind, handle);
+}
 
 }  // namespace mpiattr::report
