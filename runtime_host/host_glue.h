@@ -229,7 +229,8 @@ class call {
 // a recorded object and a live mpiattr keyval of its kind (keyval.h: live_user), with a slot that
 // exists; otherwise false, with nothing changed, and the entry point takes its checked path.
 // Below MPI_THREAD_MULTIPLE (Concurrent false) the record comes from the cache in front of the
-// record table and the slot is read and written directly. At it (Concurrent true: the entry point
+// record table, or the table itself when the cache misses (native_map::find_unsynchronised), and
+// the slot is read and written directly. At it (Concurrent true: the entry point
 // has checked g_fast_concurrent) the record comes from the cache the threads share (its entries
 // checked against the record's handle, native_map::find_shared), a get reads under the store's
 // sequence counter and a set takes the store's lock.
@@ -237,7 +238,7 @@ template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
   if (!Concurrent && !g_fast.load(std::memory_order_relaxed)) return nullptr;
   if (!keyvals().live_user(keyval, K, index)) return nullptr;
-  return Concurrent ? records<K>().find_shared(native(h)) : records<K>().find_hot(native(h));
+  return Concurrent ? records<K>().find_shared(native(h)) : records<K>().find_unsynchronised(native(h));
 }
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
