@@ -369,7 +369,7 @@ class native_map {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
-  static constexpr int kHotBits = 8;
+  static constexpr int kHotBits = 12;  // (4,096 entries: see docs/decisions.md D63)
   static std::size_t hot_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
