@@ -13,7 +13,12 @@
 // 65536 calls for each figure, untimed (twice under callgrind with different P: the difference
 // over the calls is the instructions per call, whatever the load of the machine); `--only get`
 // or `--only set` takes one of the two figures.
+#define OMPI_SKIP_MPICXX 1  // (the C API only: no host C++ bindings)
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+
+#define BENCH_NAME "scale_bench"
+#include "mpi_check.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,16 +31,7 @@
 
 namespace {
 
-[[noreturn]] void die(const char* what, int rc) {
-  std::fprintf(stderr, "scale_bench: %s failed (rc=%d)\n", what, rc);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
-}
-#define CHECK(call)                              \
-  do {                                           \
-    int rc_ = (call);                            \
-    if (rc_ != MPI_SUCCESS) die(#call, rc_);     \
-  } while (0)
+using bench::die;
 
 enum class Kind { comm, type, win };
 long g_passes = -1;  // --passes
