@@ -255,8 +255,26 @@ MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   *flag = r.found;
   return true;
 }
+// The Fortran entry points' get below MPI_THREAD_MULTIPLE (host_fortran.h, D63): as fast_get, the
+// value converted for V, INTEGER(KIND=MPI_ADDRESS_KIND) or INTEGER (MPI_ATTR_GET, R7.1), the flag
+// a LOGICAL of this compiler (FTrue, FFalse).
+template <object_kind K, int FTrue, int FFalse, typename H, typename V>
+MPIATTR_HOT bool fast_get_fortran(H h, int keyval, V* value, MPI_Fint* flag) {
+  std::uint32_t index;
+  auto* o = fast_target<false, K>(h, keyval, &index);
+  if (o == nullptr) return false;
+  attr_read r;
+  o->attrs.read_unsynchronised(index, &r);
+  if (r.found) {
+    if constexpr (std::is_same_v<V, MPI_Fint>) *value = r.value.as_fortran_int();
+    else *value = r.value.as_fortran_aint();
+  }
+  *flag = r.found ? FTrue : FFalse;
+  return true;
+}
+// fast_set of a value of any origin (the Fortran entry points pass theirs).
 template <bool Concurrent, object_kind K, typename H>
-MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
+MPIATTR_HOT bool fast_put(H h, int keyval, attribute_value v) {
   std::uint32_t index;
   auto* o = fast_target<Concurrent, K>(h, keyval, &index);
   if (o == nullptr) return false;
@@ -270,9 +288,12 @@ MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
       return false;
     }
   };
-  return o->attrs.template put_fast<Concurrent>(index, attribute_value::from_c(attribute_val),
-                                                keyvals().hot_flags(K, index), added) !=
+  return o->attrs.template put_fast<Concurrent>(index, v, keyvals().hot_flags(K, index), added) !=
          attr_store::fast_put::not_done;
+}
+template <bool Concurrent, object_kind K, typename H>
+MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
+  return fast_put<Concurrent, K>(h, keyval, attribute_value::from_c(attribute_val));
 }
 
 // MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL below MPI_THREAD_MULTIPLE (keyval.h: create_fast,
