@@ -33,6 +33,9 @@
 #define MPIATTR_SKIP_MPICXX 1
 #include <mpi.h>
 
+#define BENCH_NAME "attr_bench"
+#include "mpi_check.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -69,18 +72,7 @@ const char* const kImpl = "mpiattr";
 
 bool g_quick = false;
 
-[[noreturn]] void die(const char* what, int rc) {
-  std::fprintf(stderr, "attr_bench: %s failed (rc=%d)\n", what, rc);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
-}
-
-#define CHECK(call)                     \
-  do {                                  \
-    int rc_ = (call);                   \
-    if (rc_ != MPI_SUCCESS) die(#call, rc_); \
-  } while (0)
+using bench::die;
 
 inline void* val_of(std::intptr_t i) { return reinterpret_cast<void*>(i); }
 

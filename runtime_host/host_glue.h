@@ -237,7 +237,8 @@ class call {
 // a recorded object and a live mpiattr keyval of its kind (keyval.h: live_user), with a slot that
 // exists; otherwise false, with nothing changed, and the entry point takes its checked path.
 // Below MPI_THREAD_MULTIPLE (Concurrent false) the record comes from the cache in front of the
-// record table and the slot is read and written directly. At it (Concurrent true: the entry point
+// record table, or the table itself when the cache misses (native_map::find_unsynchronised), and
+// the slot is read and written directly. At it (Concurrent true: the entry point
 // has checked g_fast_concurrent) the record comes from the cache the threads share (its entries
 // checked against the record's handle, native_map::find_shared), a get reads under the store's
 // sequence counter and a set takes the store's lock.
@@ -245,7 +246,7 @@ template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
   if (!Concurrent && !g_fast.load(std::memory_order_relaxed)) return nullptr;
   if (!keyvals().live_user(keyval, K, index)) return nullptr;
-  return Concurrent ? records<K>().find_shared(native(h)) : records<K>().find_hot(native(h));
+  return Concurrent ? records<K>().find_shared(native(h)) : records<K>().find_unsynchronised(native(h));
 }
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
@@ -262,8 +263,26 @@ MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   *flag = r.found;
   return true;
 }
+// The Fortran entry points' get below MPI_THREAD_MULTIPLE (host_fortran.h, D63): as fast_get, the
+// value converted for V, INTEGER(KIND=MPI_ADDRESS_KIND) or INTEGER (MPI_ATTR_GET, R7.1), the flag
+// a LOGICAL of this compiler (FTrue, FFalse).
+template <object_kind K, int FTrue, int FFalse, typename H, typename V>
+MPIATTR_HOT bool fast_get_fortran(H h, int keyval, V* value, MPI_Fint* flag) {
+  std::uint32_t index;
+  auto* o = fast_target<false, K>(h, keyval, &index);
+  if (o == nullptr) return false;
+  attr_read r;
+  o->attrs.read_unsynchronised(index, &r);
+  if (r.found) {
+    if constexpr (std::is_same_v<V, MPI_Fint>) *value = r.value.as_fortran_int();
+    else *value = r.value.as_fortran_aint();
+  }
+  *flag = r.found ? FTrue : FFalse;
+  return true;
+}
+// fast_set of a value of any origin (the Fortran entry points pass theirs).
 template <bool Concurrent, object_kind K, typename H>
-MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
+MPIATTR_HOT bool fast_put(H h, int keyval, attribute_value v) {
   std::uint32_t index;
   auto* o = fast_target<Concurrent, K>(h, keyval, &index);
   if (o == nullptr) return false;
@@ -277,9 +296,12 @@ MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
       return false;
     }
   };
-  return o->attrs.template put_fast<Concurrent>(index, attribute_value::from_c(attribute_val),
-                                                keyvals().hot_flags(K, index), added) !=
+  return o->attrs.template put_fast<Concurrent>(index, v, keyvals().hot_flags(K, index), added) !=
          attr_store::fast_put::not_done;
+}
+template <bool Concurrent, object_kind K, typename H>
+MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
+  return fast_put<Concurrent, K>(h, keyval, attribute_value::from_c(attribute_val));
 }
 
 // MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL below MPI_THREAD_MULTIPLE (keyval.h: create_fast,

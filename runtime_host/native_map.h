@@ -99,6 +99,15 @@ class native_map {
     const hot_entry& h = hot_[hot_index(key)];
     return h.key == key ? h.obj : nullptr;
   }
+  // find_hot, and on a miss the table (find_and_cache), below MPI_THREAD_MULTIPLE: what the fast
+  // paths read, so that their cost does not depend on how many objects have records (a program
+  // with more objects than the cache has entries took the checked path for most calls; D63). An
+  // entry that says key's record sleeps (retire) is left for revive_unsynchronised: nullptr.
+  MPIATTR_HOT T* find_unsynchronised(std::uintptr_t key) {
+    const hot_entry& h = hot_[hot_index(key)];
+    if (h.key == key) [[likely]] return h.obj;
+    return find_missed(key);
+  }
   // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
   // when the cache does not say.
   MPIATTR_HOT bool cached(std::uintptr_t key, T** out) const {
@@ -360,7 +369,7 @@ class native_map {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
-  static constexpr int kHotBits = 8;
+  static constexpr int kHotBits = 12;  // (4,096 entries: see docs/decisions.md D63)
   static std::size_t hot_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
@@ -441,6 +450,32 @@ class native_map {
     wake(obj, key);
     if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};
     return obj;
+  }
+
+  // find_unsynchronised's miss: out of line, so that its hit needs no stack frame.
+  // No lookup overlaps a change of the table here, so the probe needs no sequence check.
+  [[gnu::noinline]] T* find_missed(std::uintptr_t key) {
+    hot_entry& h = hot_[hot_index(key)];
+    if ((h.key & ~kDormant) == key) return nullptr;  // (asleep: see above)
+    const table* t = cur_.load(std::memory_order_relaxed);
+    T* found = nullptr;
+    if (t != nullptr) {
+      for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
+        const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
+        if (k == key) {
+          T* o = t->slots[i].obj.load(std::memory_order_relaxed);
+          if (o->native != key) {  // asleep: no record, as the cache says (retire)
+            h = hot_entry{key | kDormant, o};
+            return nullptr;
+          }
+          found = o;
+          break;
+        }
+        if (k == kEmpty) break;
+      }
+    }
+    h = hot_entry{key, found};
+    return found;
   }
 
   // find_shared's miss: out of line, so that its hit needs no stack frame.

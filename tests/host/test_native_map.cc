@@ -213,7 +213,7 @@ TEST_P(level, D32_a_sleeping_record_answers_no_lookup_and_wakes_for_its_handle) 
   ASSERT_TRUE(map.retire(handle_of(1), &a));
   std::vector<record> more(3000);
   insert_records(map, more, 10);
-  for (std::size_t i = 0; i < 4000; ++i) (void)map.lookup(handle_of(100000 + i));
+  for (std::size_t i = 0; i < 40000; ++i) (void)map.lookup(handle_of(100000 + i));
   EXPECT_EQ(map.find(handle_of(1)), nullptr);
   EXPECT_EQ(map.revive(handle_of(1)), &a);
   EXPECT_EQ(map.find(handle_of(1)), &a);
@@ -354,6 +354,36 @@ TEST(record_table, D32_the_cache_never_answers_for_a_handle_whose_record_changed
   mpiattr::sync::set_concurrent(true);
 }
 
+// Below MPI_THREAD_MULTIPLE the fast get and set find records through find_unsynchronised: with
+// far more objects than the cache has entries, every record must still be found, from the cache or
+// the table, with none for a handle that has none and none for a record asleep (which the cache
+// then names as asleep, for revive_unsynchronised), so that the fast paths serve every call
+// whatever the number of objects (docs/decisions.md D63).
+TEST(record_table, D63_fast_lookup_finds_every_record_of_many) {
+  mpiattr::sync::set_concurrent(false);
+  test_map<> map;
+  std::vector<record> recs(5000);
+  insert_records(map, recs);
+  record* o = nullptr;
+  for (int round = 0; round < 2; ++round)
+    for (std::size_t i = 0; i < recs.size(); i += 1 + round) {
+      const std::size_t j = (i * 7919) % recs.size();  // (an order that defeats the cache)
+      ASSERT_EQ(map.find_unsynchronised(handle_of(j)), &recs[j]) << j;
+    }
+  EXPECT_EQ(map.find_unsynchronised(handle_of(100000)), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(100000)), nullptr);  // (now from the cache)
+  ASSERT_TRUE(map.retire_unsynchronised(handle_of(3), &recs[3]));
+  for (std::size_t i = 0; i < 40000; ++i) (void)map.find_unsynchronised(handle_of(100000 + i));  // (evicts it)
+  EXPECT_EQ(map.find_unsynchronised(handle_of(3)), nullptr);
+  EXPECT_TRUE(map.cached(handle_of(3), &o));
+  EXPECT_EQ(o, nullptr);
+  ASSERT_EQ(map.revive_unsynchronised(handle_of(3)), &recs[3]);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(3)), &recs[3]);
+  EXPECT_EQ(map.erase(handle_of(4)), &recs[4]);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(4)), nullptr);
+  mpiattr::sync::set_concurrent(true);
+}
+
 // Below MPI_THREAD_MULTIPLE the fast dup and free use revive_unsynchronised and
 // retire_unsynchronised (host_glue.h: fast_dup, fast_free). They must leave the table, its counts
 // and its cache as retire and revive do: a sleeping record answers no lookup, wakes for its own
@@ -384,7 +414,7 @@ TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_reviv
   EXPECT_EQ(map.find(handle_of(0)), &recs[0]);
   EXPECT_EQ(map.revive_unsynchronised(handle_of(0)), nullptr);  // awake now
   // The cache forgets handle 1's entry (lookups of other handles take its slots): it still wakes.
-  for (std::size_t i = 0; i < 4000; ++i) (void)map.lookup(handle_of(100000 + i));
+  for (std::size_t i = 0; i < 40000; ++i) (void)map.lookup(handle_of(100000 + i));
   ASSERT_EQ(map.revive_unsynchronised(handle_of(1)), &recs[1]);
   EXPECT_EQ(map.lookup(handle_of(1)), &recs[1]);
   EXPECT_EQ(map.dormant(), kMax - 2);

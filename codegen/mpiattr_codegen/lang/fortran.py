@@ -451,6 +451,34 @@ _MODERN = {"MPI_Type_extent": "MPI_TYPE_GET_EXTENT",
            "MPI_Type_lb": "MPI_TYPE_GET_EXTENT", "MPI_Type_ub": "MPI_TYPE_GET_EXTENT"}
 
 
+_FAST_TABLE = {"comm": "comms", "type": "types", "win": "wins"}
+
+
+def fast_path(fn: Function, f08: bool = False) -> str | None:
+    """The fast-path attempt of a Fortran get or set (bindings_fortran/f_glue.h: fast_get,
+    fast_set; docs/decisions.md D63), as C's (lang/c.py: fast_path): an expression that is true
+    when the call is done, IERROR written, or None for routines without one. MPI-1 and MPI-2
+    routines alike: the attribute's kind says how its value converts (spec/kinds.toml)."""
+    if fn.unsupported or fn.returns or not fn.ierror or fn.core not in ("get_attr", "set_attr"):
+        return None
+    ps = fparams(fn)
+    handle = next((p for p in ps if p.kind.cls == "handle"), None)
+    keyval = next((p for p in ps if p.kind.cls == "keyval"), None)
+    value = next((p for p in ps if p.kind.cls == "attr"), None)
+    if handle is None or keyval is None or value is None or handle.kind.object not in _FAST_TABLE:
+        return None
+    obj = handle.kind.object
+    head = (f"<mpiattr::object_kind::{obj}, {'true' if f08 else 'false'}>(mpiattr::rt().{_FAST_TABLE[obj]}, "
+            f"static_cast<mpiattr::handle_t>(*{handle.name}), *{keyval.name}, ")
+    if fn.core == "set_attr":
+        return (f"mpiattr::fbind::fast_set{head}mpiattr::attribute_value::from_{value.kind.origin_fortran}"
+                f"(*{value.name}), {fn.ierror})")
+    flag = next((p for p in ps if p.kind.cls == "logical" and p.dir == "out"), None)
+    if flag is None:
+        return None
+    return f"mpiattr::fbind::fast_get{head}{value.name}, {flag.name}, {fn.ierror})"
+
+
 def unsupported_body(fn: Function) -> list[str]:
     """The body of the Fortran entry point of a routine the standalone runtime does not carry out
     (spec/surface*.toml `unsupported`): what its C entry point does (lang/c.py unsupported_body,
@@ -907,7 +935,7 @@ def filters(spec: Spec) -> dict:
             "f08_prototype": f08_prototype, "unsupported_body": unsupported_body,
             "fr_specifics": fr_specifics,
             "f08_large": lambda fn: f08_large(spec, fn), "f08_large_specific": f08_large_specific,
-            "f08_large_body": f08_large_body}
+            "f08_large_body": f08_large_body, "fast_path": fast_path}
 
 
 def context(spec: Spec) -> dict:

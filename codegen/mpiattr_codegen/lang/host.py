@@ -299,6 +299,30 @@ def f_to_c(fn: Function) -> Lowering:
     return L
 
 
+def f_fast_path(fn: Function) -> str | None:
+    """The fast-path attempt of a Fortran get or set below MPI_THREAD_MULTIPLE (host_glue.h:
+    fast_get_fortran, fast_put; docs/decisions.md D63): an expression true when the call is done
+    (IERROR still to be written), or None. The handle goes through the host's f2c, the value
+    converts by the attribute's kind (spec/kinds.toml), as on the checked path."""
+    if fn.core not in ("get_attr", "set_attr") or fn.returns or not fn.ierror:
+        return None
+    ps = flang.fparams(fn)
+    handle = next((p for p in ps if p.kind.cls == "handle"), None)
+    value = next((p for p in ps if p.kind.cls == "attr"), None)
+    flag = next((p for p in ps if p.kind.cls == "logical" and p.dir == "out"), None)
+    if handle is None or value is None or handle.kind.object not in ("comm", "type", "win"):
+        return None
+    h = f"PMPI_{_F2C[handle.kind.object]}_f2c(*{handle.name})"
+    kind, keyval = object_enum(fn), keyval_param(fn).name
+    if fn.core == "set_attr":
+        return (f"mpiattr::host::fast_put<false, {kind}>({h}, *{keyval}, "
+                f"mpiattr::attribute_value::from_{value.kind.origin_fortran}(*{value.name}))")
+    if flag is None:
+        return None
+    return (f"mpiattr::host::fast_get_fortran<{kind}, MPIATTR_F_TRUE, MPIATTR_F_FALSE>({h}, *{keyval}, "
+            f"{value.name}, {flag.name})")
+
+
 def f_name_lower(fn: Function) -> str:
     return fn.name.lower()
 
@@ -306,4 +330,5 @@ def f_name_lower(fn: Function) -> str:
 def f_filters() -> dict:
     return {"f_c_params": flang.c_params, "f_lowerings": f_lowerings, "f_core_args": f_core_args,
             "f_routed": f_routed, "f_args": f_args, "f_to_c": f_to_c, "f_lower_name": f_name_lower,
+            "f_fast_path": f_fast_path,
             "upper": flang.upper}

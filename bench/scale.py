@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""bench/scale.py: the cost of a get and a set against the number of objects (docs/decisions.md
+D63), for mpiattr standalone, each host alone and mpiattr over each host.
+
+Builds bench/scale_bench.cc five ways (mpiattr from an existing build tree, mpicxx.mpich and
+mpicxx.openmpi alone, and each with libmpiattr_<host> linked in front), runs them in rotation -r
+times and prints, per figure, the median time of each and the ratio of mpiattr over a host to the
+host alone. Targets (host mode): get <= 0.5x, set <= 0.7x the host alone at every n.
+
+    python3 bench/scale.py --build-dir build            # needs lib/libmpiattr{,_mpich,_openmpi}.so
+    python3 bench/scale.py --quick                      # smoke test: tiny n, exit 0 unless a run fails
+    python3 bench/scale.py --callgrind                  # instructions per call instead of time
+
+MPICH 4.0.2 makes at most 2,048 communicators (context ids), so its communicator and window figures
+stop at n = 2,000; the others go to 100,000. Standard library only (Python 3.11).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "scale_bench.cc")
+OMPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMPI_MCA_osc": "ucx,pt2pt"}
+MPICH_MAX = 2000  # communicators (and windows, each of which dups one) MPICH 4.0.2 can make
+
+
+def ns_for(impl: str, kind: str, quick: bool) -> list[int]:
+    if quick:
+        return [1, 10]
+    if kind == "win":
+        return [1, 100, 1000]
+    ns = [1, 100, 1000, 2000]
+    if kind == "type" or "mpich" not in impl:
+        ns += [10000, 100000]
+    return ns
+
+
+def build(build_dir: str, out: str) -> dict[str, list[str]]:
+    """The binaries that could be built: impl -> command prefix."""
+    lib = os.path.join(os.path.abspath(build_dir), "lib")
+    inc = os.path.join(os.path.abspath(build_dir), "include")
+    plans = {
+        "mpiattr": (["g++", "-std=c++17", "-O2", "-I" + inc], ["-L" + lib, "-lmpiattr", "-Wl,-rpath," + lib], []),
+        "mpich": (["mpicxx.mpich", "-std=c++17", "-O2"], [], ["mpiexec.mpich", "-n", "1"]),
+        "over_mpich": (["mpicxx.mpich", "-std=c++17", "-O2"], ["-L" + lib, "-Wl,-rpath," + lib, "-lmpiattr_mpich"],
+                       ["mpiexec.mpich", "-n", "1"]),
+        "openmpi": (["mpicxx.openmpi", "-std=c++17", "-O2"], [], []),
+        "over_openmpi": (["mpicxx.openmpi", "-std=c++17", "-O2"], ["-L" + lib, "-Wl,-rpath," + lib, "-lmpiattr_openmpi"], []),
+    }
+    bins = {}
+    for impl, (cc, libs, launcher) in plans.items():
+        if shutil.which(cc[0]) is None:
+            print(f"scale.py: {cc[0]} not found: {impl} skipped", file=sys.stderr)
+            continue
+        exe = os.path.join(out, "scale_bench." + impl)
+        r = subprocess.run(cc + [SRC, "-o", exe] + libs, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"scale.py: building {impl} failed:\n{r.stderr}", file=sys.stderr)
+            continue
+        bins[impl] = launcher + [exe]
+    return bins
+
+
+def run(cmd: list[str], impl: str, kind: str, ns: list[int], extra: list[str]) -> dict[str, float]:
+    env = dict(os.environ, **(OMPI_ENV if "openmpi" in impl else {}))
+    r = subprocess.run(cmd + [kind] + [str(n) for n in ns] + extra, capture_output=True, text=True, env=env,
+                       timeout=1800)
+    if r.returncode != 0:
+        raise RuntimeError(f"{impl} {kind}: exit {r.returncode}\n{r.stderr[-2000:]}")
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^RESULT (\S+) (\S+)$", r.stdout, re.M)}
+
+
+def instructions(cmd: list[str], impl: str, kind: str, n: int, op: str) -> float:
+    """Instructions per call under callgrind: two runs of 1 and 3 passes of 65,536 calls."""
+    exe = cmd[-1]  # (valgrind runs the program itself: a singleton, MPICH's too)
+    env = dict(os.environ, **(OMPI_ENV if "openmpi" in impl else {}))
+    total = []
+    for passes in (1, 3):
+        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", exe, kind, str(n),
+                            "--passes", str(passes), "--only", op], capture_output=True, text=True, env=env)
+        m = re.search(r"Collected : (\d+)", r.stderr)
+        if r.returncode != 0 or not m:
+            raise RuntimeError(f"{impl} {kind} {n} {op} under callgrind failed:\n{r.stderr[-2000:]}")
+        total.append(int(m.group(1)))
+    return (total[1] - total[0]) / (2 * 65536)
+
+
+def fmt(v: float | None, unit: str) -> str:
+    if v is None:
+        return "n/a"
+    return f"{v:.1f}" if unit == "instr" else f"{v:.3g} ns"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default="build")
+    ap.add_argument("--kinds", default="comm,type,win")
+    ap.add_argument("--only", default="mpiattr,mpich,over_mpich,openmpi,over_openmpi")
+    ap.add_argument("-r", type=int, default=3, help="repetitions (median)")
+    ap.add_argument("--ms", default="20", help="per timed batch")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--callgrind", action="store_true")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="scale_bench.") as out:
+        bins = {k: v for k, v in build(a.build_dir, out).items() if k in a.only.split(",")}
+        if "mpiattr" not in bins and not bins:
+            return 1
+        kinds = a.kinds.split(",")
+        results: dict[tuple[str, str], list[float]] = {}
+        try:
+            if a.callgrind:
+                for kind in kinds:
+                    for impl, cmd in bins.items():
+                        for n in ns_for(impl, kind, a.quick):
+                            for op in ("get", "set"):
+                                results[(impl, f"{kind}_{op}/{n}")] = [instructions(cmd, impl, kind, n, op)]
+            else:
+                for _ in range(1 if a.quick else a.r):
+                    for kind in kinds:
+                        for impl, cmd in bins.items():  # (in rotation: the machine's state is shared)
+                            extra = ["--ms", "0.2" if a.quick else a.ms]
+                            for fig, v in run(cmd, impl, kind, ns_for(impl, kind, a.quick), extra).items():
+                                results.setdefault((impl, fig), []).append(v)
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            print(f"scale.py: {e}", file=sys.stderr)
+            return 1
+    if a.quick:
+        print(f"scale.py --quick: {len(results)} figures from {', '.join(bins)} (not measurements)")
+        return 0
+    unit = "instr" if a.callgrind else "ns"
+    med = {k: statistics.median(v) for k, v in results.items()}
+    figs = sorted({f for _, f in med}, key=lambda f: (kinds.index(f.split("_")[0]), f.split("/")[0],
+                                                       int(f.split("/")[1])))
+    print(f"| figure ({unit}) | mpiattr | MPICH | over MPICH | ratio | Open MPI | over Open MPI | ratio | target |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for f in figs:
+        g = lambda i: med.get((i, f))
+        ratios = []
+        for host in ("mpich", "openmpi"):
+            h, o = g(host), g("over_" + host)
+            ratios.append(f"{o / h:.2f}" if h and o is not None else "—")
+        target = "≤ 0.5×" if "_get/" in f else "≤ 0.7×"
+        print(f"| {f} | {fmt(g('mpiattr'), unit)} | {fmt(g('mpich'), unit)} | {fmt(g('over_mpich'), unit)} | "
+              f"{ratios[0]} | {fmt(g('openmpi'), unit)} | {fmt(g('over_openmpi'), unit)} | {ratios[1]} | {target} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
