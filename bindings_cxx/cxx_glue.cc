@@ -174,7 +174,8 @@ int copy_trampoline(typename K::handle old, int keyval, void* extra, void* in, v
     } else if (s.cxx_copy_void_in) {
       bool f = false;
       rc = K::with_object(old, [&](const auto& obj) {
-        return as<typename K::cxx_copy_void_in>(s.cxx_copy_void_in)(obj, keyval, s.extra_state, in, out, f);
+        return as<typename K::cxx_copy_void_in>(s.cxx_copy_void_in)(obj, keyval, s.extra_state, in,
+                                                                    out, f);
       });
       *flag = f ? 1 : 0;
     } else if (s.c_copy) {

@@ -21,7 +21,8 @@ in C++ and what it looks like (docs/cxx.md):
   raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
                MPI::ERRORS_THROW_EXCEPTIONS
 On callbacks: { class, name } of the typedef, const_in for a const attribute_val_in, host_forms
-(the forms a host's own bindings accept beside the annex's, D59: [{ name, host, const_in }]), and returns
+(the forms a host's own bindings accept beside the annex's, D59: [{ name, host, const_in }]), and
+returns
 where C++'s return type is not C's (Datarep_extent_function: void); a parameter's own `cxx` gives
 its declaration where MPI-2.2 departs from other_callback_typedef's rule (D54).
 
@@ -468,7 +469,8 @@ def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
         # argument of the glue's create_keyval_<obj>, after the annex's four, and two overloads.
         hosts = [f["name"] for f in host_forms(cbs["copy"])]
         if host_forms(cbs["delete"]):
-            raise SpecError(f"{cbs['delete'].origin}: cxx.host_forms: only copy functions have them")
+            raise SpecError(f"{cbs['delete'].origin}: cxx.host_forms: only copy functions have "
+                            "them")
         extra = fn.params[3].name
         out = []
         combos = [(cxx_copy, cxx_del), (c_copy, c_del), (cxx_copy, c_del), (c_copy, cxx_del)]
@@ -523,8 +525,8 @@ def host_forms(cb: Callback) -> list[dict]:
     for f in forms:
         bad = set(f) - _HOST_FORM_KEYS
         if bad or "name" not in f or "host" not in f:
-            raise SpecError(f"{cb.origin}: cxx.host_forms: each form is {{ name, host, const_in }}; "
-                            f"got {f}")
+            raise SpecError(f"{cb.origin}: cxx.host_forms: each form is "
+                            f"{{ name, host, const_in }}; got {f}")
         if cb.role != "copy" and "const_in" in f:
             raise SpecError(f"{cb.origin}: cxx.host_forms: const_in is for a copy function")
     return forms
@@ -543,7 +545,8 @@ def callback_typedef(cb: Callback, form: dict | None = None) -> str:
         elif k.cls == "logical":
             ps.append(f"bool& {p.name}")
         elif k.cls in ("attr", "extra"):
-            const = spec_form.get("const_in") and p.dir == "in" and k.cls == "attr" and cb.role == "copy"
+            const = (spec_form.get("const_in") and p.dir == "in" and k.cls == "attr"
+                     and cb.role == "copy")
             ps.append(f"{'const ' if const else ''}void* {p.name}")
         else:
             ps.append(f"{_base_type(k)} {p.name}")

@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
     roundtrip(key, &value, true, "const void* copy: the dup has the attribute");
     check(state.copies == 100 && state.deletes == 2, "const void* copy: the annex's function ran");
     MPI::Datatype::Free_keyval(key);
-    key = MPI::Datatype::Create_keyval(MPI::Datatype::NULL_COPY_FN, MPI::Datatype::NULL_DELETE_FN, 0);
+    key = MPI::Datatype::Create_keyval(MPI::Datatype::NULL_COPY_FN, MPI::Datatype::NULL_DELETE_FN,
+                                       0);
     roundtrip(key, &value, false, "NULL_COPY_FN: the dup has no attribute");
     MPI::Datatype::Free_keyval(key);
   }
