@@ -77,6 +77,7 @@ struct keyval_state {
   void (*c_delete)();
   void (*cxx_copy)();
   void (*cxx_delete)();
+  void (*cxx_copy_void_in)();  // a host's form of the copy function, void* attribute_val_in (D59)
 };
 
 std::atomic<std::size_t> live_states{0};  // for tests: states not yet released
@@ -119,6 +120,7 @@ struct comm_traits {
   using c_copy = MPI_Comm_copy_attr_function;
   using c_delete = MPI_Comm_delete_attr_function;
   using cxx_copy = Comm::Copy_attr_function;
+  using cxx_copy_void_in = Comm::Copy_attr_function;  // the annex's form already takes void*
   using cxx_delete = Comm::Delete_attr_function;
   template <typename F>
   static int with_object(MPI_Comm h, F&& f) {
@@ -135,6 +137,7 @@ struct win_traits {
   using c_copy = MPI_Win_copy_attr_function;
   using c_delete = MPI_Win_delete_attr_function;
   using cxx_copy = Win::Copy_attr_function;
+  using cxx_copy_void_in = Win::Copy_attr_function;  // the annex's form already takes void*
   using cxx_delete = Win::Delete_attr_function;
   template <typename F>
   static int with_object(MPI_Win h, F&& f) {
@@ -147,6 +150,7 @@ struct type_traits {
   using c_copy = MPI_Type_copy_attr_function;
   using c_delete = MPI_Type_delete_attr_function;
   using cxx_copy = Datatype::Copy_attr_function;
+  using cxx_copy_void_in = Datatype::Mpich_copy_attr_function;
   using cxx_delete = Datatype::Delete_attr_function;
   template <typename F>
   static int with_object(MPI_Datatype h, F&& f) {
@@ -165,6 +169,13 @@ int copy_trampoline(typename K::handle old, int keyval, void* extra, void* in, v
       bool f = false;
       rc = K::with_object(old, [&](const auto& obj) {
         return as<typename K::cxx_copy>(s.cxx_copy)(obj, keyval, s.extra_state, in, out, f);
+      });
+      *flag = f ? 1 : 0;
+    } else if (s.cxx_copy_void_in) {
+      bool f = false;
+      rc = K::with_object(old, [&](const auto& obj) {
+        return as<typename K::cxx_copy_void_in>(s.cxx_copy_void_in)(obj, keyval, s.extra_state, in,
+                                                                    out, f);
       });
       *flag = f ? 1 : 0;
     } else if (s.c_copy) {
@@ -218,13 +229,14 @@ template <typename CCopy, typename CDelete, typename Create, typename Free, type
           typename TDelete>
 int create_keyval(object_kind kind, CCopy* c_copy, CDelete* c_delete, void (*cxx_copy)(),
                   void (*cxx_delete)(), void* extra_state, Create create, Free free_keyval,
-                  TCopy* tcopy, TDelete* tdelete) {
+                  TCopy* tcopy, TDelete* tdelete, void (*cxx_copy_void_in)() = nullptr) {
   int keyval = MPI_KEYVAL_INVALID;
-  if (cxx_copy == nullptr && cxx_delete == nullptr) {
+  if (cxx_copy == nullptr && cxx_delete == nullptr && cxx_copy_void_in == nullptr) {
     check(create(c_copy, c_delete, &keyval, extra_state));
     return keyval;
   }
-  auto* state = new keyval_state{kind, extra_state, erase(c_copy), erase(c_delete), cxx_copy, cxx_delete};
+  auto* state = new keyval_state{kind,     extra_state, erase(c_copy), erase(c_delete),
+                                 cxx_copy, cxx_delete,  cxx_copy_void_in};
   int rc = create(tcopy, tdelete, &keyval, state);
   if (rc == MPI_SUCCESS) {
     rc = mpiattr_keyval_set_release(keyval, release_state);
@@ -439,10 +451,11 @@ int create_keyval_win(MPI_Win_copy_attr_function* c_copy, MPI_Win_delete_attr_fu
 
 int create_keyval_type(MPI_Type_copy_attr_function* c_copy, MPI_Type_delete_attr_function* c_delete,
                        Datatype::Copy_attr_function* cxx_copy,
-                       Datatype::Delete_attr_function* cxx_delete, void* extra_state) {
+                       Datatype::Delete_attr_function* cxx_delete,
+                       Datatype::Mpich_copy_attr_function* cxx_copy_mpich, void* extra_state) {
   return create_keyval(type_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
                        MPI_Type_create_keyval, MPI_Type_free_keyval, type_copy_trampoline,
-                       type_delete_trampoline);
+                       type_delete_trampoline, erase(cxx_copy_mpich));
 }
 
 MPI_Comm_errhandler_function* comm_errhandler_fn(Comm::Errhandler_function* f) {

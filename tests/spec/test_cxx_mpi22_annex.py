@@ -68,7 +68,10 @@ EXTENSIONS = {
                  (f"MPI_{t}_copy_attr_function*", "Delete_attr_function*"))} | {
     # Beside the annex's form: the three OUT arguments of MPI_Dist_graph_neighbors_count as
     # references, as MPICH's own C++ test suite (distgraphcxx) calls it.
-    "void Distgraphcomm::Get_dist_neighbors_count(int&, int&, bool&) const"}
+    "void Distgraphcomm::Get_dist_neighbors_count(int&, int&, bool&) const"} | {
+    # D59: MPICH's form of the datatype copy function (void* attribute_val_in), beside the annex's.
+    f"static int Datatype::Create_keyval(Mpich_copy_attr_function*, {d}, void*)"
+    for d in ("Delete_attr_function*", "MPI_Type_delete_attr_function*")}
 
 
 def key(static, ret, cls, name, params, const) -> str:

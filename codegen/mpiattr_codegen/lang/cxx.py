@@ -20,7 +20,9 @@ in C++ and what it looks like (docs/cxx.md):
                (Datatype::Unpack takes position after outcount)
   raise_pending  the routine invokes an error handler itself (Call_errhandler): throw if it was
                MPI::ERRORS_THROW_EXCEPTIONS
-On callbacks: { class, name } of the typedef, const_in for a const attribute_val_in, and returns
+On callbacks: { class, name } of the typedef, const_in for a const attribute_val_in, host_forms
+(the forms a host's own bindings accept beside the annex's, D59: [{ name, host, const_in }]), and
+returns
 where C++'s return type is not C's (Datarep_extent_function: void); a parameter's own `cxx` gives
 its declaration where MPI-2.2 departs from other_callback_typedef's rule (D54).
 
@@ -453,7 +455,8 @@ def overloads(fn: Function, e: dict) -> list[dict]:
 
 
 def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
-    """Create_keyval: four overloads (C++ or C callbacks, MPI-2.2 node151), through the glue,
+    """Create_keyval: four overloads (C++ or C callbacks, MPI-2.2 node151), and two more per host
+    form of the copy function (D59: with a C++ or a C delete function), through the glue,
     which makes C++ callbacks a C keyval's trampolines (docs/cxx.md C1, C2)."""
     cls, obj = e["class"], _OBJ_ENUM[fn.object]
     if fn.core == "create_keyval":
@@ -462,12 +465,20 @@ def _caching_member(fn: Function, e: dict, spec: Spec) -> list[Member]:
         c_copy = fn.params[0].func_type
         c_del = fn.params[1].func_type
         cxx_copy, cxx_del = cbs["copy"].cxx["name"], cbs["delete"].cxx["name"]
+        # The copy forms a host's bindings take beside the annex's (D59): each is one more
+        # argument of the glue's create_keyval_<obj>, after the annex's four, and two overloads.
+        hosts = [f["name"] for f in host_forms(cbs["copy"])]
+        if host_forms(cbs["delete"]):
+            raise SpecError(f"{cbs['delete'].origin}: cxx.host_forms: only copy functions have "
+                            "them")
         extra = fn.params[3].name
         out = []
-        for copy_t, del_t in ((cxx_copy, cxx_del), (c_copy, c_del), (cxx_copy, c_del),
-                              (c_copy, cxx_del)):
+        combos = [(cxx_copy, cxx_del), (c_copy, c_del), (cxx_copy, c_del), (c_copy, cxx_del)]
+        combos += [(h, d) for h in hosts for d in (cxx_del, c_del)]
+        for copy_t, del_t in combos:
             ca = [("copy_fn" if copy_t == c_copy else "0"), ("delete_fn" if del_t == c_del else "0"),
                   ("copy_fn" if copy_t == cxx_copy else "0"), ("delete_fn" if del_t == cxx_del else "0")]
+            ca += [("copy_fn" if copy_t == h else "0") for h in hosts]
             out.append(Member(cls, "Create_keyval", "int",
                               [f"{copy_t}* copy_fn", f"{del_t}* delete_fn", f"void* {extra}"],
                               [f"return mpiattr_detail::create_keyval_{obj}({', '.join(ca)}, {extra});"],
@@ -498,8 +509,33 @@ def routine_members(fn: Function, spec: Spec) -> list[Member]:
     return out
 
 
-def callback_typedef(cb: Callback) -> str:
-    """typedef int Copy_attr_function(const Comm& oldcomm, ...) in the MPI-2.2 form."""
+_ATTR_CALLBACK_KEYS = {"class", "name", "const_in", "host_forms"}
+_HOST_FORM_KEYS = {"name", "const_in", "host"}
+
+
+def host_forms(cb: Callback) -> list[dict]:
+    """The forms of an attribute callback that a host's own C++ bindings take and Annex A.4 does
+    not (spec `host_forms`, D59): each gets a typedef of its own name in the class and
+    Create_keyval overloads beside the annex's."""
+    extra = set(cb.cxx) - _ATTR_CALLBACK_KEYS
+    if extra:
+        raise SpecError(f"{cb.origin}: cxx: unknown key(s) {sorted(extra)}; allowed: "
+                        f"{sorted(_ATTR_CALLBACK_KEYS)}")
+    forms = cb.cxx.get("host_forms", [])
+    for f in forms:
+        bad = set(f) - _HOST_FORM_KEYS
+        if bad or "name" not in f or "host" not in f:
+            raise SpecError(f"{cb.origin}: cxx.host_forms: each form is "
+                            f"{{ name, host, const_in }}; got {f}")
+        if cb.role != "copy" and "const_in" in f:
+            raise SpecError(f"{cb.origin}: cxx.host_forms: const_in is for a copy function")
+    return forms
+
+
+def callback_typedef(cb: Callback, form: dict | None = None) -> str:
+    """typedef int Copy_attr_function(const Comm& oldcomm, ...) in the MPI-2.2 form, or in one of
+    the callback's host forms (host_forms)."""
+    spec_form = {**cb.cxx, **(form or {})}
     ps = []
     for i, p in enumerate(cb.params):
         k = p.kind
@@ -509,11 +545,12 @@ def callback_typedef(cb: Callback) -> str:
         elif k.cls == "logical":
             ps.append(f"bool& {p.name}")
         elif k.cls in ("attr", "extra"):
-            const = cb.cxx.get("const_in") and p.dir == "in" and k.cls == "attr" and cb.role == "copy"
+            const = (spec_form.get("const_in") and p.dir == "in" and k.cls == "attr"
+                     and cb.role == "copy")
             ps.append(f"{'const ' if const else ''}void* {p.name}")
         else:
             ps.append(f"{_base_type(k)} {p.name}")
-    return f"typedef int {cb.cxx['name']}({', '.join(ps)})"
+    return f"typedef int {spec_form['name']}({', '.join(ps)})"
 
 
 def predefined_cxx(spec: Spec) -> dict[str, list[dict]]:
@@ -552,6 +589,8 @@ def class_callbacks(spec: Spec) -> dict[str, list[str]]:
     for cb in spec.attr_callbacks:
         if cb.cxx:
             out.setdefault(cb.cxx["class"], []).append(callback_typedef(cb))
+            for form in host_forms(cb):
+                out[cb.cxx["class"]].append(callback_typedef(cb, form))
     return out
 
 

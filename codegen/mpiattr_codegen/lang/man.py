@@ -249,10 +249,13 @@ def cxx_synopsis(spec: Spec, e) -> list[str]:
     if isinstance(e, Callback):
         if not e.cxx:
             return []
-        t = cxx_lang.callback_typedef(e)
         scope = f"MPI::{e.cxx['class']}::" if e.cxx["class"] else "MPI::"
-        return wrap(t.replace(f"typedef int {e.cxx['name']}(",
-                              f"typedef int {scope}{e.cxx['name']}(") + ";")
+        out = []
+        for form in [None, *cxx_lang.host_forms(e)]:  # the annex's, then a host's (D59)
+            name = (form or e.cxx)["name"]
+            t = cxx_lang.callback_typedef(e, form)
+            out += wrap(t.replace(f"typedef int {name}(", f"typedef int {scope}{name}(") + ";")
+        return out
     for cls, items in cxx_lang.predefined_cxx(spec).items():
         for it in items:
             if it["c_name"] == e.name:
