@@ -33,6 +33,8 @@
 #define MPIATTR_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include "bench_check.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -60,6 +62,8 @@
 
 namespace {
 
+const char* const kBenchProgram = "attr_bench";
+
 #if defined(MPICH_VERSION)
 const char* const kImpl = "MPICH " MPICH_VERSION;
 #elif defined(OMPI_MAJOR_VERSION)
@@ -70,18 +74,6 @@ const char* const kImpl = "mpiattr";
 
 bool g_quick = false;
 
-[[noreturn]] void die(const char* what, int rc) {
-  std::fprintf(stderr, "attr_bench: %s failed (rc=%d)\n", what, rc);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
-}
-
-#define CHECK(call)                     \
-  do {                                  \
-    int rc_ = (call);                   \
-    if (rc_ != MPI_SUCCESS) die(#call, rc_); \
-  } while (0)
 
 inline void* val_of(std::intptr_t i) { return reinterpret_cast<void*>(i); }
 
@@ -299,10 +291,8 @@ void comm_dup_free(benchmark::State& state) {
   finish(state, rc, true);
 }
 
-void type_dup_free(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  Fixture& f = fixture(Kind::Type, n);
-  const MPI_Datatype t = f.type;
+// The timed dup + free of datatype t.
+void type_dup_free_loop(benchmark::State& state, MPI_Datatype t) {
   int rc = 0;
   for (auto _ : state) {
     MPI_Datatype d;
@@ -311,18 +301,15 @@ void type_dup_free(benchmark::State& state) {
   }
   finish(state, rc, true);
 }
+void type_dup_free(benchmark::State& state) {
+  type_dup_free_loop(state, fixture(Kind::Type, static_cast<int>(state.range(0))).type);
+}
 
 // The dup + free of a datatype without attributes that no fixture made: MPI_INT itself (a
 // predefined datatype) or a contiguous datatype of four MPI_INT (a derived one).
 void type_dup_free_of(benchmark::State& state, MPI_Datatype t) {
   drop_fixture();
-  int rc = 0;
-  for (auto _ : state) {
-    MPI_Datatype d;
-    rc |= MPI_Type_dup(t, &d);
-    rc |= MPI_Type_free(&d);
-  }
-  finish(state, rc, true);
+  type_dup_free_loop(state, t);
 }
 void type_dup_free_named(benchmark::State& state) { type_dup_free_of(state, MPI_INT); }
 void type_dup_free_derived(benchmark::State& state) {

@@ -14,6 +14,8 @@
 // the program only checks that every path gives the right answers (icount.py --no-valgrind).
 #include <mpi.h>
 
+#include "bench_check.h"
+
 #include <valgrind/callgrind.h>
 
 #include <cstdint>
@@ -31,18 +33,8 @@ extern "C" void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval,
 
 namespace {
 
-[[noreturn]] void die(const char* what, int rc) {
-  std::fprintf(stderr, "icount: %s failed (rc=%d)\n", what, rc);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
-}
+const char* const kBenchProgram = "icount";
 
-#define CHECK(call)                          \
-  do {                                       \
-    int rc_ = (call);                        \
-    if (rc_ != MPI_SUCCESS) die(#call, rc_); \
-  } while (0)
 
 void* val_of(std::intptr_t i) { return reinterpret_cast<void*>(i); }
 
