@@ -3,6 +3,7 @@
 # pages, the differential tests against MPICH and Open MPI, host mode over both under mpiexec,
 # host mode in front of real libraries (mpi4py, parallel HDF5, Boost.MPI: tests/reallib/run.sh),
 # the consumer test (an installed mpiattr used as its users would: tests/consumer/run.sh), the
+# instruction-count guard (bench/icount.py: each hot path's instructions against its budget), the
 # benchmark's quick mode as a smoke test (no timing is measured), the multithreaded stress tests
 # under ThreadSanitizer, then the suite again (without the peers) under ASan + UBSan.
 #
@@ -75,8 +76,14 @@ stage real-libraries tests/reallib/run.sh build
 # prefix, add_subdirectory, the .deb.
 stage consumer env JOBS="$jobs" tests/consumer/run.sh build
 
-# The benchmark's quick mode builds and runs each implementation once: a smoke test, no timing.
-stage bench-smoke /usr/bin/python3 bench/run.py --quick
+# The instruction-count guard (D62, docs/performance.md): the instructions of each hot path under
+# callgrind (a loaded machine cannot move them), standalone and over each host, at both thread
+# levels, against bench/icount_budgets.json; it fails naming each path over its budget.
+stage D62-icount-guard /usr/bin/python3 bench/icount.py --build-dir build -j"$jobs"
+
+# The benchmark's quick mode builds the benchmark against the library just built and each peer and
+# runs each once: a smoke test, no timing.
+stage bench-smoke /usr/bin/python3 bench/run.py --quick --mpiattr-prefix build
 
 stage tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
       -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=

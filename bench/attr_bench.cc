@@ -48,6 +48,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <dlfcn.h>
@@ -290,10 +291,8 @@ void comm_dup_free(benchmark::State& state) {
   finish(state, rc, true);
 }
 
-void type_dup_free(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  Fixture& f = fixture(Kind::Type, n);
-  const MPI_Datatype t = f.type;
+// The timed dup + free of datatype t.
+void type_dup_free_loop(benchmark::State& state, MPI_Datatype t) {
   int rc = 0;
   for (auto _ : state) {
     MPI_Datatype d;
@@ -301,6 +300,50 @@ void type_dup_free(benchmark::State& state) {
     rc |= MPI_Type_free(&d);
   }
   finish(state, rc, true);
+}
+void type_dup_free(benchmark::State& state) {
+  type_dup_free_loop(state, fixture(Kind::Type, static_cast<int>(state.range(0))).type);
+}
+
+// The dup + free of a datatype without attributes that no fixture made: MPI_INT itself (a
+// predefined datatype) or a contiguous datatype of four MPI_INT (a derived one).
+void type_dup_free_of(benchmark::State& state, MPI_Datatype t) {
+  drop_fixture();
+  type_dup_free_loop(state, t);
+}
+void type_dup_free_named(benchmark::State& state) { type_dup_free_of(state, MPI_INT); }
+void type_dup_free_derived(benchmark::State& state) {
+  MPI_Datatype c;
+  CHECK(MPI_Type_contiguous(4, MPI_INT, &c));
+  type_dup_free_of(state, c);
+  CHECK(MPI_Type_free(&c));
+}
+
+// A derived-datatype constructor and MPI_Type_free, each iteration one pair.
+template <typename Make>
+void type_make_free(benchmark::State& state, Make make) {
+  drop_fixture();
+  int rc = 0;
+  for (auto _ : state) {
+    MPI_Datatype d;
+    rc |= make(&d);
+    rc |= MPI_Type_free(&d);
+  }
+  finish(state, rc, true);
+}
+void type_contiguous_free(benchmark::State& state) {
+  type_make_free(state, [](MPI_Datatype* d) { return MPI_Type_contiguous(4, MPI_INT, d); });
+}
+void type_vector_free(benchmark::State& state) {
+  type_make_free(state, [](MPI_Datatype* d) { return MPI_Type_vector(4, 2, 3, MPI_INT, d); });
+}
+void type_struct_free(benchmark::State& state) {
+  type_make_free(state, [](MPI_Datatype* d) {
+    const int lens[2] = {1, 2};
+    const MPI_Aint disps[2] = {0, 8};
+    const MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
+    return MPI_Type_create_struct(2, lens, disps, types, d);
+  });
 }
 
 // The benchmark loop of two alternating timed batches, run(true) and run(false), each order half
@@ -448,6 +491,12 @@ void register_all(bool front) {
     reg("type_dup_free_delta", dup_free_delta<Kind::Type>, n);
   }
   for (int n : kNsSmall) reg("win_get_hit", win_get_hit, n);
+  for (auto [name, fn] : {std::pair<const char*, Fn>{"type_named_dup_free", type_dup_free_named},
+                          {"type_derived_dup_free", type_dup_free_derived},
+                          {"type_contiguous_free", type_contiguous_free},
+                          {"type_vector_free", type_vector_free},
+                          {"type_struct_free", type_struct_free}})
+    benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kNanosecond);
   benchmark::RegisterBenchmark("keyval_create_free", keyval_create_free)->Unit(benchmark::kNanosecond);
   if (front) {
     reg("comm_dup_free_front", dup_free_front<Kind::Comm>, 0);

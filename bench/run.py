@@ -426,7 +426,7 @@ class Row:
     label: str
     key: str
     unit: str  # "time", "bytes", "ratio", "count"
-    target: tuple | None = None  # ("peer", f) | ("le", x) | ("ge", x) | ("flat", x)
+    target: tuple | None = None  # ("peer", f) | ("mpich", f) | ("le", x) | ("ge", x) | ("flat", x)
 
 
 # The targets of each figure family: against the faster peer (standalone) or against the host
@@ -434,6 +434,7 @@ class Row:
 TARGETS = {
     False: {"get": ("peer", 0.35), "flat": ("flat", 1.5), "set": ("peer", 0.5),
             "keyval": ("peer", 0.5), "dup_attr": ("peer", 0.3), "mem": ("le", 24.0),
+            "type_dup": ("peer", 0.5), "type_make": ("mpich", 1.0),
             "threads": ("ge", 1.8)},
     # Host mode: dup + free with no attribute is judged on the same-process figure (attr_bench.cc:
     # dup_free_front); across processes the hosts' own times are bimodal (README.md).
@@ -475,6 +476,15 @@ def rows(with_callgrind: bool, host: bool = False) -> list[Row]:
     for n in NS:
         r.append(Row(f"`MPI_Type_dup` + free, per attribute, n={n}", f"type_dup_per_attr/{n}", "time",
                      t("dup_attr")))
+    if not host:  # D62: a dup shares what it can with its original; constructors as fast as MPICH's
+        r.append(Row("`MPI_Type_dup` of `MPI_INT` + `MPI_Type_free`", "type_named_dup_free", "time",
+                     t("type_dup")))
+        r.append(Row("`MPI_Type_dup` of a contiguous type + `MPI_Type_free`", "type_derived_dup_free", "time",
+                     t("type_dup")))
+        for name, label in (("contiguous", "`MPI_Type_contiguous`(4, `MPI_INT`)"),
+                            ("vector", "`MPI_Type_vector`(4, 2, 3, `MPI_INT`)"),
+                            ("struct", "`MPI_Type_create_struct` (int, 2 double)")):
+            r.append(Row(f"{label} + `MPI_Type_free`", f"type_{name}_free", "time", t("type_make")))
     r.append(Row("memory per attribute (RSS growth)", "mem_bytes_per_attr", "bytes", t("mem")))
     r.append(Row("get, 1 thread (ns per get)", "threads_1_ns_per_get", "time"))
     r.append(Row("get throughput, 2 threads distinct comms / 1 thread", "threads_2_distinct_ratio", "ratio",
@@ -510,7 +520,7 @@ def target_text(t: tuple | None, unit: str) -> str:
     kind, x = t
     u = {"bytes": " B", "ratio": "×"}.get(unit, "")
     return {"peer": f"≤ {x:g}× faster peer", "le": f"≤ {x:g}{u}", "ge": f"≥ {x:g}{u}",
-            "flat": f"≤ {x:g}× (flat in n)", "host": f"≤ {x:g}× host alone"}[kind]
+            "flat": f"≤ {x:g}× (flat in n)", "host": f"≤ {x:g}× host alone", "mpich": f"≤ {x:g}× MPICH"}[kind]
 
 
 def evaluate(t: tuple | None, mine: float | None, peers: list[float]) -> str:
@@ -519,7 +529,7 @@ def evaluate(t: tuple | None, mine: float | None, peers: list[float]) -> str:
     if mine is None:
         return "n/a"
     kind, x = t
-    if kind in ("peer", "host"):
+    if kind in ("peer", "host", "mpich"):
         if not peers:
             return "n/a"
         ok = mine <= x * min(peers)
@@ -544,7 +554,8 @@ def make_table(fig: dict[str, dict[str, float]], with_callgrind: bool) -> tuple[
         for p in PEERS:
             a, b = vals["mpiattr"], vals[p]
             ratios.append("n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}")
-        peers = [vals[p] for p in PEERS if vals[p] is not None]
+        judged = ["mpich"] if row.target and row.target[0] == "mpich" else PEERS
+        peers = [vals[p] for p in judged if vals[p] is not None]
         verdict = evaluate(row.target, vals["mpiattr"], peers)
         if verdict in ("yes", "**NO**"):
             total += 1
@@ -644,6 +655,8 @@ def groups(host: bool = False) -> list[tuple[str, list[str], str | None]]:
     for n in NS:
         g.append((f"type n={n}", [], rf"^(type_dup_free/0|type_[a-z_]+/{n})$"))
     g.append(("win", [], r"^win_get_hit/"))
+    if not host:
+        g.append(("datatypes", [], r"^type_[a-z_]+_free$"))
     g.append(("keyval", [], r"^keyval_create_free$"))
     g.append(("memory", ["--mem"], None))
     g.append(("threads", ["--threads"], None))
@@ -769,7 +782,7 @@ def main() -> int:
             for name in order:
                 impl = impls[name]
                 filt = None if name.startswith("mpiattr") else \
-                    r"^(keyval_create_free|[a-z_]+/(0|1|16|256|4096))$"
+                    r"^(keyval_create_free|type_[a-z_]+_free|[a-z_]+/(0|1|16|256|4096))$"
                 log(f"[quick] {LABEL[name]}")
 
                 def one(impl=impl, filt=filt, name=name):

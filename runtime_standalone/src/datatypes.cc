@@ -24,6 +24,8 @@ struct type_builder {
   void add(const type_object& old, aint disp, aint count) {
     if (count <= 0) return;
     if (old.basic != 0) basic = (basic == 0 || basic == old.basic) ? old.basic : basic_mixed;
+    if (map.capacity() == 0)  // one allocation for the usual small maps (D62), never a huge one
+      map.reserve(static_cast<std::size_t>(std::min<aint>(16, count * static_cast<aint>(blocks(old.map).size()))));
     for (aint j = 0; j < count; ++j)
       for (const type_block& b : blocks(old.map)) {
         aint d = disp + j * old.extent + b.disp;
@@ -77,9 +79,8 @@ struct type_builder {
     t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     t->align = align;
     t->basic = basic;
-    if (status st = insert_new(rt().types, t, out, "datatypes"); !st.is_ok()) return st;
-    attach_envelope(out, std::move(env));
-    return status::ok();
+    t->env = std::move(env);
+    return insert_new(rt().types, t, out, "datatypes");
   }
 };
 
@@ -450,8 +451,7 @@ status type_dup(type_object& old, handle_t& newtype) {
   }
   if (rt().types.insert(fresh.obj) == 0) return fail(MPI_ERR_INTERN, "too many datatypes");
   report::object_made(object_kind::type, fresh.obj->handle);  // (MPIATTR_REPORT names where, D60)
-  newtype = fresh.release()->handle;
-  attach_envelope(newtype, one_type(MPI_COMBINER_DUP, {}, {}, old, 1));
+  newtype = fresh.release()->handle;  // its envelope: old's, shared (D62)
   return status::ok();
 }
 

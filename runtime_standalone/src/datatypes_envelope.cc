@@ -1,6 +1,7 @@
 // Datatypes on the standalone runtime, continued: how each was made (MPI_Type_get_envelope,
 // MPI_Type_get_contents), names, element counts, the _x queries, MPI_Type_match_size and the
 // f90 types (MPI-4.1 §6.1.11-§6.1.13, §6.8, §19.1.9; D43).
+#include <array>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -11,24 +12,6 @@
 
 namespace mpiattr {
 namespace {
-
-// The envelopes of the derived datatypes alive, by object. A datatype without one is named
-// (predefined). Read and written under `mu`; a constructor writes once, a free erases.
-struct envelope_table {
-  std::mutex mu;
-  std::unordered_map<const type_object*, std::shared_ptr<const type_envelope>> by_type;
-};
-envelope_table& envelopes() {
-  static envelope_table t;
-  return t;
-}
-
-std::shared_ptr<const type_envelope> envelope_of(const type_object& t) {
-  auto& e = envelopes();
-  std::lock_guard lock(e.mu);
-  auto it = e.by_type.find(&t);
-  return it == e.by_type.end() ? nullptr : it->second;
-}
 
 const gen::datatype_info* predefined_info(handle_t h) {
   for (const auto& d : gen::datatypes)
@@ -45,6 +28,33 @@ bool is_pair(const char* name) {
   for (const char* p : pairs)
     if (std::strcmp(p, name) == 0) return true;
   return false;
+}
+
+// What a part needs of a predefined datatype: whether it is one, and for a pair type the bytes of
+// its first element (MPI_<X>_INT: an X, then an int; MPI_2<X>: two of X). Worked out once for
+// every predefined handle (D62: each constructor of a predefined datatype asks).
+struct named_info {
+  bool known = false;
+  bool pair = false;
+  aint first = 0;
+};
+named_info info_of(const gen::datatype_info* d) {
+  named_info n;
+  if (d == nullptr) return n;
+  n.known = true;
+  n.pair = is_pair(d->name);
+  if (n.pair) n.first = std::strncmp(d->name, "MPI_2", 5) != 0 ? d->size - static_cast<aint>(sizeof(int)) : d->size / 2;
+  return n;
+}
+named_info named(handle_t h) {
+  using table = std::array<named_info, handles::kPredefinedLimit>;
+  static const table by_handle = [] {
+    table t{};
+    for (const auto& d : gen::datatypes)  // the first of aliases with one value, as predefined_info
+      if (d.value < handles::kPredefinedLimit && !t[d.value].known) t[d.value] = info_of(&d);
+    return t;
+  }();
+  return h < handles::kPredefinedLimit ? by_handle[h] : info_of(predefined_info(h));
 }
 
 // Basic elements in the first `rem` bytes of one item of t (0 < rem < t.size), or -1 when
@@ -118,35 +128,51 @@ status publish_part(const type_part& p, handle_t& out) {
   t->marks = p.marks;
   t->committed = p.committed;
   t->map = p.map;
-  if (status st = insert_new(rt().types, t, out, "datatypes"); !st.is_ok()) return st;
-  attach_envelope(out, p.env);
-  return status::ok();
+  t->env = p.env;
+  return insert_new(rt().types, t, out, "datatypes");
 }
 
 }  // namespace
 
-type_part part_of(const type_object& t) {
+namespace {
+// The part of t after `level` of its t.dups dups are peeled off (level t.dups: t itself; 0: the
+// datatype its envelope describes, or the predefined one). Only level 0 is built without
+// allocating: above it each level is an envelope of MPI_COMBINER_DUP (a constructor given a dup
+// keeps it so, MPI_Type_get_contents returns it).
+type_part part_at(const type_object& t, std::uint32_t level) {
   type_part p;
   p.size = t.size;
   p.lb = t.lb;
   p.extent = t.extent;
   p.align = t.align;
   p.marks = t.marks;
-  p.committed = t.committed;
+  p.committed = level == t.dups ? t.committed : t.dup_committed;
   p.map = t.map;
-  p.env = envelope_of(t);
-  if (t.predefined) p.named = t.handle;  // a basic type, or an f90 one (never freed)
+  if (level > 0) {
+    p.env = make_envelope(MPI_COMBINER_DUP, {}, {}, {part_at(t, level - 1)}, {{1, 0}});
+    p.elements = p.env->elements;
+    return p;
+  }
+  p.env = t.env;
+  p.named = t.dups != 0 ? t.dup_named : t.predefined ? t.handle : 0;  // a basic or f90 type (never freed)
   if (p.env && !p.env->runs.empty()) {
     p.elements = p.env->elements;
-  } else if (const gen::datatype_info* d = p.env ? nullptr : predefined_info(t.handle)) {
-    p.elements = t.size == 0 ? 0 : is_pair(d->name) ? 2 : 1;
-    if (p.elements == 2) {  // MPI_<X>_INT: an X, then an int; MPI_2<X>: two of X
-      const bool x_int = std::strncmp(d->name, "MPI_2", 5) != 0;
-      p.first = x_int ? d->size - static_cast<aint>(sizeof(int)) : d->size / 2;
-    }
+  } else if (const named_info n = p.env ? named_info{} : named(p.named); n.known) {
+    p.elements = t.size == 0 ? 0 : n.pair ? 2 : 1;
+    if (p.elements == 2) p.first = n.first;
   }
   return p;
 }
+
+// How t was made (null: predefined); a dup's envelope is built on demand.
+std::shared_ptr<const type_envelope> envelope_of(const type_object& t) {
+  return t.dups != 0 ? part_at(t, t.dups).env : t.env;
+}
+}  // namespace
+
+type_part part_of(const type_object& t) { return part_at(t, t.dups); }
+
+type_part core_part(const type_object& t) { return part_at(t, 0); }
 
 std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
                                                    std::vector<aint> addrs, std::vector<type_part> types,
@@ -159,20 +185,6 @@ std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int
   e->runs = std::move(runs);
   for (const auto& [count, which] : e->runs) e->elements += count * e->types[which].elements;
   return e;
-}
-
-void attach_envelope(handle_t handle, std::shared_ptr<const type_envelope> env) {
-  type_object* t = rt().types.lookup(handle);
-  if (t == nullptr || !env) return;
-  auto& e = envelopes();
-  std::lock_guard lock(e.mu);
-  e.by_type[t] = std::move(env);
-}
-
-void envelope_drop(const type_object& t) {
-  auto& e = envelopes();
-  std::lock_guard lock(e.mu);
-  e.by_type.erase(&t);
 }
 
 namespace api {
@@ -189,7 +201,13 @@ status type_get_name(type_object& t, char* name, int& resultlen) {
 
 status type_get_envelope(type_object& t, int& num_integers, int& num_addresses, int& num_datatypes,
                          int& combiner) {
-  auto env = envelope_of(t);
+  if (t.dups != 0) {  // its original, one datatype (D62: nothing to build)
+    num_integers = num_addresses = 0;
+    num_datatypes = 1;
+    combiner = MPI_COMBINER_DUP;
+    return status::ok();
+  }
+  const auto& env = t.env;
   if (!env) {
     num_integers = num_addresses = num_datatypes = 0;
     combiner = MPI_COMBINER_NAMED;
@@ -237,7 +255,7 @@ status type_get_contents(type_object& t, int max_integers, int max_addresses, in
 // ---- element counts (MPI-4.1 §6.1.12) and statuses (§14.3) ----
 
 status get_elements_x(const msg_status& st, type_object& t, std::int64_t& count) {
-  const aint n = count_elements(part_of(t), static_cast<aint>(st.bytes));
+  const aint n = count_elements(core_part(t), static_cast<aint>(st.bytes));
   count = n < 0 ? MPI_UNDEFINED : n;
   return status::ok();
 }
@@ -253,7 +271,7 @@ status get_elements(const msg_status& st, type_object& t, int& count) {
 // whole items and the elements of a partial one (MPI_Get_count and MPI_Get_elements agree).
 status status_set_elements_x(msg_status& st, type_object& t, std::int64_t count) {
   if (count < 0) return fail(MPI_ERR_COUNT, "count %lld is negative", static_cast<long long>(count));
-  const type_part p = part_of(t);
+  const type_part p = core_part(t);
   if (p.elements == 0 || count == 0) {
     st.bytes = 0;
     return status::ok();
@@ -329,6 +347,8 @@ status f90_type(int combiner, int p, int r, int typeclass, int size, handle_t& n
   }
   const type_object* b = rt().types.lookup(base);
   if (b == nullptr) return fail(MPI_ERR_INTERN, "predefined datatype 0x%x is missing", base);
+  std::vector<int> ints = combiner == MPI_COMBINER_F90_INTEGER ? std::vector<int>{r} : std::vector<int>{p, r};
+  auto env = make_envelope(combiner, std::move(ints), {}, {}, {});
   auto* t = new type_object;
   t->predefined = true;  // as a predefined datatype: MPI_Type_free refuses it
   t->committed = true;
@@ -337,10 +357,9 @@ status f90_type(int combiner, int p, int r, int typeclass, int size, handle_t& n
   t->extent = b->extent;
   t->align = b->align;
   t->map = b->map;
+  t->env = std::move(env);
   handle_t h = 0;
   if (status st = insert_new(rt().types, t, h, "datatypes"); !st.is_ok()) return st;
-  std::vector<int> ints = combiner == MPI_COMBINER_F90_INTEGER ? std::vector<int>{r} : std::vector<int>{p, r};
-  attach_envelope(h, make_envelope(combiner, std::move(ints), {}, {}, {}));
   c.made[key] = h;
   newtype = h;
   return status::ok();

@@ -39,17 +39,15 @@ struct type_envelope {
   aint elements = 0;  // basic elements in one item
 };
 
-// The part a constructor keeps of one of its datatypes.
+// The part a constructor keeps of one of its datatypes (a dup's names what it duplicates, D62).
 type_part part_of(const type_object& t);
+// The part of the datatype t duplicates (through every dup), or of t when it is no dup: the same
+// type map, size and elements as t, built without allocating (element counts, signatures).
+type_part core_part(const type_object& t);
 
 // Builds an envelope; `runs` and `elements` follow from the parts and the counts given.
 std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
                                                    std::vector<aint> addrs, std::vector<type_part> types,
                                                    std::vector<std::pair<aint, std::size_t>> runs);
-
-// Remembers how the datatype behind `handle` was made (after it is published).
-void attach_envelope(handle_t handle, std::shared_ptr<const type_envelope> env);
-// The standalone lifecycle's hook: a released datatype's envelope goes with it.
-void envelope_drop(const type_object& t);
 
 }  // namespace mpiattr

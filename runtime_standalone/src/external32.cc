@@ -135,7 +135,7 @@ bool signature_of(const type_part& p, signature& s) {
 status external_signature(const type_object& t, signature& s, aint& ext, bool need_commit = true) {
   if (need_commit && !t.committed)
     return fail(MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
-  bool ok = signature_of(part_of(t), s);
+  bool ok = signature_of(core_part(t), s);
   aint bytes = 0;
   ext = 0;
   for (const run& r : s) {

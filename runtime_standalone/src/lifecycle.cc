@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "datatypes_internal.h"  // envelope_drop (D43)
 #include "runtime_internal.h"
 
 namespace mpiattr {
@@ -46,9 +45,14 @@ class standalone final : public lifecycle {
     fresh.align = old.align;
     fresh.basic = old.basic;
     fresh.marks = old.marks;
+    // What MPI_Type_get_contents says of the dup (D62): old's envelope shared, not rebuilt.
+    fresh.env = old.env;
+    fresh.dups = old.dups + 1;
+    fresh.dup_named = old.dups != 0 ? old.dup_named : old.predefined ? old.handle : 0;
+    fresh.dup_committed = old.committed;
     return status::ok();
   }
-  void type_release(type_object& t) override { envelope_drop(t); }  // D43
+  void type_release(type_object&) override {}  // its envelope goes with the object (D62)
   status win_create(const comm_object&, win_object&) override { return status::ok(); }
   void win_release(win_object& w) override {
     if (w.owns_memory) std::free(w.base);

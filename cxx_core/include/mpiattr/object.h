@@ -15,6 +15,8 @@
 
 namespace mpiattr {
 
+struct type_envelope;  // the standalone runtime's (runtime_standalone/src/datatypes_internal.h)
+
 struct errhandler_object {
   handle_t handle = 0;
   enum class builtin : std::uint8_t { none, fatal, ret, abort } what = builtin::none;
@@ -91,6 +93,16 @@ struct type_object : attr_object {
   // bound_absent: the pure markers MPI_LB and MPI_UB have no other bound. Unused over a host.
   enum : std::uint8_t { lb_marked = 1, ub_marked = 2, lb_absent = 4, ub_absent = 8 };
   std::uint8_t marks = 0;
+  // How the standalone runtime made it (D43, D62; unused over a host). `env` is the constructor and
+  // arguments of a derived datatype (null for a basic one), shared by reference count with every
+  // dup of it and every part that names it: immutable once published. A dup builds nothing:
+  // `dups` counts the MPI_Type_dup calls between this object and the datatype `env` describes
+  // (0: none), `dup_named` is that datatype when it is predefined, and `dup_committed` whether the
+  // datatype this one duplicates was committed when it was duplicated (what its contents say).
+  std::shared_ptr<const type_envelope> env;
+  handle_t dup_named = 0;
+  std::uint32_t dups = 0;
+  bool dup_committed = false;
 };
 inline constexpr handle_t basic_mixed = ~handle_t{0};
 

@@ -285,6 +285,48 @@ int main(int argc, char **argv)
         MPI_Type_free(&types[1]);
     }
 
+    /* Dups of dups (D62: a dup shares its original's envelope and builds none): each level's
+     * contents is the level below, down to MPI_2INT itself; a struct of a dup keeps the dup; the
+     * element counts of a dup are its original's. (A struct of MPI_2INT and a char is left out: its
+     * extent is a known divergence of mpiattr's alignment of MPI_2INT, not of dups.) */
+    {
+        MPI_Datatype d1, d2, d3, sd, types[2];
+        int ints[3];
+        MPI_Aint addrs[2];
+        CHECK(MPI_Type_dup(MPI_2INT, &d1));
+        CHECK(MPI_Type_dup(d1, &d2));
+        CHECK(MPI_Type_dup(d2, &d3));
+        CHECK(MPI_Type_commit(&d3));
+        show("dup of dup of dup of MPI_2INT", d3);
+        CHECK(MPI_Type_get_contents(d3, 0, 0, 1, ints, addrs, types));
+        show("its contents", types[0]);
+        CHECK(MPI_Type_get_contents(types[0], 0, 0, 1, ints, addrs, &types[1]));
+        show("their contents", types[1]);
+        MPI_Type_free(&types[1]);
+        MPI_Type_free(&types[0]);
+        elements_of("dup of dup of dup of MPI_2INT", d3, 12);
+        elements_of("dup of dup of dup of MPI_2INT", d3, 16);
+        MPI_Datatype e1, e2;
+        CHECK(MPI_Type_dup(MPI_INT, &e1));
+        CHECK(MPI_Type_dup(e1, &e2));
+        int bl[2] = {1, 1};
+        MPI_Aint disp[2] = {0, 4};
+        MPI_Datatype ty[2] = {e2, MPI_INT};
+        CHECK(MPI_Type_create_struct(2, bl, disp, ty, &sd));
+        CHECK(MPI_Type_free(&e2));
+        CHECK(MPI_Type_free(&e1));
+        CHECK(MPI_Type_commit(&sd));
+        show("struct of a dup of a dup", sd);
+        elements_of("struct of a dup of a dup", sd, 8);
+        CHECK(MPI_Type_get_contents(sd, 3, 2, 2, ints, addrs, types));
+        show("struct of a dup of a dup part 0", types[0]);
+        MPI_Type_free(&types[0]);
+        CHECK(MPI_Type_free(&sd));
+        CHECK(MPI_Type_free(&d2));
+        CHECK(MPI_Type_free(&d3));
+        CHECK(MPI_Type_free(&d1));
+    }
+
     /* Subarrays: a 3x4 block of a 4x6 array of shorts, in both orders, and a 3-d one. */
     MPI_Datatype sc, sf, s3;
     int sz[2] = {4, 6}, sub[2] = {3, 4}, start[2] = {1, 2};
