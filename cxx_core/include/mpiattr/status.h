@@ -27,6 +27,11 @@ class [[nodiscard]] status {
 // class, and MPI_Error_string names the callback.
 status callback_failed(int user_code, const char* what);
 
+// Out of memory (docs/decisions.md D61): call inside a catch block. std::bad_alloc gives
+// MPI_ERR_NO_MEM, saying how much memory for `what` could not be allocated and how much; any other exception
+// MPI_ERR_INTERN. Allocates nothing, so it cannot fail in turn.
+status from_exception(const char* doing) noexcept;
+
 namespace detail {
 // The detail of the last fail() on this thread, and the user code of callback_failed().
 const char* last_detail();
