@@ -414,6 +414,7 @@ status pack_size(int incount, type_object& t, comm_object& comm, int& size) {
 
 status type_dup(type_object& old, handle_t& newtype) {
   unpublished<type_object> fresh;
+  auto envelope = one_type(MPI_COMBINER_DUP, {}, {}, old, 1);  // (allocated first: D61)
   if (status st = rt().life->type_dup(old, *fresh.obj); !st.is_ok()) return st;
   dup_in_progress building(old, *fresh.obj);
   if (status st = copy_all(old, *fresh.obj); !st.is_ok()) {
@@ -421,9 +422,20 @@ status type_dup(type_object& old, handle_t& newtype) {
     newtype = h::datatype_null;  // no half-built datatype (R4.5)
     return st;
   }
-  if (rt().types.insert(fresh.obj) == 0) return fail(MPI_ERR_INTERN, "too many datatypes");
+  status st = status::ok();
+  try {
+    attach_envelope(*fresh.obj, std::move(envelope));
+  } catch (...) {  // out of memory (D61): the copies go, their delete callbacks run (D10)
+    st = from_exception("the duplicate's envelope");
+  }
+  if (st.is_ok() && rt().types.insert(fresh.obj) == 0) st = fail(MPI_ERR_INTERN, "too many datatypes");
+  if (!st.is_ok()) {
+    (void)delete_all(*fresh.obj);
+    rt().life->type_release(*fresh.obj);
+    newtype = h::datatype_null;
+    return st;
+  }
   newtype = fresh.release()->handle;
-  attach_envelope(newtype, one_type(MPI_COMBINER_DUP, {}, {}, old, 1));
   return status::ok();
 }
 

@@ -162,9 +162,13 @@ std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int
 void attach_envelope(handle_t handle, std::shared_ptr<const type_envelope> env) {
   type_object* t = rt().types.lookup(handle);
   if (t == nullptr || !env) return;
+  attach_envelope(*t, std::move(env));
+}
+void attach_envelope(type_object& t, std::shared_ptr<const type_envelope> env) {
+  if (!env) return;
   auto& e = envelopes();
   std::lock_guard lock(e.mu);
-  e.by_type[t] = std::move(env);
+  e.by_type[&t] = std::move(env);
 }
 
 void envelope_drop(const type_object& t) {

@@ -47,6 +47,8 @@ std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int
 
 // Remembers how the datatype behind `handle` was made (after it is published).
 void attach_envelope(handle_t handle, std::shared_ptr<const type_envelope> env);
+// The same for a datatype not yet published (std::bad_alloc: not attached).
+void attach_envelope(type_object& t, std::shared_ptr<const type_envelope> env);
 // The standalone lifecycle's hook: a released datatype's envelope goes with it.
 void envelope_drop(const type_object& t);
 
