@@ -63,7 +63,7 @@ ERR_HANDLE = c_lang._ERR
 # freeing), by core operation.
 # Caching routines that may need memory: out of memory fails them with nothing changed (D61).
 ALLOCATES = {"set_attr", "comm_dup", "comm_dup_with_info", "comm_idup", "comm_idup_with_info",
-             "type_dup", "create_keyval"}
+             "type_dup"}
 ERR_NO_MEM = ("MPI_ERR_NO_MEM",
               "out of memory: the routine changed nothing (a set leaves the old value, a "
               "duplication gives the null handle and runs the delete callback of any copy a copy "
