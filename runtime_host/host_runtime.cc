@@ -456,7 +456,11 @@ attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_
 
 int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, const char* routine) {
   int code = detail::last_user_code();  // a callback's own code (the host's) is passed on (R4.5)
-  if (code == 0) code = errors::make_code(st.error_class(), routine);
+  if (code == 0) {
+    code = errors::make_code(st.error_class(), routine);
+    // Out of memory even for the message (D61): the bare class, which is the host's to give.
+    if (code == st.error_class()) code = host_class(code);
+  }
   detail::clear_last();
   if (g_state.load(std::memory_order_acquire) != kRunning) {
     // Before MPI_Init and after MPI_Finalize no handler can run: the initial one is fatal.

@@ -44,7 +44,9 @@ def main() -> int:
     print("$ " + " ".join(build), flush=True)
     if subprocess.run(build).returncode != 0:
         return 1
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    # (Open MPI as hostrun.py sets it up: root allowed, windows over point-to-point, shared memory.)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_osc="pt2pt", OMPI_MCA_btl="self,vader")
     env.pop("LD_PRELOAD", None)
     cmd = launch + env_arg("LD_PRELOAD", str(a.lib.resolve())) + [str(exe)]
     print("$ " + " ".join(cmd), flush=True)
