@@ -237,17 +237,22 @@ static void check_free(int failed, long n) {
 }
 
 static int op_type_set(void) { return MPI_Type_set_attr(wtype, tkeys[cur], new_token()); }
+/* After a set of the newest token on a datatype or window: a failed one stored nothing (the token
+ * is the program's again), a successful one stored it. */
+static void check_token_set(int failed, int flag, void *v, const char *routine) {
+  if (failed) {
+    CHECK(!flag, "a failed %s stored its value", routine);
+    end_token((void *)(MPI_Aint)(next_token - 1), "the value a failed set did not store");
+  } else {
+    CHECK(flag && v == (void *)(MPI_Aint)(next_token - 1), "%s did not store", routine);
+  }
+}
 static void check_type_set(int failed, long n) {
   (void)n;
   void *v = NULL;
   int flag = 0;
   OK(MPI_Type_get_attr(wtype, tkeys[cur], &v, &flag));
-  if (failed) {
-    CHECK(!flag, "a failed MPI_Type_set_attr stored its value");
-    end_token((void *)(MPI_Aint)(next_token - 1), "the value a failed set did not store");
-  } else {
-    CHECK(flag && v == (void *)(MPI_Aint)(next_token - 1), "MPI_Type_set_attr did not store");
-  }
+  check_token_set(failed, flag, v, "MPI_Type_set_attr");
 }
 static int op_type_dup(void) {
   newtype = MPI_DATATYPE_NULL;
@@ -272,12 +277,7 @@ static void check_win_set(int failed, long n) {
   void *v = NULL;
   int flag = 0;
   OK(MPI_Win_get_attr(win, wkeys[cur], &v, &flag));
-  if (failed) {
-    CHECK(!flag, "a failed MPI_Win_set_attr stored its value");
-    end_token((void *)(MPI_Aint)(next_token - 1), "the value a failed set did not store");
-  } else {
-    CHECK(flag && v == (void *)(MPI_Aint)(next_token - 1), "MPI_Win_set_attr did not store");
-  }
+  check_token_set(failed, flag, v, "MPI_Win_set_attr");
 }
 
 /* The Fortran entry points (mpif.h and `use mpi`), reached by their link name. */
