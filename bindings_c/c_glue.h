@@ -165,13 +165,7 @@ class call {
   // when it throws, so neither did the call.
   template <typename Body>
   MPIATTR_HOT int guarded(Body&& body) {
-    status st;
-    try {
-      return body();
-    } catch (...) {
-      st = from_exception("its work");
-    }
-    return fail(st);
+    return mpiattr::guarded(body, [this](status st) { return fail(st); });
   }
 
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.

@@ -204,13 +204,7 @@ class call {
   // standalone entry points do (bindings_c/c_glue.h).
   template <typename Body>
   MPIATTR_HOT int guarded(Body&& body) {
-    status st;
-    try {
-      return body();
-    } catch (...) {
-      st = from_exception("its work");
-    }
-    return fail(st);
+    return mpiattr::guarded(body, [this](status st) { return fail(st); });
   }
 
   int fail() { return host_code_ != 0 ? host_code_ : raise(kind_, native_, has_target_, pending_, routine_); }
