@@ -159,6 +159,15 @@ class call {
     return MPI_T_ERR_NOT_SUPPORTED;
   }
 
+  // Runs a routine's body, which returns its error code. No exception leaves an entry point (D61):
+  // one the body throws (std::bad_alloc: out of memory) is MPI_ERR_NO_MEM (anything else
+  // MPI_ERR_INTERN), raised through the error handler the body had chosen. The core changes nothing
+  // when it throws, so neither did the call.
+  template <typename Body>
+  MPIATTR_HOT int guarded(Body&& body) {
+    return mpiattr::guarded(body, [this](status st) { return fail(st); });
+  }
+
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return fail(pending_); }
   int fail(status st) {

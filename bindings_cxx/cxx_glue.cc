@@ -31,6 +31,7 @@
 #include <exception>
 #include <array>
 #include <mutex>
+#include <new>
 #include <utility>
 
 #include "mpi.h"
@@ -235,8 +236,13 @@ int create_keyval(object_kind kind, CCopy* c_copy, CDelete* c_delete, void (*cxx
     check(create(c_copy, c_delete, &keyval, extra_state));
     return keyval;
   }
-  auto* state = new keyval_state{kind,     extra_state, erase(c_copy), erase(c_delete),
-                                 cxx_copy, cxx_delete,  cxx_copy_void_in};
+  auto* state = new (std::nothrow) keyval_state{kind,     extra_state, erase(c_copy), erase(c_delete),
+                                                 cxx_copy, cxx_delete,  cxx_copy_void_in};
+  if (state == nullptr) {  // out of memory (D61): no keyval, MPI_ERR_NO_MEM through the keyval errors' handler
+    MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_NO_MEM);
+    raise(MPI_ERR_NO_MEM);
+    return MPI_KEYVAL_INVALID;
+  }
   int rc = create(tcopy, tdelete, &keyval, state);
   if (rc == MPI_SUCCESS) {
     rc = mpiattr_keyval_set_release(keyval, release_state);

@@ -206,6 +206,15 @@ class call {
     return static_cast<T*>(admit(K, native_, create, &host_code_));
   }
 
+  // Runs a routine's body, which returns its error code. No exception leaves an entry point (D61):
+  // one the body throws (std::bad_alloc: out of memory) is MPI_ERR_NO_MEM (anything else
+  // MPI_ERR_INTERN), raised through the handler of the object the body had looked up, as the
+  // standalone entry points do (bindings_c/c_glue.h).
+  template <typename Body>
+  MPIATTR_HOT int guarded(Body&& body) {
+    return mpiattr::guarded(body, [this](status st) { return fail(st); });
+  }
+
   int fail() { return host_code_ != 0 ? host_code_ : raise(kind_, native_, has_target_, pending_, routine_); }
   int fail(status st) { return raise(kind_, native_, has_target_, st, routine_); }
   [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {

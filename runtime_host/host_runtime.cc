@@ -580,13 +580,22 @@ attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_
   if (attr_object* o = find(kind, key)) return o;  // another thread admitted it meanwhile
   if (attr_object* o = revive(kind, key)) return o;  // (a predefined object's record never sleeps)
   attr_object* o = new_record(kind, key, true);
-  insert(o);
+  try {
+    insert(o);
+  } catch (...) {  // out of memory (D61): no record, and the caller's entry point says so
+    recycle(o);
+    throw;
+  }
   return o;
 }
 
 int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, const char* routine) {
   int code = detail::last_user_code();  // a callback's own code (the host's) is passed on (R4.5)
-  if (code == 0) code = errors::make_code(st.error_class(), routine);
+  if (code == 0) {
+    code = errors::make_code(st.error_class(), routine);
+    // Out of memory even for the message (D61): the bare class, which is the host's to give.
+    if (code == st.error_class()) code = host_class(code);
+  }
   detail::clear_last();
   if (g_state.load(std::memory_order_acquire) != kRunning) {
     // Before MPI_Init and after MPI_Finalize no handler can run: the initial one is fatal.
@@ -614,16 +623,32 @@ int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::ui
   // now on; or a new one, published once it holds something.
   attr_object* to = revive(kind, fresh);
   const bool awake = to != nullptr;
-  if (!awake) to = new_record(kind, fresh, false);
+  if (!awake) {
+    try {
+      to = new_record(kind, fresh, false);
+    } catch (...) {  // out of memory (D61): the host's new object goes, nothing was copied
+      status st = from_exception("the new object's record");
+      *undo = true;
+      return raise(kind, old, kind != object_kind::type, st, routine);
+    }
+  }
   status st;
   {
     // (An awake record is findable by the census already: no need to register it.)
     std::optional<dup_in_progress> building;
     if (!awake) building.emplace(*from, *to);
-    st = copy_all(*from, *to);
+    st = copy_all(*from, *to);  // (out of memory: a failure that copied nothing, D61)
     if (st.is_ok() && to->attrs.size() != 0) {
-      if (!awake) insert(to);  // (before `building` ends: the census finds it in one place or the other)
-      return MPI_SUCCESS;
+      if (awake) return MPI_SUCCESS;
+      try {
+        insert(to);  // (before `building` ends: the census finds it in one place or the other)
+        return MPI_SUCCESS;
+      } catch (...) {
+        // Out of memory for the table's growth (D61): the copies made go, their delete callbacks
+        // run (as for a failing copy callback, D10), and so does the host's new object.
+        st = from_exception("the table of objects with attributes");
+        (void)delete_all(*to);
+      }
     }
   }
   // Nothing was copied, or copy_all failed and left it with no attribute: no record.

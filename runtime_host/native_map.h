@@ -486,9 +486,16 @@ class native_map {
   }
 
   table* allocate(std::size_t cap) {
-    auto* t = new table;
+    slot* slots = new slot[cap];
+    table* t;
+    try {
+      t = new table;
+    } catch (...) {  // (out of memory: nothing changed, D61)
+      delete[] slots;
+      throw;
+    }
     t->mask = cap - 1;
-    t->slots = new slot[cap];
+    t->slots = slots;
     t->held_next = held_;
     held_ = t;
     ++held_tables_;

@@ -1,6 +1,8 @@
 // The per-object attribute slots (attr_store.h).
 #include "mpiattr/attr_store.h"
 
+#include "mpiattr/alloc.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -10,7 +12,7 @@ namespace mpiattr {
 
 attr_store::directory* attr_store::new_directory(std::uint32_t nchunks) {
   std::size_t extra = nchunks > kInlineChunks ? nchunks - kInlineChunks : 0;
-  void* mem = std::malloc(sizeof(directory) + extra * sizeof(std::atomic<slot*>));
+  void* mem = alloc::bytes(sizeof(directory) + extra * sizeof(std::atomic<slot*>));
   if (mem == nullptr) throw std::bad_alloc();
   auto* d = static_cast<directory*>(mem);
   d->nchunks = nchunks;
@@ -46,6 +48,8 @@ attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
   std::uint32_t need = i / kChunk + 1;
   directory* d = dir_.load(std::memory_order_relaxed);
   if (d->nchunks < need) {
+    // Every allocation comes before the first change, so that one that fails changes nothing (D61).
+    if (d != &inline_dir_) retired_.reserve(retired_.size() + 1);
     directory* nd = new_directory(std::max(need, d->nchunks * 2));
     beyond_inline_ = true;
     for (std::uint32_t c = 0; c < d->nchunks; ++c)
@@ -147,16 +151,27 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
   std::uint32_t last = 0;  // chunks beyond the inline one that hold something
   for (std::uint32_t c = 1; c < d->nchunks; ++c)
     if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) last = c;
-  std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
   if (last != 0) {
-    // One allocation for all of them (freed by the destructor as one block).
+    // One allocation for all of them (freed by the destructor as one block). Both allocations come
+    // before `to` changes, so that one that fails leaves it empty (D61).
     std::uint32_t n = 0;
     for (std::uint32_t c = 1; c <= last; ++c) n += d->chunks[c].load(std::memory_order_relaxed) != nullptr;
-    to.block_bytes_ = std::size_t{n} * sizeof(slot) * kChunk;
-    to.block_ = std::malloc(to.block_bytes_);
-    if (to.block_ == nullptr) throw std::bad_alloc();
+    const std::size_t bytes = std::size_t{n} * sizeof(slot) * kChunk;
+    void* block = alloc::bytes(bytes);
+    if (block == nullptr) throw std::bad_alloc();
+    directory* nd = &to.inline_dir_;
+    if (last >= kInlineChunks) {
+      try {
+        nd = new_directory(last + 1);
+      } catch (...) {
+        std::free(block);
+        throw;
+      }
+    }
+    to.block_ = block;
+    to.block_bytes_ = bytes;
     to.beyond_inline_ = true;
-    directory* nd = last < kInlineChunks ? &to.inline_dir_ : new_directory(last + 1);
+    std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
     if (nd != &to.inline_dir_) {
       nd->chunks[0].store(to.inline_chunk_, std::memory_order_relaxed);
       to.dir_.store(nd, std::memory_order_relaxed);
@@ -169,6 +184,8 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
       nd->chunks[c].store(next, std::memory_order_relaxed);
       next += kChunk;
     }
+  } else {
+    std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
   }
   to.count_ = count_;
   to.inline_mask_ = inline_mask_;
@@ -199,6 +216,12 @@ void attr_store::drop_plain_rest() {
   count_ = 0;
   inline_mask_ = 0;
   far_ = 0;
+}
+
+void attr_store::reserve_like(const attr_store& from) {
+  const directory* d = from.dir_.load(std::memory_order_relaxed);
+  for (std::uint32_t c = d->nchunks; c-- > 1;)  // the largest first: the directory grows once
+    if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) slot_for_write(c * kChunk + kPredefinedIndices);
 }
 
 std::vector<attr_store::entry> attr_store::snapshot_newest_first() const {

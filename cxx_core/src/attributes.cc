@@ -5,6 +5,7 @@
 // get still sees it, a set or delete of it from another thread or from inside the callback fails
 // with MPI_ERR_OTHER, and it is removed only when the callback succeeds (docs/decisions.md).
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "mpiattr/api.h"
@@ -223,9 +224,34 @@ status delete_one(attr_object& obj, keyval_record& r, std::uint32_t idx) {
 }
 
 namespace {
+// delete_all_checked's way when the list of attributes cannot be allocated (D61): the newest
+// attribute, found by a scan, is deleted, and so on until none is left or a callback fails.
+status delete_all_unlisted(attr_object& obj) {
+  attr_store& s = obj.attrs;
+  for (;;) {
+    attr_store::entry newest{};
+    bool any = false;
+    {
+      std::lock_guard lock(s.mutex());
+      s.for_each([&](const attr_store::entry& e) {
+        if (!any || e.seq > newest.seq) newest = e;
+        any = true;
+      });
+    }
+    if (!any) return status::ok();
+    status st = delete_one(obj, *keyvals().at(newest.index), newest.index);
+    if (!st.is_ok()) {
+      std::lock_guard lock(s.mutex());
+      s.freeing = false;  // as below (R4.5)
+      return st;
+    }
+  }
+}
+
 [[gnu::noinline]] status delete_all_checked(attr_object& obj) {
   attr_store& s = obj.attrs;
   std::vector<attr_store::entry> todo;
+  bool no_memory = false;
   {
     std::lock_guard lock(s.mutex());
     if (s.freeing) return fail(MPI_ERR_OTHER, "the %s is already being freed", kind_name(obj.kind));
@@ -241,8 +267,15 @@ namespace {
       });
       return status::ok();
     }
-    todo = s.snapshot_newest_first();
+    try {
+      todo = s.snapshot_newest_first();
+    } catch (...) {
+      // Out of memory for the list (D61): the delete callbacks still run, newest first, each
+      // attribute found by a scan that allocates nothing.
+      no_memory = true;
+    }
   }
+  if (no_memory) return delete_all_unlisted(obj);
   for (const auto& e : todo) {
     keyval_record* r = keyvals().at(e.index);
     status st = delete_one(obj, *r, e.index);
@@ -312,6 +345,8 @@ namespace {
     keyval_record* r;
   };
   std::vector<pending> user;
+  std::vector<attr_store::entry> made;  // (for undoing, below)
+  std::vector<std::uint32_t> newer, newer_counted;
   const attr_store& s = from.attrs;
   attr_store& d = to.attrs;
   {
@@ -321,6 +356,17 @@ namespace {
     // D16).
     std::lock_guard lock(s.mutex());
     std::lock_guard to_lock(d.mutex());
+    // Everything the copy and its undoing need is allocated first, so that out of memory fails the
+    // dup before any attribute is copied or any callback runs (D61).
+    try {
+      d.reserve_like(s);
+      user.reserve(s.size());
+      made.reserve(s.size());
+      newer.reserve(s.size());
+      newer_counted.reserve(s.size());
+    } catch (...) {
+      return from_exception("the duplicate's attributes");
+    }
     const bool counting = keyvals().counting();
     s.copy_into(d, [&](const attr_store::entry& e) {
       if (!(e.flags & (kCopyDup | kCopyUser))) return attr_store::pick::skip;  // NULL_COPY_FN
@@ -360,10 +406,10 @@ namespace {
   if (!result.is_ok()) {
     // No half-built object (R4.5): undo the copies already made, running their delete callbacks
     // so that what the copy callbacks allocated is released; their errors are secondary.
+    // (Nothing here allocates: the vectors were reserved above, D61.)
     int user_code = detail::last_user_code();
-    std::string saved = detail::last_detail();
-    std::vector<attr_store::entry> made;
-    std::vector<std::uint32_t> newer, newer_counted;
+    char saved[512];
+    std::snprintf(saved, sizeof saved, "%s", detail::last_detail());
     {
       std::lock_guard lock(d.mutex());
       // Copies are made oldest first (D10), so the attributes set after the failing one were
@@ -378,12 +424,13 @@ namespace {
       for (std::uint32_t index : newer)
         if (d.erase(index)) newer_counted.push_back(index);
       report::add(report::attrs_deleted, to.kind, newer.size());
-      made = d.snapshot_newest_first();
+      d.for_each([&](const attr_store::entry& e) { made.push_back(e); });
+      std::sort(made.begin(), made.end(), [](const attr_store::entry& a, const attr_store::entry& b) { return a.seq > b.seq; });
     }
     for (std::uint32_t index : newer_counted) keyvals().detach(index);  // the dropped copy's reference
     for (const auto& e : made) (void)delete_one(to, *keyvals().at(e.index), e.index);
     return user_code ? callback_failed(user_code, "the copy callback")
-                     : fail(result.error_class(), "%s", saved.c_str());
+                     : fail(result.error_class(), "%s", saved);
   }
   return status::ok();
 }
@@ -396,7 +443,11 @@ status copy_all(const attr_object& from, attr_object& to) {
     std::lock_guard lock(s.mutex());
     std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
     if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
-      s.copy_plain_into(d);
+      try {
+        s.copy_plain_into(d);  // (allocates before it copies: a failure leaves `to` empty)
+      } catch (...) {
+        return from_exception("the duplicate's attributes");
+      }
       report::add(report::attrs_copied, to.kind, d.size());
       return status::ok();
     }

@@ -1,6 +1,8 @@
 // Error codes with a message per failure (see errors.h).
 #include "mpiattr/errors.h"
 
+#include "mpiattr/alloc.h"
+
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -83,6 +85,20 @@ status callback_failed(int user_code, const char* what) {
   return status(cls);
 }
 
+status from_exception(const char* what) noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    const std::size_t n = alloc::last_failed_bytes();
+    return n != 0 ? fail(MPI_ERR_NO_MEM, "out of memory: %zu bytes for %s could not be allocated; nothing was "
+                                         "changed (docs/decisions.md D61)", n, what)
+                  : fail(MPI_ERR_NO_MEM, "out of memory: %s could not be allocated; nothing was changed "
+                                         "(docs/decisions.md D61)", what);
+  } catch (...) {
+    return fail(MPI_ERR_INTERN, "an unexpected C++ exception while working on %s", what);
+  }
+}
+
 namespace detail {
 const char* last_detail() { return t_detail; }
 int last_user_code() { return t_user_code; }
@@ -93,6 +109,7 @@ void clear_last() {
 }  // namespace detail
 
 namespace errors {
+static int make_code_with_text(int error_class, const char* routine);
 
 const char* class_name(int error_class) {
   for (const auto& e : gen::error_classes)
@@ -107,6 +124,14 @@ const char* class_string(int error_class) {
 }
 
 int make_code(int error_class, const char* routine) {
+  try {
+    return make_code_with_text(error_class, routine);
+  } catch (...) {  // out of memory for the message (D61): the bare class, which still says what failed
+    return error_class;
+  }
+}
+
+static int make_code_with_text(int error_class, const char* routine) {
   auto& r = ring();
   const bool wide = error_class >= kWideClass;  // a user-defined class
   std::string name = class_name(error_class) ? class_name(error_class)

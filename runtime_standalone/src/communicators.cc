@@ -21,8 +21,14 @@ status publish_comm(unpublished<comm_object>& c, const comm_object& parent, hand
 // A dup; with_info, the copy's hints are info's instead of comm's (MPI-4.1 §8.4.2).
 status dup_comm(comm_object& comm, handle_t& newcomm, bool with_info = false, handle_t info = h::info_null) {
   unpublished<comm_object> fresh;
-  if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
-  if (with_info) comm_hints_replace(*fresh.obj, info);
+  try {
+    if (status st = rt().life->comm_dup(comm, *fresh.obj); !st.is_ok()) return st;
+    if (with_info) comm_hints_replace(*fresh.obj, info);
+  } catch (...) {  // out of memory (D61): what was made goes, before any attribute is copied
+    rt().life->comm_release(*fresh.obj);
+    newcomm = h::comm_null;
+    return from_exception("the duplicate's topology and hints");
+  }
   dup_in_progress building(comm, *fresh.obj);
   if (status st = copy_all(comm, *fresh.obj); !st.is_ok()) {
     rt().life->comm_release(*fresh.obj);
@@ -30,7 +36,11 @@ status dup_comm(comm_object& comm, handle_t& newcomm, bool with_info = false, ha
     return st;
   }
   status st = publish_comm(fresh, comm, newcomm);
-  if (!st.is_ok()) rt().life->comm_release(*fresh.obj);  // its topology and hints go with it
+  if (!st.is_ok()) {
+    (void)delete_all(*fresh.obj);  // the copies made go, their delete callbacks run (D10)
+    rt().life->comm_release(*fresh.obj);  // its topology and hints go with it
+    newcomm = h::comm_null;
+  }
   return st;
 }
 

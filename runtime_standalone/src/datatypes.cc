@@ -449,7 +449,12 @@ status type_dup(type_object& old, handle_t& newtype) {
     newtype = h::datatype_null;  // no half-built datatype (R4.5)
     return st;
   }
-  if (rt().types.insert(fresh.obj) == 0) return fail(MPI_ERR_INTERN, "too many datatypes");
+  if (rt().types.insert(fresh.obj) == 0) {  // the copies go, their delete callbacks run (D10, D61)
+    (void)delete_all(*fresh.obj);
+    rt().life->type_release(*fresh.obj);
+    newtype = h::datatype_null;
+    return fail(MPI_ERR_INTERN, "too many datatypes");
+  }
   report::object_made(object_kind::type, fresh.obj->handle);  // (MPIATTR_REPORT names where, D60)
   newtype = fresh.release()->handle;  // its envelope: old's, shared (D62)
   return status::ok();

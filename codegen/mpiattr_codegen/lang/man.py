@@ -61,6 +61,14 @@ ERR_CALLBACK = ("the callback's code",
 ERR_HANDLE = c_lang._ERR
 # Routines that run attribute callbacks (copy on duplication, delete on deletion, replacement or
 # freeing), by core operation.
+# Caching routines that may need memory: out of memory fails them with nothing changed (D61).
+ALLOCATES = {"set_attr", "comm_dup", "comm_dup_with_info", "comm_idup", "comm_idup_with_info",
+             "type_dup"}
+ERR_NO_MEM = ("MPI_ERR_NO_MEM",
+              "out of memory: the routine changed nothing (a set leaves the old value, a "
+              "duplication gives the null handle and runs the delete callback of any copy a copy "
+              "callback made), and the message says what could not be allocated "
+              "(docs/decisions.md D61).")
 RUNS_CALLBACKS = {"set_attr", "delete_attr", "comm_dup", "comm_dup_with_info", "comm_idup",
                   "comm_idup_with_info", "type_dup", "comm_free", "type_free", "win_free",
                   "finalize"}
@@ -144,6 +152,8 @@ def errors(fn: Function) -> list[tuple[str, str]]:
                 out.append(e)
     if fn.core in RUNS_CALLBACKS:
         out.append(ERR_CALLBACK)
+    if fn.core in ALLOCATES:
+        out.append(ERR_NO_MEM)
     return out
 
 

@@ -150,6 +150,9 @@ class attr_store {
     mark(s);
     return true;
   }
+  // Allocates in this store (empty, not yet visible to readers) every chunk `from` has, so that
+  // copy_into and put_private from it allocate nothing; std::bad_alloc leaves this store empty.
+  void reserve_like(const attr_store& from);
   // What copy_into does with an attribute.
   enum class pick { skip, copy, copy_counted };
   // Copies slot by slot, into `to` (empty, and not yet visible to readers), every attribute for

@@ -112,7 +112,10 @@ class object_table {
     std::lock_guard lock(mu_);
     std::uint32_t i = handles::index_of(obj->handle);
     slots_[i].store(nullptr, std::memory_order_release);
-    free_.push_back(i);
+    try {
+      free_.push_back(i);
+    } catch (...) {  // out of memory (D61): the index is not reused, and the free still succeeds
+    }
   }
 
   // Every live created object (for finalize-time reports and tests), and with

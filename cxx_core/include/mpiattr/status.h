@@ -27,6 +27,26 @@ class [[nodiscard]] status {
 // class, and MPI_Error_string names the callback.
 status callback_failed(int user_code, const char* what);
 
+// Out of memory (docs/decisions.md D61): call inside a catch block. std::bad_alloc gives
+// MPI_ERR_NO_MEM, saying how much memory for `what` could not be allocated and how much; any other exception
+// MPI_ERR_INTERN. Allocates nothing, so it cannot fail in turn.
+status from_exception(const char* doing) noexcept;
+
+// An entry point's body (returning its error code) run so that no exception leaves the entry
+// point (D61): one it throws becomes from_exception's status, which raise(status) raises on the
+// error handler the body chose, returning the code. The call objects of the standalone and host
+// entry points (bindings_c/c_glue.h, runtime_host/host_glue.h) wrap it as call::guarded.
+template <typename Body, typename Raise>
+inline __attribute__((always_inline)) int guarded(Body&& body, Raise&& raise) {
+  status st;
+  try {
+    return body();
+  } catch (...) {
+    st = from_exception("its work");
+  }
+  return raise(st);
+}
+
 namespace detail {
 // The detail of the last fail() on this thread, and the user code of callback_failed().
 const char* last_detail();
