@@ -314,12 +314,15 @@ def f_fast_path(fn: Function) -> str | None:
         return None
     h = f"PMPI_{_F2C[handle.kind.object]}_f2c(*{handle.name})"
     kind, keyval = object_enum(fn), keyval_param(fn).name
+    # The fast paths' switch first: at MPI_THREAD_MULTIPLE (or reporting) the host's f2c is not
+    # paid twice, here and again on the checked path (icount's fortran_comm_get_hit, D62).
+    on = "mpiattr::host::g_fast.load(std::memory_order_relaxed) && "
     if fn.core == "set_attr":
-        return (f"mpiattr::host::fast_put<false, {kind}>({h}, *{keyval}, "
+        return (f"{on}mpiattr::host::fast_put<false, {kind}>({h}, *{keyval}, "
                 f"mpiattr::attribute_value::from_{value.kind.origin_fortran}(*{value.name}))")
     if flag is None:
         return None
-    return (f"mpiattr::host::fast_get_fortran<{kind}, MPIATTR_F_TRUE, MPIATTR_F_FALSE>({h}, *{keyval}, "
+    return (f"{on}mpiattr::host::fast_get_fortran<{kind}, MPIATTR_F_TRUE, MPIATTR_F_FALSE>({h}, *{keyval}, "
             f"{value.name}, {flag.name})")
 
 
