@@ -159,11 +159,12 @@ std::string base_name(const std::string& path) {
 }
 
 // Files of mpiattr and of the MPI and Fortran runtimes (and what they call through): a place is the
-// first frame outside them.
+// first frame outside them. The sanitizers' runtimes too: under ASan or TSan the first frame
+// backtrace() gives is its interceptor's (`__interceptor_backtrace`, in libasan).
 bool runtime_file(const std::string& path) {
   const std::string b = base_name(path);
   for (const char* p : {"libmpiattr", "libmpi", "libpmpi", "libmpich", "libopen-", "libgfortran", "libstdc++",
-                        "libgcc_s"})
+                        "libgcc_s", "libasan", "libtsan", "libubsan", "liblsan", "libhwasan"})
     if (b.rfind(p, 0) == 0) return true;
   return false;
 }
@@ -171,7 +172,8 @@ bool runtime_file(const std::string& path) {
 // Fortran modules' procedures, a statically linked mpiattr).
 bool runtime_function(const std::string& f) {
   for (const char* p : {"MPI_", "PMPI_", "MPIX_", "mpi_", "pmpi_", "MPI::", "mpiattr::", "__mpi_MOD_",
-                        "__mpi_f08_MOD_", "__mpiattr", "ompi_", "MPIR_", "MPID"})
+                        "__mpi_f08_MOD_", "__mpiattr", "ompi_", "MPIR_", "MPID", "__interceptor_",
+                        "__sanitizer"})
     if (f.rfind(p, 0) == 0) return true;
   return false;
 }
