@@ -14,9 +14,7 @@
  * <what the call did, checked>", "killed by <signal>" or "exit status <n>". The outcome line
  * names nothing that varies between runs; the detail lines are for people (tests/diff/oom/
  * oom_run.py compares the first and prints the second). What the standard and D61 ask: an error
- * of class MPI_ERR_NO_MEM that changed nothing, or a success that did everything.
- *
- * `D66_out_of_memory --list` prints the operations' names. */
+ * of class MPI_ERR_NO_MEM that changed nothing, or a success that did everything. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -451,10 +449,6 @@ static void run_child(int op) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "--list") == 0) {
-    for (int i = 0; i < NOPS; ++i) printf("%s\n", ops[i].name);
-    return 0;
-  }
   *(void **)&fail_allocations = dlsym(RTLD_DEFAULT, "d66_fail_allocations");
   *(void **)&failed_allocations = dlsym(RTLD_DEFAULT, "d66_failed_allocations");
   if (fail_allocations == NULL || failed_allocations == NULL) {
