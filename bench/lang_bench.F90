@@ -6,6 +6,7 @@
 ! Fortran forms are three subroutines of the one program, so that one binary and one process per
 ! implementation give every figure: bench_f77 (include 'mpif.h'), bench_f90 (use mpi), bench_f08
 ! (use mpi_f08; MPI_ATTR_GET and MPI_ATTR_PUT, deprecated MPI-1 routines, have no mpi_f08 form).
+! The three run the same loops, written once in lang_bench_loops.inc, which each includes.
 !
 ! Each figure is one routine called in a loop on an object that carries one attribute under the
 ! key it reads or replaces: `iters` calls per batch, `nbatch` timed batches after one untimed,
@@ -39,9 +40,9 @@ contains
     if (b > 0) samples(b) = real(t1 - t0, r8) / real(iters, r8)
   end subroutine lap
 
-  ! Prints the median of the timed batches.
-  subroutine report(name)
-    character(len=*), intent(in) :: name
+  ! Prints the median of the timed batches as the figure <form><name>.
+  subroutine report(form, name)
+    character(len=*), intent(in) :: form, name
     real(r8) :: s(maxbatch), x
     integer :: i, j
     s(1:nbatch) = samples(1:nbatch)
@@ -55,7 +56,7 @@ contains
       end do
       s(j + 1) = x
     end do
-    write (*, '(A,A,A,F0.3)') 'RESULT ', name, ' ', s((nbatch + 1) / 2)
+    write (*, '(A,A,A,A,F0.3)') 'RESULT ', form, name, ' ', s((nbatch + 1) / 2)
   end subroutine report
 end module lang_bench_clock
 
@@ -66,82 +67,12 @@ subroutine bench_f77(comm, dtype, win, ckey, tkey, wkey)
   implicit none
   include 'mpif.h'
   integer, intent(in) :: comm, dtype, win, ckey, tkey, wkey
+  character(len=*), parameter :: form = 'f77_'
   integer(kind=MPI_ADDRESS_KIND) :: v
   integer :: iv, ierr, i, b
   logical :: flag
   integer(i8) :: t0
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_COMM_GET_ATTR(comm, ckey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_comm_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_COMM_SET_ATTR(comm, ckey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_comm_set_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_ATTR_GET(comm, ckey, iv, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_attr_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_ATTR_PUT(comm, ckey, i, ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_attr_put_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_TYPE_GET_ATTR(dtype, tkey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_type_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_TYPE_SET_ATTR(dtype, tkey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_type_set_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_WIN_GET_ATTR(win, wkey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_win_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_WIN_SET_ATTR(win, wkey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f77_win_set_replace')
+#include "lang_bench_loops.inc"
 end subroutine bench_f77
 
 ! use mpi: the same routines through the module's explicit interfaces.
@@ -150,82 +81,12 @@ subroutine bench_f90(comm, dtype, win, ckey, tkey, wkey)
   use lang_bench_clock
   implicit none
   integer, intent(in) :: comm, dtype, win, ckey, tkey, wkey
+  character(len=*), parameter :: form = 'f90_'
   integer(kind=MPI_ADDRESS_KIND) :: v
   integer :: iv, ierr, i, b
   logical :: flag
   integer(i8) :: t0
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_COMM_GET_ATTR(comm, ckey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_comm_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_COMM_SET_ATTR(comm, ckey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_comm_set_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_ATTR_GET(comm, ckey, iv, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_attr_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_ATTR_PUT(comm, ckey, i, ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_attr_put_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_TYPE_GET_ATTR(dtype, tkey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_type_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_TYPE_SET_ATTR(dtype, tkey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_type_set_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_WIN_GET_ATTR(win, wkey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_win_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_WIN_SET_ATTR(win, wkey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f90_win_set_replace')
+#include "lang_bench_loops.inc"
 end subroutine bench_f90
 
 ! use mpi_f08: the handles are TYPE(MPI_Comm), ... around the same INTEGERs (MPI_VAL).
@@ -234,6 +95,7 @@ subroutine bench_f08(icomm, itype, iwin, ckey, tkey, wkey)
   use lang_bench_clock
   implicit none
   integer, intent(in) :: icomm, itype, iwin, ckey, tkey, wkey
+  character(len=*), parameter :: form = 'f08_'
   type(MPI_Comm) :: comm
   type(MPI_Datatype) :: dtype
   type(MPI_Win) :: win
@@ -244,60 +106,9 @@ subroutine bench_f08(icomm, itype, iwin, ckey, tkey, wkey)
   comm%MPI_VAL = icomm
   dtype%MPI_VAL = itype
   win%MPI_VAL = iwin
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_Comm_get_attr(comm, ckey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f08_comm_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_Comm_set_attr(comm, ckey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f08_comm_set_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_Type_get_attr(dtype, tkey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f08_type_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_Type_set_attr(dtype, tkey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f08_type_set_replace')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_Win_get_attr(win, wkey, v, flag, ierr)
-      if (.not. flag .or. ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f08_win_get_hit')
-  do b = 0, nbatch
-    t0 = now_ns()
-    do i = 1, iters
-      call MPI_Win_set_attr(win, wkey, int(i, MPI_ADDRESS_KIND), ierr)
-      if (ierr /= MPI_SUCCESS) nbad = nbad + 1
-    end do
-    call lap(b, t0)
-  end do
-  call report('f08_win_set_replace')
+#define LANG_BENCH_F08
+#include "lang_bench_loops.inc"
+#undef LANG_BENCH_F08
 end subroutine bench_f08
 
 program lang_bench
