@@ -27,9 +27,19 @@
 #include <vector>
 
 #ifdef ICOUNT_FORTRAN
-// The Fortran binding of MPI_COMM_GET_ATTR (mpif.h and use mpi), as a Fortran program calls it.
+// The Fortran bindings as a Fortran program calls them: MPI_COMM_GET_ATTR, MPI_COMM_SET_ATTR and
+// MPI_ATTR_GET of mpif.h and use mpi, and the mpi_f08 specifics (whose TYPE(MPI_Comm) is one
+// INTEGER passed by reference, D1; the same link name, mpi_x_f08_, on both hosts).
 extern "C" void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* value,
                                    MPI_Fint* flag, MPI_Fint* ierror);
+extern "C" void mpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value,
+                                   MPI_Fint* ierror);
+extern "C" void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* flag,
+                              MPI_Fint* ierror);
+extern "C" void mpi_comm_get_attr_f08_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* value,
+                                       MPI_Fint* flag, MPI_Fint* ierror);
+extern "C" void mpi_comm_set_attr_f08_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value,
+                                       MPI_Fint* ierror);
 #endif
 
 namespace {
@@ -112,7 +122,7 @@ const kind_ops kWin{
 };
 
 // Gets (hit and miss) with n attributes on `obj`; for communicators also the replacing set and the
-// set + delete (at n = 1), the Fortran and the MPI:: gets.
+// set + delete (at n = 1), the Fortran (mpif.h / use mpi and mpi_f08) and the MPI:: gets and sets.
 void get_paths(const kind_ops& ops, std::uintptr_t obj, int n) {
   std::vector<int> keys(static_cast<std::size_t>(n));
   for (int& k : keys) CHECK(ops.create_keyval(&k));
@@ -156,6 +166,38 @@ void get_paths(const kind_ops& ops, std::uintptr_t obj, int n) {
         if (ierr != MPI_SUCCESS || !flag) ++g_errors;
       }
     });
+    measure("fortran_comm_set_replace", 2000, 4000, [&](long iters) {
+      for (long i = 0; i < iters; ++i) {
+        const MPI_Aint v = i + 2;
+        MPI_Fint ierr = -1;
+        mpi_comm_set_attr_(&fcomm, &fkey, &v, &ierr);
+        if (ierr != MPI_SUCCESS) ++g_errors;
+      }
+    });
+    measure("fortran_attr_get_hit", 2000, 4000, [&](long iters) {
+      for (long i = 0; i < iters; ++i) {
+        MPI_Fint v = 0, flag = 0, ierr = -1;
+        mpi_attr_get_(&fcomm, &fkey, &v, &flag, &ierr);
+        if (ierr != MPI_SUCCESS || !flag) ++g_errors;
+      }
+    });
+    measure("f08_comm_get_hit", 2000, 4000, [&](long iters) {
+      for (long i = 0; i < iters; ++i) {
+        MPI_Aint v = 0;
+        MPI_Fint flag = 0, ierr = -1;
+        mpi_comm_get_attr_f08_(&fcomm, &fkey, &v, &flag, &ierr);
+        if (ierr != MPI_SUCCESS || !flag) ++g_errors;
+      }
+    });
+    measure("f08_comm_set_replace", 2000, 4000, [&](long iters) {
+      for (long i = 0; i < iters; ++i) {
+        const MPI_Aint v = i + 2;
+        MPI_Fint ierr = -1;
+        mpi_comm_set_attr_f08_(&fcomm, &fkey, &v, &ierr);
+        if (ierr != MPI_SUCCESS) ++g_errors;
+      }
+    });
+    CHECK(ops.set(obj, k[0], val_of(1)));  // a value set from C again, for the MPI:: paths
 #endif
     MPI::Intracomm cxx(from_word<MPI_Comm>(obj));
     const int ckey = k[0];
@@ -164,6 +206,9 @@ void get_paths(const kind_ops& ops, std::uintptr_t obj, int n) {
         void* v = nullptr;
         if (!cxx.Get_attr(ckey, &v)) ++g_errors;
       }
+    });
+    measure("cxx_comm_set_replace", 2000, 4000, [&](long iters) {
+      for (long i = 0; i < iters; ++i) cxx.Set_attr(ckey, val_of(i + 2));
     });
   }
   for (int& key : keys) CHECK(ops.del(obj, key));

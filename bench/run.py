@@ -8,6 +8,9 @@ three interleaved and print a Markdown table with the ratios and targets.
                                          # prints no figures; exit 0 unless something crashed
     python3 bench/run.py --host          # host mode: MPICH and Open MPI alone against
                                          # mpiattr's host libraries linked in front of them
+    python3 bench/run.py --lang          # Fortran (mpif.h, use mpi, mpi_f08) and MPI:: figures:
+                                         # standalone against the peers' own bindings, and
+                                         # over each host against the host alone (D68)
 
 Python 3.11, standard library only.  See bench/README.md.
 """
@@ -629,7 +632,10 @@ def machine_info(impls: dict[str, Impl], args) -> str:
         " (two-thread figures: MPI_THREAD_MULTIPLE)"
     mode = "quick (smoke test, figures not meaningful)" if args.quick else \
         f"median of {args.repetitions} interleaved runs, min time {args.min_time} s per figure"
-    host = f"host mode, mpiattr {source_state()} · " if args.host else ""
+    if args.lang and not args.quick:
+        mode = (f"median of {args.repetitions} interleaved runs, each the median of 11 timed batches "
+                "of 200,000 calls")
+    host = f"host mode, mpiattr {source_state()} · " if args.host or args.lang else ""
     elapsed = max(time.monotonic() - args.t_start, 1e-9)
     others = (busy_seconds() - args.busy_before) - (own_seconds() - args.own_before)
     waited = f", {args.waited:.0f} s waited for idle" if args.waited else ""
@@ -639,6 +645,235 @@ def machine_info(impls: dict[str, Impl], args) -> str:
             f"{', '.join(vers) or 'no peers'} · {host}{level} · {mode} · load average "
             f"{args.load_before:.1f} before, {os.getloadavg()[0]:.1f} after · other processes used "
             f"{max(others, 0.0) / elapsed:.2f} CPUs on average{waited}")
+
+
+# --------------------------------------------------------------------------
+# The language bindings (--lang, D68): Fortran (mpif.h, use mpi, mpi_f08) and MPI::
+
+
+LANG_FORTRAN = BENCH_DIR / "lang_bench.F90"
+LANG_CXX = BENCH_DIR / "cxx_bench.cc"
+LANG_IMPLS = ["mpiattr", "mpich", "openmpi", "mpiattr_mpich", "mpiattr_openmpi"]
+FORMS = [("f77", "`mpif.h`"), ("f90", "`use mpi`"), ("f08", "`mpi_f08`")]
+# (figure, label, family): the Fortran figures of lang_bench.F90 per form ...
+LANG_FORTRAN_FIGURES = [
+    ("comm_get_hit", "`MPI_COMM_GET_ATTR` hit", "get"),
+    ("comm_set_replace", "`MPI_COMM_SET_ATTR` replace", "set"),
+    ("attr_get_hit", "`MPI_ATTR_GET` hit (INTEGER)", "get"),
+    ("attr_put_replace", "`MPI_ATTR_PUT` replace (INTEGER)", "set"),
+    ("type_get_hit", "`MPI_TYPE_GET_ATTR` hit", "get"),
+    ("type_set_replace", "`MPI_TYPE_SET_ATTR` replace", "set"),
+    ("win_get_hit", "`MPI_WIN_GET_ATTR` hit", "get"),
+    ("win_set_replace", "`MPI_WIN_SET_ATTR` replace", "set"),
+]
+# ... and cxx_bench.cc's: the C routines measured by the same loop, then MPI::.
+LANG_CXX_FIGURES = [
+    ("c_comm_get_hit", "C `MPI_Comm_get_attr` hit", "get"),
+    ("c_comm_set_replace", "C `MPI_Comm_set_attr` replace", "set"),
+    ("cxx_comm_get_hit", "`MPI::Comm::Get_attr` hit", "get"),
+    ("cxx_comm_set_replace", "`MPI::Comm::Set_attr` replace", "set"),
+    ("cxx_type_get_hit", "`MPI::Datatype::Get_attr` hit", "get"),
+    ("cxx_type_set_replace", "`MPI::Datatype::Set_attr` replace", "set"),
+    ("cxx_win_get_hit", "`MPI::Win::Get_attr` hit", "get"),
+    ("cxx_win_set_replace", "`MPI::Win::Set_attr` replace", "set"),
+]
+# Targets (D68): against the faster peer's own binding of the same language, as the C figures'
+# (get 0.35x, set 0.5x); over a host, against the host alone with its own binding (get 0.5x,
+# set 0.7x: the scale targets of D63, the host's f2c and its table being in both).
+LANG_TARGETS = {"get": 0.35, "set": 0.5}
+LANG_HOST_TARGETS = {"get": 0.5, "set": 0.7}
+
+
+def lang_figures() -> list[tuple[str, str, str]]:
+    """(key, label, family) of every row of the --lang table, in order."""
+    out = []
+    for form, flabel in FORMS:
+        for fig, label, fam in LANG_FORTRAN_FIGURES:
+            if form == "f08" and fig.startswith("attr_"):
+                continue  # MPI-1 routines: no mpi_f08 form
+            out.append((f"{form}_{fig}", f"{flabel} {label}", fam))
+    return out + LANG_CXX_FIGURES
+
+
+def lang_prefix(args) -> tuple[Path | None, str | None]:
+    """The mpiattr build or install tree whose wrappers (bin/mpiattr-fort, -cxx, -<host>-fort,
+    -<host>-cxx) build the programs: --mpiattr-prefix, or the CMake build of mpiattr_bindings."""
+    if args.mpiattr_prefix:
+        return Path(args.mpiattr_prefix).resolve(), None
+    return cmake_build(args, args.cmake_target or ["mpiattr_bindings"])
+
+
+def lang_build(args, prefix: Path | None, out_dir: Path, wanted: list[str]
+               ) -> tuple[dict[str, list[Impl]], list[str]]:
+    """Builds lang_bench.F90 and cxx_bench.cc for each implementation: {name: [fortran, c++]}."""
+    built: dict[str, list[Impl]] = {}
+    failures: list[str] = []
+    for name in wanted:
+        host = name.removeprefix("mpiattr_") if name.startswith("mpiattr_") else \
+            (name if name in HOSTS else None)
+        if name == "mpiattr" or name != host:  # mpiattr's wrappers
+            tag = "" if name == "mpiattr" else f"-{host}"
+            if prefix is None:
+                continue
+            fc, cxx = (str(prefix / "bin" / f"mpiattr{tag}-{w}") for w in ("fort", "cxx"))
+            if not (Path(fc).exists() and Path(cxx).exists()):
+                # (A build without a Fortran compiler, or without that host: nothing to compare.)
+                log(f"{LABEL[name]}: no {fc} / {cxx}; n/a")
+                continue
+        else:
+            fc, cxx = shutil.which(f"mpifort.{host}"), shutil.which(f"mpicxx.{host}")
+            if fc is None or cxx is None:
+                log(f"{LABEL[name]}: mpifort.{host} / mpicxx.{host} not found; n/a")
+                continue
+        launcher: list[str] = []
+        env: dict[str, str] = {}
+        if host == "mpich":
+            mpiexec = shutil.which("mpiexec.mpich")
+            if mpiexec is None:
+                log(f"{LABEL[name]}: mpiexec.mpich not found; n/a")
+                continue
+            launcher = [mpiexec, "-n", "1"]
+        elif host == "openmpi":
+            env = dict(OMPI_ENV)
+            if args.thread_single:
+                env["OMPI_MCA_osc"] = "pt2pt,ucx"
+        moddir = out_dir / f"mod-{name}"
+        moddir.mkdir(parents=True, exist_ok=True)
+        fexe, cexe = out_dir / f"lang_bench.{name}", out_dir / f"cxx_bench.{name}"
+        cmds = [[fc, "-O2", f"-J{moddir}", str(LANG_FORTRAN), "-o", str(fexe)],
+                [cxx, *CXXFLAGS, str(LANG_CXX), "-o", str(cexe)]]
+        ok = True
+        for cmd in cmds:
+            log(f"{LABEL[name]}: " + " ".join(cmd))
+            r = run_cmd(cmd, cwd=moddir)
+            if r.returncode != 0:
+                log(f"{LABEL[name]}: build failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+                failures.append(f"{LABEL[name]}: {Path(cmd[-3]).name} build failed")
+                ok = False
+        if ok:
+            built[name] = [Impl(name, fexe, launcher, env), Impl(name, cexe, launcher, env)]
+    return built, failures
+
+
+def lang_run(args, built: dict[str, list[Impl]], quick: bool) -> tuple[dict[str, dict[str, list[float]]], list[str]]:
+    """Runs each implementation's two programs, in rotation, -r times (quick: once, tiny counts)."""
+    order = [n for n in LANG_IMPLS if n in built]
+    raw: dict[str, dict[str, list[float]]] = {n: {} for n in order}
+    failures: list[str] = []
+    level = (["quick"] if quick else []) + ([] if args.thread_single else ["multiple"])
+    reps = 1 if quick else args.repetitions
+    for rep in range(reps):
+        rot = order[rep % len(order):] + order[:rep % len(order)] if order else []
+        for name in rot:
+            for impl in built[name]:
+                log(f"[lang] rep {rep + 1}/{reps}: {LABEL[name]} {impl.binary.name}"
+                    f"  ({time.monotonic() - args.t_start:.0f} s)")
+                try:
+                    if args.wait_idle:
+                        args.waited += wait_idle(args.wait_idle)
+                    res = parse_results(execute(impl, level, timeout=300))
+                except RunError as e:
+                    log(f"{LABEL[name]}: {impl.binary.name} failed: {e}")
+                    failures.append(f"{LABEL[name]}: {impl.binary.name} run")
+                    continue
+                for k, v in res.items():
+                    raw[name].setdefault(k, []).append(float(v))
+    return raw, failures
+
+
+def make_lang_table(fig: dict[str, dict[str, float]]) -> tuple[str, int, int]:
+    """Standalone against the peers' own bindings of the language, then each host with mpiattr's
+    library in front against the host alone (the same build as the peer column)."""
+    lines = ["| figure | mpiattr | MPICH | Open MPI | mpiattr / faster peer | target | met? "
+             "| over MPICH | / MPICH | over Open MPI | / Open MPI | host target | met? MPICH | met? Open MPI |",
+             "|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|---|"]
+    met = total = 0
+
+    def verdict(mine, base, x):
+        nonlocal met, total
+        if mine is None or base is None:
+            return "n/a"
+        total += 1
+        ok = mine <= x * base
+        met += ok
+        return "yes" if ok else "**NO**"
+
+    for key, label, fam in lang_figures():
+        v = {n: fig.get(n, {}).get(key) for n in LANG_IMPLS}
+        peers = [v[p] for p in PEERS if v[p] is not None]
+        best = min(peers) if peers else None
+        ratio = "n/a" if v["mpiattr"] is None or not best else f"{v['mpiattr'] / best:.2f}"
+        cells = [label, *(fmt(v[n], "time") for n in ("mpiattr", "mpich", "openmpi")), ratio,
+                 f"≤ {LANG_TARGETS[fam]:g}× faster peer", verdict(v["mpiattr"], best, LANG_TARGETS[fam])]
+        hv = []
+        for h in HOSTS:
+            mine, alone = v[over(h)], v[h]
+            cells += [fmt(mine, "time"), "n/a" if mine is None or not alone else f"{mine / alone:.2f}"]
+            hv.append(verdict(mine, alone, LANG_HOST_TARGETS[fam]))
+        cells += [f"≤ {LANG_HOST_TARGETS[fam]:g}× host alone", *hv]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines), met, total
+
+
+def lang_smoke(args, out_dir: Path) -> tuple[list[str], list[str]]:
+    """--quick (CI): builds the Fortran and MPI:: programs for mpiattr standalone and over each host
+    and runs each once with tiny counts; lines for the report, and failures. (Not the peers alone,
+    to keep CI's stage short: their builds compile the same sources with the same host compilers,
+    and `--lang --quick` runs them too.)"""
+    prefix, err = lang_prefix(args)
+    if err:
+        return [f"  lang: {err}"], ["mpiattr (lang): build failed"]
+    built, failures = lang_build(args, prefix, out_dir, [n for n in LANG_IMPLS if n.startswith("mpiattr")])
+    raw, fails = lang_run(args, built, quick=True)
+    failures += fails
+    lines = []
+    for n in built:
+        got = len(raw.get(n, {}))
+        lines.append(f"  {LABEL[n]} (Fortran, MPI::): ran, {got} figures reported")
+        if got < len(lang_figures()):
+            failures.append(f"{LABEL[n]} (lang): {got} figures of {len(lang_figures())}")
+    return lines, failures
+
+
+def lang_main(args, out_dir: Path) -> int:
+    """--lang: the Fortran and MPI:: figures, standalone and over the hosts (D68)."""
+    wanted = [s.strip() for s in (args.only or ",".join(LANG_IMPLS)).split(",") if s.strip()]
+    bad = [w for w in wanted if w not in LANG_IMPLS]
+    if bad:
+        log(f"unknown implementation(s) for --lang: {', '.join(bad)} (known: {', '.join(LANG_IMPLS)})")
+        return 2
+    need_mpiattr = any(w.startswith("mpiattr") for w in wanted)
+    prefix, err = lang_prefix(args) if need_mpiattr else (None, None)
+    failures = [f"mpiattr: {err}"] if err else []
+    built, fails = lang_build(args, prefix, out_dir, wanted)
+    failures += fails
+    if not built:
+        log("nothing to run")
+        return 1
+    if args.quick:
+        raw, fails = lang_run(args, built, quick=True)
+        failures += fails
+        report = "lang_bench / cxx_bench --quick: smoke test, timings not measured.\n" + "".join(
+            f"  {LABEL[n]}: ran, {len(raw[n])} figures reported\n" for n in raw)
+    else:
+        raw, fails = lang_run(args, built, quick=False)
+        failures += fails
+        fig = {n: {k: statistics.median(v) for k, v in raw[n].items()} for n in raw}
+        table, met, total = make_lang_table(fig)
+        header = f"lang_bench + cxx_bench (--lang): {machine_info(built, args)}"
+        report = (f"{header}\n\n{table}\n\ntargets met: {met}/{total} (time; instructions: "
+                  f"bench/icount.py)\n")
+        if args.json:
+            Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig}, indent=1))
+    print(report)
+    if failures:
+        print("failures: " + "; ".join(failures))
+    if args.out:
+        Path(args.out).write_text(report)
+    log(f"total time {time.monotonic() - args.t_start:.0f} s")
+    if failures:
+        return 1
+    return 1 if args.strict and not args.quick and met < total else 0
 
 
 # --------------------------------------------------------------------------
@@ -674,6 +909,10 @@ def main() -> int:
     ap.add_argument("--host", action="store_true",
                     help="host mode: each host MPI alone against the same host with mpiattr's host "
                          "library (libmpiattr_mpich / libmpiattr_openmpi) linked in front of it")
+    ap.add_argument("--lang", action="store_true",
+                    help="the language bindings (D68): Fortran (mpif.h, use mpi, mpi_f08) and MPI:: "
+                         "get and set, mpiattr standalone against MPICH's and Open MPI's own bindings, "
+                         "and over each host against the host alone (lang_bench.F90, cxx_bench.cc)")
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke test: tiny counts, one run each, no callgrind; exit 0 unless a run fails")
     ap.add_argument("--callgrind", action="store_true", help="add instruction counts (valgrind)")
@@ -700,7 +939,7 @@ def main() -> int:
     args = ap.parse_args()
     args.thread_single = args.level == "single"
 
-    known = HOSTS if args.host else IMPLS
+    known = HOSTS if args.host else LANG_IMPLS if args.lang else IMPLS
     wanted = [s.strip() for s in (args.only or ",".join(known)).split(",") if s.strip()]
     bad = [w for w in wanted if w not in known]
     if bad:
@@ -714,6 +953,10 @@ def main() -> int:
     build_dir = Path(args.build_dir).resolve()
     out_dir = build_dir / "attr_bench"
     out_dir.mkdir(parents=True, exist_ok=True)
+    if args.lang:
+        if args.host:
+            ap.error("--lang covers the hosts already (mpiattr over MPICH, over Open MPI)")
+        return lang_main(args, out_dir)
 
     failures: list[str] = []
     impls: dict[str, Impl] = {}
@@ -846,6 +1089,12 @@ def main() -> int:
                          f"  {LABEL[i]}: reported no figures")
             if not n:
                 failures.append(f"{LABEL[i]}: quick run reported nothing")
+        if not args.host and not args.only:
+            # The Fortran and MPI:: programs (--lang, D68): built and run once each, so that CI
+            # keeps them building against every implementation.
+            more, fails = lang_smoke(args, out_dir)
+            lines += more
+            failures += [f if f.startswith("mpiattr") else f"(peer) {f}" for f in fails]
         report = "\n".join(lines) + "\n"
         header = lines[0]
     elif args.host:

@@ -294,6 +294,80 @@ MPIATTR_HOT bool fast_get_fortran(H h, int keyval, V* value, MPI_Fint* flag) {
   *flag = r.found ? FTrue : FFalse;
   return true;
 }
+// The C handle of a Fortran one, for the Fortran entry points' fast paths (D68). MPICH's f2c is
+// the integer itself (a macro); Open MPI's PMPI_XXX_f2c is a call that checks MPI's state, the
+// table's bounds and whether threads are in use before it reads ompi_XXX_f_to_c_table, some 30
+// instructions per get, which put a Fortran get over Open MPI at twice a C one. So over Open MPI a
+// direct-mapped cache per kind answers for the Fortran handles (Open MPI's are indices into its
+// table) of objects that carry mpiattr attributes. An entry is filled only below
+// MPI_THREAD_MULTIPLE (the fast paths' gate, g_fast, is checked first), by the host's own f2c,
+// and only while the object's record is awake; and every free of an object of the kind that this
+// library sees (MPI_XXX_free and PMPI_XXX_free, MPI_Comm_disconnect, in any language) moves the
+// kind's generation on, which empties the cache. A Fortran handle names another object only once
+// the host has destroyed the first, which happens at or after its free: so an entry can never
+// give the handle's earlier object. (The entry's tag is the generation and the handle: zero
+// pages, generation 0, match nothing; the generation skips 0 when it wraps, clearing the table.)
+#if defined(OMPI_MAJOR_VERSION)
+inline constexpr bool kFortranHandleCache = true;
+#else
+inline constexpr bool kFortranHandleCache = false;
+#endif
+template <object_kind K>
+struct fortran_handles {
+  using H = typename kind_traits<K>::handle;
+  static constexpr std::size_t kSize = 1024;  // Open MPI's first 1024 handles of the kind
+  struct entry {
+    std::uint64_t tag;
+    H handle;
+  };
+  static inline entry table[kSize];
+  static inline std::atomic<std::uint32_t> generation{1};
+  static std::uint64_t tag(MPI_Fint f) {
+    return (std::uint64_t{generation.load(std::memory_order_relaxed)} << 32) | static_cast<std::uint32_t>(f);
+  }
+  // A free of an object of this kind (any thread level: a lost increment between two threads'
+  // frees is one generation, which still differs from every filled entry's).
+  MPIATTR_HOT static void forget() {
+    if constexpr (kFortranHandleCache) {
+      const std::uint32_t g = generation.load(std::memory_order_relaxed) + 1;
+      if (g == 0) [[unlikely]] {
+        wrap();
+        return;
+      }
+      generation.store(g, std::memory_order_relaxed);
+    }
+  }
+  [[gnu::cold, gnu::noinline]] static void wrap() {
+    for (entry& e : table) e.tag = 0;
+    generation.store(1, std::memory_order_relaxed);
+  }
+  // Below MPI_THREAD_MULTIPLE only (the caller has checked g_fast).
+  template <typename F2c>
+  MPIATTR_HOT static H to_c(MPI_Fint f, F2c f2c) {
+    if constexpr (!kFortranHandleCache) {
+      return f2c(f);
+    } else {
+      entry& e = table[static_cast<std::uint32_t>(f) & (kSize - 1)];
+      if (e.tag == tag(f)) [[likely]] return e.handle;
+      return fill(e, f, f2c);
+    }
+  }
+  template <typename F2c>
+  [[gnu::noinline]] static H fill(entry& e, MPI_Fint f, F2c f2c) {
+    const H h = f2c(f);
+    if (records<K>().find_unsynchronised(native(h)) != nullptr) e = entry{tag(f), h};
+    return h;
+  }
+};
+template <object_kind K, typename F2c>
+MPIATTR_HOT typename kind_traits<K>::handle fortran_to_c(MPI_Fint f, F2c f2c) {
+  return fortran_handles<K>::to_c(f, f2c);
+}
+template <object_kind K>
+MPIATTR_HOT void forget_fortran_handles() {
+  fortran_handles<K>::forget();
+}
+
 // fast_set of a value of any origin (the Fortran entry points pass theirs).
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_put(H h, int keyval, attribute_value v) {

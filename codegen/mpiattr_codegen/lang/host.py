@@ -302,7 +302,8 @@ def f_to_c(fn: Function) -> Lowering:
 def f_fast_path(fn: Function) -> str | None:
     """The fast-path attempt of a Fortran get or set below MPI_THREAD_MULTIPLE (host_glue.h:
     fast_get_fortran, fast_put; docs/decisions.md D63): an expression true when the call is done
-    (IERROR still to be written), or None. The handle goes through the host's f2c, the value
+    (IERROR still to be written), or None. The handle goes through the host's f2c (over Open MPI
+    through the cache of Fortran handles in front of it, fortran_to_c, D68), the value
     converts by the attribute's kind (spec/kinds.toml), as on the checked path."""
     if fn.core not in ("get_attr", "set_attr") or fn.returns or not fn.ierror:
         return None
@@ -312,8 +313,11 @@ def f_fast_path(fn: Function) -> str | None:
     flag = next((p for p in ps if p.kind.cls == "logical" and p.dir == "out"), None)
     if handle is None or value is None or handle.kind.object not in ("comm", "type", "win"):
         return None
-    h = f"PMPI_{_F2C[handle.kind.object]}_f2c(*{handle.name})"
     kind, keyval = object_enum(fn), keyval_param(fn).name
+    # The C handle: over Open MPI through the cache of Fortran handles (host_glue.h, D68), else
+    # (MPICH: the integer itself) the host's f2c.
+    h = (f"mpiattr::host::fortran_to_c<{kind}>(*{handle.name}, "
+         f"[](MPI_Fint f) {{ return PMPI_{_F2C[handle.kind.object]}_f2c(f); }})")
     # The fast paths' switch first: at MPI_THREAD_MULTIPLE (or reporting) the host's f2c is not
     # paid twice, here and again on the checked path (icount's fortran_comm_get_hit, D62).
     on = "mpiattr::host::g_fast.load(std::memory_order_relaxed) && "

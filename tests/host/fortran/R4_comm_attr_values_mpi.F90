@@ -15,6 +15,9 @@
 ! MPI_IO and MPI_LASTUSEDCODE are attached; MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE and MPI_APPNUM
 ! may be absent, but their keys are valid. MPI_TAG_UB >= 32767 and the same on all processes.
 ! Whether each is found and its value are FACT lines: with mpiattr in front the host answers them.
+!
+! MPI-4.1 §6.4.3, §20.3.4 (D68): a Fortran handle freed and given to a new communicator names the
+! new one: a get through it gives the value set on the new communicator.
 program R4_comm_attr_values
 #ifndef MPIF_H
   use mpi
@@ -25,14 +28,15 @@ program R4_comm_attr_values
   include 'mpif.h'
 #endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
-  integer, parameter :: nvals = 9, npre = 7
-  integer :: ierr, rc, rank, nranks, k, k2, comm, i
+  integer, parameter :: nvals = 9, npre = 7, nreuse = 8
+  integer :: ierr, rc, rank, nranks, k, k2, comm, i, bad, reuse(nreuse)
   integer(kind=ak) :: v, vals(nvals), vw, vs, vc, minmax(2), red(2)
   integer(kind=ak) :: pre_val(npre)
   integer :: pre_key(npre)
   logical :: f, fw, fs, fc, pre_found(npre)
   character(len=20) :: vname(nvals), pname(npre)
 
+  bad = 0
   call MPI_INIT(ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
@@ -97,6 +101,33 @@ program R4_comm_attr_values
   call MPI_COMM_DELETE_ATTR(MPI_COMM_WORLD, k, rc)
   call MPI_COMM_DELETE_ATTR(MPI_COMM_SELF, k, ierr)
   call check('R4_delete_attr_on_world_and_self', rc == MPI_SUCCESS .and. ierr == MPI_SUCCESS)
+
+  ! ---- a freed Fortran handle given to the next communicator (D68) ----
+  ! Open MPI hands out the lowest free Fortran handle and its allocator the memory freed last, so
+  ! the new communicators below get the old ones' handles with other C handles (objects) behind
+  ! them; MPICH reuses both. Over Open MPI mpiattr caches which C handle a Fortran handle names:
+  ! each get must still give the value of the communicator the handle names now.
+  do i = 1, nreuse
+    call MPI_COMM_DUP(MPI_COMM_WORLD, reuse(i), ierr)
+    call MPI_COMM_SET_ATTR(reuse(i), k, int(100 + i, ak), rc)
+    call MPI_COMM_GET_ATTR(reuse(i), k, v, f, ierr)
+    bad = bad + merge(0, 1, rc == MPI_SUCCESS .and. ierr == MPI_SUCCESS .and. f .and. v == 100 + i)
+  end do
+  do i = 1, nreuse
+    call MPI_COMM_FREE(reuse(i), ierr)
+  end do
+  do i = 1, nreuse
+    call MPI_COMM_DUP(MPI_COMM_WORLD, reuse(i), ierr)
+    call MPI_COMM_SET_ATTR(reuse(i), k, int(200 + i, ak), rc)
+  end do
+  do i = 1, nreuse
+    call MPI_COMM_GET_ATTR(reuse(i), k, v, f, ierr)
+    bad = bad + merge(0, 1, ierr == MPI_SUCCESS .and. f .and. v == 200 + i)
+  end do
+  call check('D68_reused_fortran_handle_gets_the_new_communicators_value', bad == 0)
+  do i = 1, nreuse
+    call MPI_COMM_FREE(reuse(i), ierr)
+  end do
 
   ! ---- the environment attributes of MPI_COMM_WORLD (R8.2, R7.5) ----
   pname = [character(len=20) :: 'MPI_TAG_UB', 'MPI_HOST', 'MPI_IO', 'MPI_WTIME_IS_GLOBAL', &

@@ -14,6 +14,7 @@
 ! MPI_WIN_MODEL at creation (§13.2.6, R8.3); Fortran gets the base address as an integer and the
 ! others as their values (§20.3.7, R7.5).
 ! Fortran callbacks get the Fortran INTEGER handle the program holds (§20.3.7, R1.6).
+! MPI-4.1 §5.1.10, §20.3.4 (D68): a Fortran handle freed and given to a new datatype names the new one.
 module cb_log
 #ifndef MPIF_H
   use mpi
@@ -104,7 +105,8 @@ program R6_type_win_caching
 #endif
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer(kind=ak), parameter :: big = 2_ak**34 + 9
-  integer :: ierr, rc, rank, t, t2, saved, tk, tkdup, tknull, win, wk, wk2, i
+  integer, parameter :: nreuse = 8
+  integer :: ierr, rc, rank, t, t2, saved, tk, tkdup, tknull, win, wk, wk2, i, nbad, reuse(nreuse)
   integer(kind=ak) :: xt, xd, xw, v, vt, vtdup, vw, addr
   logical :: f, ok
   integer :: buf(16)
@@ -307,6 +309,33 @@ program R6_type_win_caching
   call MPI_WIN_FREE_KEYVAL(wk2, ierr)
   call check('R2_win_free_keyval_sets_invalid', rc == MPI_SUCCESS .and. ierr == MPI_SUCCESS .and. &
              wk == MPI_KEYVAL_INVALID .and. wk2 == MPI_KEYVAL_INVALID)
+
+  ! ---- a freed Fortran datatype handle given to the next datatype (D68) ----
+  ! Over Open MPI mpiattr caches which C handle a Fortran handle names; the new datatypes get the
+  ! old ones' Fortran handles with other objects behind them, and each get must give the value
+  ! set on the datatype the handle names now.
+  call MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, tk, 0_ak, ierr)
+  nbad = 0
+  do i = 1, nreuse
+    call MPI_TYPE_CONTIGUOUS(i, MPI_INTEGER, reuse(i), ierr)
+    call MPI_TYPE_SET_ATTR(reuse(i), tk, int(100 + i, ak), rc)
+    call MPI_TYPE_GET_ATTR(reuse(i), tk, v, f, ierr)
+    if (.not. (rc == MPI_SUCCESS .and. ierr == MPI_SUCCESS .and. f .and. v == 100 + i)) nbad = nbad + 1
+  end do
+  do i = 1, nreuse
+    call MPI_TYPE_FREE(reuse(i), ierr)
+  end do
+  do i = 1, nreuse
+    call MPI_TYPE_CONTIGUOUS(i, MPI_INTEGER, reuse(i), ierr)
+    call MPI_TYPE_SET_ATTR(reuse(i), tk, int(200 + i, ak), rc)
+  end do
+  do i = 1, nreuse
+    call MPI_TYPE_GET_ATTR(reuse(i), tk, v, f, ierr)
+    if (.not. (ierr == MPI_SUCCESS .and. f .and. v == 200 + i)) nbad = nbad + 1
+    call MPI_TYPE_FREE(reuse(i), ierr)
+  end do
+  call MPI_TYPE_FREE_KEYVAL(tk, ierr)
+  call check('D68_reused_fortran_datatype_handle_gets_the_new_datatypes_value', nbad == 0)
 
   call report('mpif')
   call MPI_FINALIZE(ierr)
