@@ -27,10 +27,11 @@
 module d61_sweep
   use, intrinsic :: iso_c_binding, only: c_long, c_int
   use mpi, only: MPI_SUCCESS, MPI_ERR_NO_MEM, MPI_MAX_ERROR_STRING, MPI_ADDRESS_KIND, &
-                 MPI_ERROR_CLASS, MPI_ERROR_STRING
+                 MPI_KEYVAL_INVALID, MPI_ERROR_CLASS, MPI_ERROR_STRING
   implicit none
   private
-  public :: ak, new_token, end_token, plain_value, check, sweep, op_fn, state_fn
+  public :: ak, new_token, end_token, plain_value, check, sweep, op_fn, state_fn, took_keyval, &
+            token_set_state
   public :: live_tokens, failures, injected, persistent
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer, parameter :: max_tokens = 200000
@@ -124,6 +125,29 @@ contains
                  'the message does not say the routine ran out of memory: ' // trim(msg))
     end if
   end function outcome
+
+  ! After a keyval creation into `key`: a keyval exactly when it succeeded, kept in `slot`.
+  subroutine took_keyval(failed, key, slot)
+    logical, intent(in) :: failed
+    integer, intent(in) :: key
+    integer, intent(inout) :: slot
+    call check(failed .eqv. (key == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
+    if (.not. failed) slot = key
+  end subroutine took_keyval
+
+  ! After a set of the new token `token` on a datatype or window, read back as `flag` and `v`: stored
+  ! exactly when it succeeded; after a failure the token is the program's again.
+  subroutine token_set_state(failed, flag, v, token, what)
+    logical, intent(in) :: failed, flag
+    integer(ak), intent(in) :: v, token
+    character(*), intent(in) :: what
+    if (failed) then
+      call check(.not. flag, 'a failed ' // what // ' stored its value')
+      call end_token(token, 'the value a failed set did not store')
+    else
+      call check(flag .and. v == token, what // ' did not store')
+    end if
+  end subroutine token_set_state
 
   ! Runs op with the nth allocation failing, n = 1, 2, ... until op makes fewer than n.
   subroutine sweep(routine, op, state)
@@ -270,8 +294,7 @@ contains
   end function op_create_keyval
   subroutine state_create_keyval(failed)
     logical, intent(in) :: failed
-    call check(failed .eqv. (newkey == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
-    if (.not. failed) ckeys(cur) = newkey
+    call took_keyval(failed, newkey, ckeys(cur))
   end subroutine state_create_keyval
 
   integer function op_set()
@@ -371,18 +394,6 @@ contains
     call MPI_Comm_dup(work, victim, ierr)  ! the next attempt's
   end subroutine state_free
 
-  ! After a set of a new token on a datatype or window: stored exactly when it succeeded.
-  subroutine token_set_state(failed, flag, v, what)
-    logical, intent(in) :: failed, flag
-    integer(ak), intent(in) :: v
-    character(*), intent(in) :: what
-    if (failed) then
-      call check(.not. flag, 'a failed ' // what // ' stored its value')
-      call end_token(value, 'the value a failed set did not store')
-    else
-      call check(flag .and. v == value, what // ' did not store')
-    end if
-  end subroutine token_set_state
 
   integer function op_type_create_keyval()
     integer :: ierr
@@ -392,8 +403,7 @@ contains
   end function op_type_create_keyval
   subroutine state_type_create_keyval(failed)
     logical, intent(in) :: failed
-    call check(failed .eqv. (newkey == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
-    if (.not. failed) tkeys(cur) = newkey
+    call took_keyval(failed, newkey, tkeys(cur))
   end subroutine state_type_create_keyval
 
   integer function op_type_set()
@@ -409,7 +419,7 @@ contains
     integer :: ierr
     v = 0
     call MPI_Type_get_attr(wtype, tkeys(cur), v, flag, ierr)
-    call token_set_state(failed, flag, v, 'MPI_Type_set_attr')
+    call token_set_state(failed, flag, v, value, 'MPI_Type_set_attr')
   end subroutine state_type_set
 
   integer function op_type_dup()
@@ -445,8 +455,7 @@ contains
   end function op_win_create_keyval
   subroutine state_win_create_keyval(failed)
     logical, intent(in) :: failed
-    call check(failed .eqv. (newkey == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
-    if (.not. failed) wkeys(cur) = newkey
+    call took_keyval(failed, newkey, wkeys(cur))
   end subroutine state_win_create_keyval
 
   integer function op_win_set()
@@ -462,7 +471,7 @@ contains
     integer :: ierr
     v = 0
     call MPI_Win_get_attr(win, wkeys(cur), v, flag, ierr)
-    call token_set_state(failed, flag, v, 'MPI_Win_set_attr')
+    call token_set_state(failed, flag, v, value, 'MPI_Win_set_attr')
   end subroutine state_win_set
 
   integer function op_free_keyval()
@@ -555,7 +564,8 @@ end module d61_f08
 ! ---- use mpi (the same link names as mpif.h) ----
 module d61_mpi
   use mpi
-  use d61_sweep, only: ak, new_token, end_token, check, sweep, live_tokens
+  use d61_sweep, only: ak, new_token, end_token, check, sweep, live_tokens, took_keyval, &
+                       token_set_state
   implicit none
   private
   public :: mpi_sweeps
@@ -651,8 +661,7 @@ contains
   end function op_keyval_create
   subroutine state_keyval_create(failed)
     logical, intent(in) :: failed
-    call check(failed .eqv. (newkey == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
-    if (.not. failed) mkeys(cur) = newkey
+    call took_keyval(failed, newkey, mkeys(cur))
   end subroutine state_keyval_create
 
   integer function op_attr_put()
@@ -716,22 +725,9 @@ contains
   end function op_type_create_keyval
   subroutine state_type_create_keyval(failed)
     logical, intent(in) :: failed
-    call check(failed .eqv. (newkey == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
-    if (.not. failed) tkeys(cur) = newkey
+    call took_keyval(failed, newkey, tkeys(cur))
   end subroutine state_type_create_keyval
 
-  ! After a set of a new token on a datatype or window: stored exactly when it succeeded.
-  subroutine token_set_state(failed, flag, v, what)
-    logical, intent(in) :: failed, flag
-    integer(ak), intent(in) :: v
-    character(*), intent(in) :: what
-    if (failed) then
-      call check(.not. flag, 'a failed ' // what // ' stored its value')
-      call end_token(value, 'the value a failed set did not store')
-    else
-      call check(flag .and. v == value, what // ' did not store')
-    end if
-  end subroutine token_set_state
 
   integer function op_type_set()
     integer :: ierr
@@ -746,7 +742,7 @@ contains
     integer :: ierr
     v = 0
     call MPI_TYPE_GET_ATTR(wtype, tkeys(cur), v, flag, ierr)
-    call token_set_state(failed, flag, v, 'MPI_TYPE_SET_ATTR')
+    call token_set_state(failed, flag, v, value, 'MPI_TYPE_SET_ATTR')
   end subroutine state_type_set
 
   integer function op_type_dup()
@@ -775,8 +771,7 @@ contains
   end function op_win_create_keyval
   subroutine state_win_create_keyval(failed)
     logical, intent(in) :: failed
-    call check(failed .eqv. (newkey == MPI_KEYVAL_INVALID), 'a keyval exactly when it succeeds')
-    if (.not. failed) wkeys(cur) = newkey
+    call took_keyval(failed, newkey, wkeys(cur))
   end subroutine state_win_create_keyval
 
   integer function op_win_set()
@@ -792,7 +787,7 @@ contains
     integer :: ierr
     v = 0
     call MPI_WIN_GET_ATTR(win, wkeys(cur), v, flag, ierr)
-    call token_set_state(failed, flag, v, 'MPI_WIN_SET_ATTR')
+    call token_set_state(failed, flag, v, value, 'MPI_WIN_SET_ATTR')
   end subroutine state_win_set
 
   subroutine mpi_sweeps()

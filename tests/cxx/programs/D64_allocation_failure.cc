@@ -293,27 +293,35 @@ long sweep(const char* routine, where w, Op&& op, State&& state) {
 // ---- the sweeps ----
 snap before;
 
-// Comm::Create_keyval in one of its forms into ckeys[i]; no state of the glue's is left by a failure.
-void sweep_comm_create_keyval(int i) {
+// A keyval creation (`create` returns the key) into `slot`: a key exactly when it succeeds, with a
+// state of the glue's when the form keeps one (`keeps_state`), and none left by a failure.
+template <typename Create>
+void sweep_create_keyval(const char* routine, int& slot, bool keeps_state, Create create) {
   int key = MPI::KEYVAL_INVALID;
   std::size_t states = 0;
-  sweep("MPI_Comm_create_keyval", no_object(),
+  sweep(routine, no_object(),
         [&] {
           key = MPI::KEYVAL_INVALID;
           states = live_states();
-          if (i % 3 == 0) key = MPI::Comm::Create_keyval(comm_copy, comm_delete, nullptr);
-          else if (i % 3 == 1) key = MPI::Comm::Create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, nullptr);
-          else key = MPI::Comm::Create_keyval(comm_copy, c_comm_delete, nullptr);
+          key = create();
         },
         [&](long n) {
           const bool failed = key == MPI::KEYVAL_INVALID;
           const std::size_t now = live_states();
-          check(now == states + (failed || i % 3 == 1 ? 0 : 1),
-                "MPI::Comm::Create_keyval (%s, allocation %ld failing): %zu keyval states, %zu before", regime_names[mode],
-                n, now, states);
-          if (!failed) ckeys[i] = key;
+          check(now == states + (failed || !keeps_state ? 0 : 1), "%s (%s, allocation %ld failing): %zu keyval states, %zu before",
+                routine, regime_names[mode], n, now, states);
+          if (!failed) slot = key;
           return failed;
         });
+}
+
+// Comm::Create_keyval in one of its forms into ckeys[i].
+void sweep_comm_create_keyval(int i) {
+  sweep_create_keyval("MPI_Comm_create_keyval", ckeys[i], i % 3 != 1, [i] {
+    if (i % 3 == 0) return MPI::Comm::Create_keyval(comm_copy, comm_delete, nullptr);
+    if (i % 3 == 1) return MPI::Comm::Create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, nullptr);
+    return MPI::Comm::Create_keyval(comm_copy, c_comm_delete, nullptr);
+  });
 }
 
 // Comm::Set_attr of a new value under ckeys[i] on work.
@@ -428,51 +436,38 @@ void sweep_free() {
   victim.Free();
 }
 
-// After a set of the newest token on a datatype or window: a failed one stored nothing (the token
-// is the program's again), a successful one stored it.
-bool token_set_state(bool flag, void* v, void* token, const char* what, long n) {
-  const bool failed = !(flag && v == token);
-  if (failed) {
-    check(!flag, "a failed %s left a value (allocation %ld failing, %s)", what, n, regime_names[mode]);
-    end_token(token, "the value a failed set did not store");
-  }
-  return failed;
+// A set of a new token on a datatype or window (`set(token)`; `get(&v)` reads it back): stored
+// exactly when it succeeded; after a failure the token is the program's again.
+template <typename Set, typename Get>
+void sweep_token_set(const char* routine, where w, Set set, Get get) {
+  void* token = nullptr;
+  sweep(routine, w,
+        [&] {
+          token = new_token();
+          set(token);
+        },
+        [&](long n) {
+          void* v = nullptr;
+          const bool flag = get(&v);
+          const bool failed = !(flag && v == token);
+          if (failed) {
+            check(!flag, "a failed %s left a value (allocation %ld failing, %s)", routine, n, regime_names[mode]);
+            end_token(token, "the value a failed set did not store");
+          }
+          return failed;
+        });
 }
 
 void sweep_types() {
   wtype = MPI::INT.Create_contiguous(2);
-  for (int i = 0; i < 6; ++i) {
-    int key = MPI::KEYVAL_INVALID;
-    std::size_t states = 0;
-    sweep("MPI_Type_create_keyval", no_object(),
-          [&] {
-            key = MPI::KEYVAL_INVALID;
-            states = live_states();
-            key = i % 2 == 0 ? MPI::Datatype::Create_keyval(type_copy, type_delete, nullptr)
-                             : MPI::Datatype::Create_keyval(type_copy_mpich, type_delete, nullptr);
-          },
-          [&](long n) {
-            const bool failed = key == MPI::KEYVAL_INVALID;
-            check(live_states() == states + (failed ? 0 : 1),
-                  "MPI::Datatype::Create_keyval (%s, allocation %ld failing): a keyval state %s", regime_names[mode], n,
-                  failed ? "left behind" : "missing");
-            if (!failed) tkeys[i] = key;
-            return failed;
-          });
-  }
-  for (int i = 0; i < 6; ++i) {
-    void* token = nullptr;
-    sweep("MPI_Type_set_attr", no_object(),
-          [&] {
-            token = new_token();
-            wtype.Set_attr(tkeys[i], token);
-          },
-          [&](long n) {
-            void* v = nullptr;
-            const bool flag = wtype.Get_attr(tkeys[i], &v);
-            return token_set_state(flag, v, token, "MPI::Datatype::Set_attr", n);
-          });
-  }
+  for (int i = 0; i < 6; ++i)
+    sweep_create_keyval("MPI_Type_create_keyval", tkeys[i], true, [i] {
+      return i % 2 == 0 ? MPI::Datatype::Create_keyval(type_copy, type_delete, nullptr)
+                        : MPI::Datatype::Create_keyval(type_copy_mpich, type_delete, nullptr);
+    });
+  for (int i = 0; i < 6; ++i)
+    sweep_token_set("MPI_Type_set_attr", no_object(), [i](void* v) { wtype.Set_attr(tkeys[i], v); },
+                    [i](void** v) { return wtype.Get_attr(tkeys[i], v); });
   const long live = live_tokens;
   MPI::Datatype dup;
   sweep("MPI_Type_dup", no_object(),
@@ -502,37 +497,12 @@ void sweep_windows() {
   static int buf[4];
   win = MPI::Win::Create(buf, sizeof buf, sizeof buf[0], MPI::INFO_NULL, MPI::COMM_SELF);
   win.Set_errhandler(win_handler());
-  for (int i = 0; i < 6; ++i) {
-    int key = MPI::KEYVAL_INVALID;
-    std::size_t states = 0;
-    sweep("MPI_Win_create_keyval", no_object(),
-          [&] {
-            key = MPI::KEYVAL_INVALID;
-            states = live_states();
-            key = MPI::Win::Create_keyval(win_copy, win_delete, nullptr);
-          },
-          [&](long n) {
-            const bool failed = key == MPI::KEYVAL_INVALID;
-            check(live_states() == states + (failed ? 0 : 1),
-                  "MPI::Win::Create_keyval (%s, allocation %ld failing): a keyval state %s", regime_names[mode], n,
-                  failed ? "left behind" : "missing");
-            if (!failed) wkeys[i] = key;
-            return failed;
-          });
-  }
-  for (int i = 0; i < 6; ++i) {
-    void* token = nullptr;
-    sweep("MPI_Win_set_attr", on(win),
-          [&] {
-            token = new_token();
-            win.Set_attr(wkeys[i], token);
-          },
-          [&](long n) {
-            void* v = nullptr;
-            const bool flag = win.Get_attr(wkeys[i], &v);
-            return token_set_state(flag, v, token, "MPI::Win::Set_attr", n);
-          });
-  }
+  for (int i = 0; i < 6; ++i)
+    sweep_create_keyval("MPI_Win_create_keyval", wkeys[i], true,
+                        [] { return MPI::Win::Create_keyval(win_copy, win_delete, nullptr); });
+  for (int i = 0; i < 6; ++i)
+    sweep_token_set("MPI_Win_set_attr", on(win), [i](void* v) { win.Set_attr(wkeys[i], v); },
+                    [i](void** v) { return win.Get_attr(wkeys[i], v); });
 }
 
 // Free_keyval: MPI::KEYVAL_INVALID once freed (the attributes keep the key, R2.2).
