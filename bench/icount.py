@@ -90,7 +90,7 @@ def main() -> int:
     ap.add_argument("--build-dir", default=str(REPO / "build"), help="the CMake build (default: %(default)s)")
     ap.add_argument("--budgets", default=str(BUDGETS), help="budget file (default: %(default)s)")
     ap.add_argument("--update", action="store_true",
-                    help=f"write the budgets: each count + {MARGIN:.0%} + {SLACK} instructions")
+                    help=f"write the budgets: each count + {round(MARGIN * 100)}%% + {SLACK} instructions")
     ap.add_argument("--lib-dir", help="put this directory first in LD_LIBRARY_PATH (another build's libraries)")
     ap.add_argument("--only", help="comma-separated MODE or MODE/LEVEL (modes: standalone, mpich, openmpi)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="valgrind processes at once")

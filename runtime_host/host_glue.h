@@ -140,6 +140,10 @@ extern std::atomic<bool> g_fast;
 extern std::atomic<bool> g_fast_concurrent;
 
 bool ready();                  // MPI initialised and not finalised; sets up mpiattr on first use
+// After ready() failed: the host's error code if the host refused what mpiattr sets up for itself
+// (its own keyvals; out of memory, D66), which the host's handler has had; 0 if MPI is not
+// initialised, or finalised.
+int refused_code();
 attr_object* find(object_kind kind, std::uintptr_t native);
 // The record of a valid host object with no record yet: registers one (set) after checking the
 // handle with the host, or (get, delete) checks it and gives an empty record. Returns nullptr
@@ -185,7 +189,8 @@ class call {
 
   MPIATTR_HOT bool usable() {
     if (ready()) [[likely]] return true;
-    pending_ = mpiattr::fail(kErrOther, "MPI is not initialized, or has been finalized");
+    host_code_ = refused_code();  // (then fail() returns it: the host's handler has run)
+    if (host_code_ == 0) pending_ = mpiattr::fail(kErrOther, "MPI is not initialized, or has been finalized");
     return false;
   }
 

@@ -408,13 +408,16 @@ bool host_world_up() {
 }
 
 // mpiattr meets the World Model (at its start, or later if sessions started it): the finalize
-// guard goes on MPI_COMM_SELF. Under g_start_mu, mpiattr running.
-bool begin_world() {
-  if (PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr) != MPI_SUCCESS) return false;
+// guard goes on MPI_COMM_SELF. Under g_start_mu, mpiattr running. Returns the host's code.
+int begin_world() {
+  if (int rc = PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr); rc != MPI_SUCCESS) return rc;
   measure_no_object_handler();  // (it needs MPI_COMM_WORLD and MPI_COMM_SELF: D56)
   g_world.store(kWorldActive, std::memory_order_release);
-  return true;
+  return MPI_SUCCESS;
 }
+
+// The host's code when it refused what start() asks of it (0: it did not); see refused_code().
+std::atomic<int> g_refused{0};
 
 // Whether the World Model is active, noticing an MPI_Init that came after sessions started
 // mpiattr (the host does not tell: MPI_Init is not this library's).
@@ -434,7 +437,10 @@ bool world_active() {
   if (s != kNotStarted) return s == kRunning;
   // The World Model once finalized is not started again; live sessions are enough (D57).
   const bool world = g_world.load(std::memory_order_acquire) == kWorldNever && host_world_up();
-  if (!world && g_sessions.load(std::memory_order_acquire) == 0) return false;
+  if (!world && g_sessions.load(std::memory_order_acquire) == 0) {
+    g_refused.store(0, std::memory_order_release);  // (MPI is not running: nothing was refused)
+    return false;
+  }
   int level = host_thread_single;
   PMPI_Query_thread(&level);
   sync::set_concurrent(level == host_thread_multiple);  // the level the host provides (R11)
@@ -442,14 +448,27 @@ bool world_active() {
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
   keyvals().set_attribute_census(census);
-  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &g_probe_comm, nullptr) != MPI_SUCCESS ||
-      PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_probe_type, nullptr) != MPI_SUCCESS ||
-      PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &g_probe_win, nullptr) != MPI_SUCCESS ||
-      PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_guard, &g_finalize_guard, nullptr) != MPI_SUCCESS ||
-      (world && !begin_world())) {
-    std::fprintf(stderr, "mpiattr: the host MPI refused mpiattr's own keyvals; caching is unavailable\n");
+  // mpiattr's own host keyvals. The host refuses them only when it is out of memory itself (D66):
+  // the routine that started mpiattr then returns the host's code, which the host's handler has
+  // had, and the next caching call tries again, from nothing.
+  int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &g_probe_comm, nullptr);
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_probe_type, nullptr);
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &g_probe_win, nullptr);
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_guard, &g_finalize_guard, nullptr);
+  if (rc == MPI_SUCCESS && world) rc = begin_world();
+  if (rc != MPI_SUCCESS) {
+    for (int* k : {&g_probe_comm, &g_finalize_guard})
+      if (*k != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(k);
+    if (g_probe_type != MPI_KEYVAL_INVALID) PMPI_Type_free_keyval(&g_probe_type);
+    if (g_probe_win != MPI_KEYVAL_INVALID) PMPI_Win_free_keyval(&g_probe_win);
+    g_probe_comm = g_probe_type = g_probe_win = g_finalize_guard = MPI_KEYVAL_INVALID;
+    g_refused.store(rc, std::memory_order_release);
     return false;
   }
+  g_refused.store(0, std::memory_order_release);
   // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h).
   int rank = g_session_rank, size = g_session_size;
   if (world) {
@@ -550,6 +569,8 @@ bool ready() {
   if (g_state.load(std::memory_order_acquire) == kRunning) [[likely]] return true;
   return start();
 }
+
+int refused_code() { return g_refused.load(std::memory_order_acquire); }
 
 attr_object* find(object_kind kind, std::uintptr_t key) {
   switch (kind) {

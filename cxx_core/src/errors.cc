@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -21,16 +22,32 @@ constexpr int kCodeBase = 1 << 20;
 thread_local char t_detail[512];
 thread_local int t_user_code = 0;
 
+// The messages of made codes. Fixed buffers in static storage: making a code and reading its
+// message never allocate, so an out-of-memory error (D61) keeps its message naming the routine,
+// and MPI_Error_string works however short memory is (D70).
+constexpr std::size_t kTextCap = 512;  // MPI_MAX_ERROR_STRING of the standalone mpi.h and the ABI
 struct message_ring {
   std::mutex mu;
-  std::array<std::string, kSlots> text;
+  char text[kSlots][kTextCap];
   std::array<int, kSlots> code{};  // the code whose text the slot holds
   std::array<int, kSlots> wide_class{};  // the class of a code made with kWideClass bits
   unsigned next = 0;
 };
 message_ring& ring() {
-  static message_ring* r = new message_ring;  // never destroyed: codes outlive static teardown
+  // Constructed in place in static storage, never destroyed: codes outlive static teardown, and
+  // the 2 MiB stay zero pages until messages are written.
+  alignas(message_ring) static unsigned char storage[sizeof(message_ring)];
+  static message_ring* r = new (storage) message_ring;
   return *r;
+}
+
+// Copies at most cap - 1 bytes of text to buf, terminated; returns the length copied.
+int copy_text(const char* text, char* buf, std::size_t cap) {
+  std::size_t n = std::strlen(text);
+  if (n > cap - 1) n = cap - 1;
+  std::memcpy(buf, text, n);
+  buf[n] = '\0';
+  return static_cast<int>(n);
 }
 
 // User-defined classes and codes: value MPI_ERR_LASTCODE + 1 + i is entry i.
@@ -112,8 +129,6 @@ void clear_last() {
 }  // namespace detail
 
 namespace errors {
-static int make_code_with_text(int error_class, const char* routine);
-
 const char* class_name(int error_class) {
   for (const auto& e : gen::error_classes)
     if (e.value == error_class) return e.name;
@@ -127,24 +142,20 @@ const char* class_string(int error_class) {
 }
 
 int make_code(int error_class, const char* routine) {
-  try {
-    return make_code_with_text(error_class, routine);
-  } catch (...) {  // out of memory for the message (D61): the bare class, which still says what failed
-    return error_class;
-  }
-}
-
-static int make_code_with_text(int error_class, const char* routine) {
   auto& r = ring();
   const bool wide = error_class >= kWideClass;  // a user-defined class
-  std::string name = class_name(error_class) ? class_name(error_class)
-                     : wide ? "error class " + std::to_string(error_class) : "MPI_ERR_?";
-  std::string text = name + ": " + (class_string(error_class) ? class_string(error_class) : "") +
-                     (class_string(error_class) ? ": " : "") + routine + ": " + detail::last_detail();
+  const char* name = class_name(error_class);
+  const char* what = class_string(error_class);
+  char wide_name[32];
+  if (name == nullptr) {
+    if (wide) std::snprintf(wide_name, sizeof wide_name, "error class %d", error_class);
+    name = wide ? wide_name : "MPI_ERR_?";
+  }
   std::lock_guard lock(r.mu);
   unsigned slot = r.next++ % kSlots;
   int code = kCodeBase + static_cast<int>(slot << kClassBits) + (wide ? kWideClass : error_class);
-  r.text[slot] = std::move(text);
+  std::snprintf(r.text[slot], kTextCap, "%s: %s%s%s: %s", name, what ? what : "", what ? ": " : "",
+                routine, detail::last_detail());
   r.code[slot] = code;
   r.wide_class[slot] = wide ? error_class : 0;
   return code;
@@ -275,28 +286,25 @@ bool made_code(int code) {
 bool string_of(int code, char* buf, std::size_t cap, int* len) {
   int cls = 0;
   if (!class_of(code, &cls)) return false;
-  std::string text;
   if (code > MPI_ERR_LASTCODE && code < kCodeBase) {  // user-defined: its string, maybe empty
     auto& u = users();
     std::lock_guard lock(u.mu);
-    text = user_of(code)->text;
-    std::size_t n = text.size() < cap - 1 ? text.size() : cap - 1;
-    std::memcpy(buf, text.data(), n);
-    buf[n] = '\0';
-    *len = static_cast<int>(n);
+    *len = copy_text(user_of(code)->text.c_str(), buf, cap);
     return true;
   }
   if (code >= kCodeBase) {
     auto& r = ring();
     std::lock_guard lock(r.mu);
     unsigned slot = static_cast<unsigned>(code - kCodeBase) >> kClassBits;
-    if (r.code[slot] == code) text = r.text[slot];
+    if (r.code[slot] == code && r.text[slot][0] != '\0') {
+      *len = copy_text(r.text[slot], buf, cap);
+      return true;
+    }
   }
-  if (text.empty() && class_name(cls)) text = std::string(class_name(cls)) + ": " + class_string(cls);
-  std::size_t n = text.size() < cap - 1 ? text.size() : cap - 1;
-  std::memcpy(buf, text.data(), n);
-  buf[n] = '\0';
-  *len = static_cast<int>(n);
+  const char* name = class_name(cls);
+  int n = name ? std::snprintf(buf, cap, "%s: %s", name, class_string(cls)) : 0;
+  if (name == nullptr) buf[0] = '\0';
+  *len = n < 0 ? 0 : n >= static_cast<int>(cap) ? static_cast<int>(cap) - 1 : n;
   return true;
 }
 
