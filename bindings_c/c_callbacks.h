@@ -3,8 +3,12 @@
 // (runtime_host/) after the host's. `Handle(h)` turns the application's handle, as the core
 // passes it (attr_object::app_handle), into the C handle type.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include "mpiattr/alloc.h"
+#include "mpiattr/status.h"
 
 namespace mpiattr::ccallbacks {
 
@@ -79,6 +83,23 @@ inline int set_release(int keyval, state_release fn) {
   if (!s.is_ok()) return s.error_class();
   report::keyval_from_cxx(keyval);  // (only mpiattr's MPI:: glue calls this)
   return 0;
+}
+
+// mpiattr_keyval_state_alloc: `bytes` for the state a binding layered over the C API keeps behind
+// a keyval (the MPI:: glue's C++ callbacks), from malloc, counted by mpiattr's allocation switch
+// as every allocation of mpiattr's is (D61); the caller frees it with free(). On failure nullptr,
+// with MPI_ERR_NO_MEM raised as the C routine `routine` (MPI_Comm_create_keyval, ...) raises its
+// own errors, on the handler of errors with no object (D4; over a host the host's, D56), and the
+// code in *code. `Call` is the binding's entry-point call: the standalone one (bindings_c/c_glue.h)
+// or the host one (runtime_host/host_glue.h). Its usable() starts mpiattr over a host, so that
+// the handler can run even when this is the program's first call of mpiattr's.
+template <typename Call>
+void* keyval_state_alloc(std::size_t bytes, const char* routine, int* code) {
+  if (void* p = alloc::bytes(bytes)) return p;
+  Call c(routine);
+  const int rc = c.usable() ? c.fail(out_of_memory(bytes, "the keyval's C++ callbacks")) : c.fail();
+  if (code != nullptr) *code = rc;
+  return nullptr;
 }
 
 }  // namespace mpiattr::ccallbacks

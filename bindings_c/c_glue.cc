@@ -42,3 +42,9 @@ extern "C" MPIATTR_EXPORT int mpiattr_keyval_set_release(int keyval,
                                                          mpiattr::ccallbacks::state_release fn) {
   return mpiattr::ccallbacks::set_release(keyval, fn);
 }
+
+// For the MPI:: glue: the memory of a keyval's C++ callback state, freed with free() (c_callbacks.h
+// keyval_state_alloc; docs/decisions.md D64). Not part of the MPI interface.
+extern "C" MPIATTR_EXPORT void* mpiattr_keyval_state_alloc(std::size_t bytes, const char* routine, int* code) {
+  return mpiattr::ccallbacks::keyval_state_alloc<mpiattr::cbind::call>(bytes, routine, code);
+}

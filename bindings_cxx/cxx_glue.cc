@@ -1,6 +1,7 @@
 // bindings_cxx/cxx_glue.cc: the hand-written half of the MPI:: bindings. It uses the C API
-// (mpi.h) and one entry of mpiattr's C library, mpiattr_keyval_set_release (libmpiattr and every
-// libmpiattr_<host> export it), so it works standalone and over a host MPI. Three services:
+// (mpi.h) and two entries of mpiattr's C library, mpiattr_keyval_set_release and
+// mpiattr_keyval_state_alloc (libmpiattr and every libmpiattr_<host> export them), so it works
+// standalone and over a host MPI. Three services:
 //
 // 1. C++ keyval callbacks. A keyval created with C++ (or mixed C/C++) callbacks is a C keyval
 //    whose callbacks are the trampolines below and whose extra_state points to a `keyval_state`
@@ -27,11 +28,14 @@
 //    An exception a handler throws is kept (thread-local) and rethrown by the C++ wrapper once the
 //    C call has returned, as for ERRORS_THROW_EXCEPTIONS.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <array>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include "mpi.h"
@@ -40,6 +44,11 @@
 // attribute is gone and the handle is freed); MPI_SUCCESS, or an error code if keyval is not a
 // live keyval of mpiattr's.
 extern "C" int mpiattr_keyval_set_release(int keyval, void (*release)(void* extra_state));
+// mpiattr's C library: `bytes` from malloc for a keyval's state, counted by mpiattr's allocation
+// switch (docs/decisions.md D61); on failure nullptr, with MPI_ERR_NO_MEM raised as `routine` raises
+// an error with no object (standalone on MPI_COMM_SELF's handler, over a host on the one the host
+// uses for its own, D56) and its code in *code (D64).
+extern "C" void* mpiattr_keyval_state_alloc(std::size_t bytes, const char* routine, int* code);
 
 MPIATTR_CXX_BEGIN
 namespace mpiattr_detail {
@@ -83,8 +92,11 @@ struct keyval_state {
 
 std::atomic<std::size_t> live_states{0};  // for tests: states not yet released
 
+// (Its memory is mpiattr_keyval_state_alloc's, from malloc: nothing to destroy but the bytes.)
+static_assert(std::is_trivially_destructible_v<keyval_state>);
+
 extern "C" void release_state(void* extra_state) {
-  delete static_cast<keyval_state*>(extra_state);
+  std::free(extra_state);
   live_states.fetch_sub(1, std::memory_order_relaxed);
 }
 
@@ -226,24 +238,30 @@ void (*erase(Fn* f))() {
 // Creates the keyval. With C functions only, the C keyval is created directly (the C library then
 // recognises its predefined functions); otherwise through the trampolines with a state, which the
 // C library releases with the keyval record.
+// `routine`: the C routine, which the messages of the keyval's errors name.
 template <typename CCopy, typename CDelete, typename Create, typename Free, typename TCopy,
           typename TDelete>
-int create_keyval(object_kind kind, CCopy* c_copy, CDelete* c_delete, void (*cxx_copy)(),
-                  void (*cxx_delete)(), void* extra_state, Create create, Free free_keyval,
-                  TCopy* tcopy, TDelete* tdelete, void (*cxx_copy_void_in)() = nullptr) {
+int create_keyval(object_kind kind, const char* routine, CCopy* c_copy, CDelete* c_delete,
+                  void (*cxx_copy)(), void (*cxx_delete)(), void* extra_state, Create create,
+                  Free free_keyval, TCopy* tcopy, TDelete* tdelete,
+                  void (*cxx_copy_void_in)() = nullptr) {
   int keyval = MPI_KEYVAL_INVALID;
   if (cxx_copy == nullptr && cxx_delete == nullptr && cxx_copy_void_in == nullptr) {
     check(create(c_copy, c_delete, &keyval, extra_state));
     return keyval;
   }
-  auto* state = new (std::nothrow) keyval_state{kind,     extra_state, erase(c_copy), erase(c_delete),
-                                                 cxx_copy, cxx_delete,  cxx_copy_void_in};
-  if (state == nullptr) {  // out of memory (D61): no keyval, MPI_ERR_NO_MEM through the keyval errors' handler
-    MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_NO_MEM);
-    raise(MPI_ERR_NO_MEM);
+  // Out of memory (D61, D64): no keyval; the C library has raised MPI_ERR_NO_MEM, naming the
+  // routine, where the C routine raises its keyval errors, and an MPI::Exception follows under
+  // MPI::ERRORS_THROW_EXCEPTIONS.
+  int rc = MPI_ERR_NO_MEM;
+  void* memory = mpiattr_keyval_state_alloc(sizeof(keyval_state), routine, &rc);
+  if (memory == nullptr) {
+    raise(rc);
     return MPI_KEYVAL_INVALID;
   }
-  int rc = create(tcopy, tdelete, &keyval, state);
+  auto* state = new (memory) keyval_state{kind,     extra_state, erase(c_copy), erase(c_delete),
+                                          cxx_copy, cxx_delete,  cxx_copy_void_in};
+  rc = create(tcopy, tdelete, &keyval, state);
   if (rc == MPI_SUCCESS) {
     rc = mpiattr_keyval_set_release(keyval, release_state);
     if (rc == MPI_SUCCESS) {
@@ -252,7 +270,7 @@ int create_keyval(object_kind kind, CCopy* c_copy, CDelete* c_delete, void (*cxx
     }
     free_keyval(&keyval);  // never used: its record dies at once, without callbacks
   }
-  delete state;
+  std::free(state);
   raise(rc);
   return MPI_KEYVAL_INVALID;
 }
@@ -442,26 +460,27 @@ void raise_pending() {
 int create_keyval_comm(MPI_Comm_copy_attr_function* c_copy, MPI_Comm_delete_attr_function* c_delete,
                        Comm::Copy_attr_function* cxx_copy, Comm::Delete_attr_function* cxx_delete,
                        void* extra_state) {
-  return create_keyval(comm_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
-                       MPI_Comm_create_keyval, MPI_Comm_free_keyval, comm_copy_trampoline,
-                       comm_delete_trampoline);
+  return create_keyval(comm_kind, "MPI_Comm_create_keyval", c_copy, c_delete, erase(cxx_copy),
+                       erase(cxx_delete), extra_state, MPI_Comm_create_keyval,
+                       MPI_Comm_free_keyval, comm_copy_trampoline, comm_delete_trampoline);
 }
 
 int create_keyval_win(MPI_Win_copy_attr_function* c_copy, MPI_Win_delete_attr_function* c_delete,
                       Win::Copy_attr_function* cxx_copy, Win::Delete_attr_function* cxx_delete,
                       void* extra_state) {
-  return create_keyval(win_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
-                       MPI_Win_create_keyval, MPI_Win_free_keyval, win_copy_trampoline,
-                       win_delete_trampoline);
+  return create_keyval(win_kind, "MPI_Win_create_keyval", c_copy, c_delete, erase(cxx_copy),
+                       erase(cxx_delete), extra_state, MPI_Win_create_keyval,
+                       MPI_Win_free_keyval, win_copy_trampoline, win_delete_trampoline);
 }
 
 int create_keyval_type(MPI_Type_copy_attr_function* c_copy, MPI_Type_delete_attr_function* c_delete,
                        Datatype::Copy_attr_function* cxx_copy,
                        Datatype::Delete_attr_function* cxx_delete,
                        Datatype::Mpich_copy_attr_function* cxx_copy_mpich, void* extra_state) {
-  return create_keyval(type_kind, c_copy, c_delete, erase(cxx_copy), erase(cxx_delete), extra_state,
-                       MPI_Type_create_keyval, MPI_Type_free_keyval, type_copy_trampoline,
-                       type_delete_trampoline, erase(cxx_copy_mpich));
+  return create_keyval(type_kind, "MPI_Type_create_keyval", c_copy, c_delete, erase(cxx_copy),
+                       erase(cxx_delete), extra_state, MPI_Type_create_keyval,
+                       MPI_Type_free_keyval, type_copy_trampoline, type_delete_trampoline,
+                       erase(cxx_copy_mpich));
 }
 
 MPI_Comm_errhandler_function* comm_errhandler_fn(Comm::Errhandler_function* f) {

@@ -774,3 +774,8 @@ extern "C" MPIATTR_EXPORT int mpiattr_keyval_set_release(int keyval,
                                                          mpiattr::ccallbacks::state_release fn) {
   return mpiattr::ccallbacks::set_release(keyval, fn);
 }
+// And the memory of that state, counted by the allocation switch; out of memory raised on the
+// handler the host uses for its own errors with no object (c_callbacks.h; D56, D64).
+extern "C" MPIATTR_EXPORT void* mpiattr_keyval_state_alloc(std::size_t bytes, const char* routine, int* code) {
+  return mpiattr::ccallbacks::keyval_state_alloc<mpiattr::host::call>(bytes, routine, code);
+}

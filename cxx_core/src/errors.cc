@@ -102,15 +102,18 @@ status callback_failed(int user_code, const char* what) {
   return status(cls);
 }
 
+status out_of_memory(std::size_t n, const char* what) noexcept {
+  return n != 0 ? fail(MPI_ERR_NO_MEM, "out of memory: %zu bytes for %s could not be allocated; nothing was "
+                                       "changed (docs/decisions.md D61)", n, what)
+                : fail(MPI_ERR_NO_MEM, "out of memory: %s could not be allocated; nothing was changed "
+                                       "(docs/decisions.md D61)", what);
+}
+
 status from_exception(const char* what) noexcept {
   try {
     throw;
   } catch (const std::bad_alloc&) {
-    const std::size_t n = alloc::last_failed_bytes();
-    return n != 0 ? fail(MPI_ERR_NO_MEM, "out of memory: %zu bytes for %s could not be allocated; nothing was "
-                                         "changed (docs/decisions.md D61)", n, what)
-                  : fail(MPI_ERR_NO_MEM, "out of memory: %s could not be allocated; nothing was changed "
-                                         "(docs/decisions.md D61)", what);
+    return out_of_memory(alloc::last_failed_bytes(), what);
   } catch (...) {
     return fail(MPI_ERR_INTERN, "an unexpected C++ exception while working on %s", what);
   }

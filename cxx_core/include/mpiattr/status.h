@@ -3,6 +3,7 @@
 // status into an error code (errors.h), so the success path carries a single int.
 #pragma once
 #include <cstdarg>
+#include <cstddef>
 
 #include "mpiattr/gen/constants.h"
 
@@ -31,6 +32,10 @@ status callback_failed(int user_code, const char* what);
 // MPI_ERR_NO_MEM, saying how much memory for `what` could not be allocated and how much; any other exception
 // MPI_ERR_INTERN. Allocates nothing, so it cannot fail in turn.
 status from_exception(const char* doing) noexcept;
+
+// Out of memory without an exception (docs/decisions.md D61): MPI_ERR_NO_MEM, saying that `bytes`
+// (0: an unknown size) for `what` could not be allocated and that nothing was changed.
+status out_of_memory(std::size_t bytes, const char* what) noexcept;
 
 // An entry point's body (returning its error code) run so that no exception leaves the entry
 // point (D61): one it throws becomes from_exception's status, which raise(status) raises on the
