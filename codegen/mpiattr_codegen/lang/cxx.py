@@ -11,7 +11,7 @@ in C++ and what it looks like (docs/cxx.md):
                that is not the object, as for Comm::Send's comm or Status::Get_count's status)
   returns      the OUT parameter returned as the value (otherwise OUT parameters are references)
   return_type  the C++ type returned, when the kind table's type is not it (Dup -> Intracomm)
-  clone        return *new T(result) as a T& (Clone)
+  clone        return a new T holding the result as a T& (Clone; allocated before the call)
   omit         parameters the overload leaves out (passed as null pointers, MPI::Init(), or as
                MPI_STATUS(ES)_IGNORE). An OUT status needs no entry of its own: every routine with
                one gets both MPI-2.2 forms, with `Status&` (or `Status[]`) and without.
@@ -391,6 +391,11 @@ def member(fn: Function, e: dict) -> Member:
                             f"parameters {sorted(by_name)}")
         params = [by_name[n] for n in e["order"]]
     body = list(pre)
+    if e.get("clone"):
+        # Clone's object is allocated before the C call: should the program's `new` fail, nothing
+        # has been duplicated; should the call throw, the owner deletes the object (D64).
+        body.insert(0, f"struct mpiattr_owner {{ {ret_type}* p; ~mpiattr_owner() {{ delete p; }} }} "
+                       f"mpiattr_new = {{ new {ret_type} }};")
     call = f"{fn.name}({', '.join(args)})"
     if post:  # copy results back before a failure may throw
         body += [f"const int mpiattr_rc = {call};", *post, "mpiattr_detail::check(mpiattr_rc);"]
@@ -403,7 +408,9 @@ def member(fn: Function, e: dict) -> Member:
     if e.get("raise_pending"):
         body.append("mpiattr_detail::raise_pending();")
     if e.get("clone"):
-        body.append(f"return *new {ret_type}({ret_expr});")
+        body += [f"*mpiattr_new.p = {ret_type}({ret_expr});",
+                 f"{ret_type}* const mpiattr_result = mpiattr_new.p;", "mpiattr_new.p = 0;",
+                 "return *mpiattr_result;"]
         ret_type += "&"
     elif ret_expr is not None:
         body.append(f"return {ret_expr};")

@@ -32,7 +32,22 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <new>
 #include <strings.h>
+
+// The program's own allocations: Clone's object is one (MPI-2.2 §16.1.7). mpiattr's own allocator
+// takes its memory from the process's operator new, so this fails the first allocation of either.
+static bool fail_next_new = false;  // (outside the anonymous namespace: operator new is global)
+void* operator new(std::size_t n) {
+  if (fail_next_new) {
+    fail_next_new = false;
+    throw std::bad_alloc();
+  }
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -398,6 +413,27 @@ bool dup_state(const MPI::Intracomm& src, MPI::Intracomm& dup, const char* what,
   return false;
 }
 
+// Clone allocates its object before it duplicates (D64): when the program's `new` fails, the
+// std::bad_alloc leaves Clone having duplicated nothing (no copy callback ran, nothing leaked).
+void clone_with_program_new_failing(MPI::Intracomm& src) {
+  before = take(src);
+  bool threw = false;
+  fail_next_new = true;
+  try {
+    MPI::Intracomm& c = src.Clone();
+    c.Free();
+    delete &c;
+  } catch (const std::bad_alloc&) {
+    threw = true;
+  }
+  fail_next_new = false;
+  snap now = take(src);
+  check(threw, "MPI::Intracomm::Clone with the program's new failing: no std::bad_alloc");
+  check(live_tokens == before.live, "MPI::Intracomm::Clone whose new failed duplicated anyway: %ld values made by copy callbacks",
+        live_tokens - before.live);
+  same(before, now, "MPI::Intracomm::Clone", 0);
+}
+
 void sweep_dup(MPI::Intracomm& src) {
   before = take(src);
   MPI::Intracomm dup;
@@ -531,6 +567,7 @@ void run_all() {
   for (int i = 5; i < kKeys; ++i) five.Delete_attr(ckeys[i]);
   MPI::Intracomm* srcs[] = {&none, &five, &work};
   for (MPI::Intracomm* src : srcs) sweep_dup(*src);
+  clone_with_program_new_failing(work);
   before = take(work);
   sweep_free();
   for (int i = 0; i < kKeys; i += 4) sweep_delete(i);
