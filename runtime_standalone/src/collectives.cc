@@ -751,24 +751,10 @@ status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, 
 // is complete at once ----
 
 namespace {
-// The request comes first (D65): had the collective run first, running out of memory for its
-// request would have left the buffers changed by a call that failed.
+// (The request comes first: with_new_request, D65.)
 template <typename Run>
 status started(Run&& run, handle_t& request) {
-  handle_t r = p2p::new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  status st;
-  try {
-    st = run();
-  } catch (...) {
-    st = from_exception("the collective");
-  }
-  if (!st.is_ok()) {
-    (void)request_free(r);
-    return st;
-  }
-  request = r;
-  return status::ok();
+  return with_new_request(request, "the collective", [&](handle_t) { return run(); });
 }
 }  // namespace
 
@@ -943,18 +929,7 @@ status persistent_request(handle_t info, std::function<status()> run, handle_t& 
   if (status st = check_info(info); !st.is_ok()) return st;
   p2p::request_extra e{p2p::request_extra::kind::collective};
   e.run = std::move(run);
-  handle_t r = p2p::new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  try {
-    auto& p = p2p::queues();
-    std::lock_guard lock(p.mu);
-    p.extra.emplace(r, std::move(e));
-  } catch (...) {  // out of memory (D65): no request is left behind
-    (void)request_free(r);
-    return from_exception("the persistent request");
-  }
-  request = r;
-  return status::ok();
+  return p2p::new_persistent(std::move(e), request);
 }
 
 // The same for a collective with a communicator and datatypes, found again at each start.

@@ -135,6 +135,9 @@ void release_bsend(state& p, message& m);
 
 // A new request, already complete; MPI_REQUEST_NULL when the table is full.
 handle_t new_request();
+// A new inactive persistent (or generalized) request with its arguments `e` (requests.cc); out of
+// memory leaves no request behind (D65).
+status new_persistent(request_extra e, handle_t& request);
 // Whether a completion call would wait for `request`: not null, and not an inactive persistent one.
 bool active(handle_t request);
 

@@ -232,20 +232,9 @@ status checked_send(const void* buf, int count, type_object& t, int dest, int ta
 // no request is left behind by a failed call, nor by one that ran out of memory (D65).
 status nonblocking_send(const void* buf, int count, type_object& t, int dest, int tag,
                         comm_object& comm, send_mode mode, handle_t& request) {
-  handle_t r = new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  status st;
-  try {
-    st = checked_send(buf, count, t, dest, tag, comm, mode, r);
-  } catch (...) {
-    st = from_exception("the message");
-  }
-  if (!st.is_ok()) {
-    (void)request_free(r);
-    return st;
-  }
-  request = r;
-  return status::ok();
+  return with_new_request(request, "the message", [&](handle_t r) {
+    return checked_send(buf, count, t, dest, tag, comm, mode, r);
+  });
 }
 }  // namespace
 

@@ -90,13 +90,7 @@ status grequest_release(const request_extra& g) {
   return status::ok();
 }
 
-}  // namespace p2p
-
-namespace api {
-using namespace p2p;
-
-namespace {
-// A new inactive persistent request of kind k, with its arguments.
+// A new inactive persistent (or generalized) request, with its arguments.
 status new_persistent(request_extra e, handle_t& request) {
   handle_t r = new_request();
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
@@ -105,12 +99,19 @@ status new_persistent(request_extra e, handle_t& request) {
     std::lock_guard lock(p.mu);
     p.extra.emplace(r, std::move(e));
   } catch (...) {  // out of memory (D65): no request is left behind
-    (void)request_free(r);
+    (void)api::request_free(r);
     return from_exception("the persistent request");
   }
   request = r;
   return status::ok();
 }
+
+}  // namespace p2p
+
+namespace api {
+using namespace p2p;
+
+namespace {
 
 status send_init_mode(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
                       send_mode mode, handle_t& request) {
@@ -531,16 +532,8 @@ status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel
   e.free_fn = free_fn;
   e.cancel_fn = cancel_fn;
   e.extra_state = extra_state;
-  handle_t r = new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  try {
-    auto& p = queues();
-    std::lock_guard lock(p.mu);
-    p.extra.emplace(r, std::move(e));
-  } catch (...) {  // out of memory (D65): no request is left behind
-    (void)request_free(r);
-    return from_exception("the generalized request");
-  }
+  handle_t r = h::request_null;
+  if (status st = new_persistent(std::move(e), r); !st.is_ok()) return st;
   rt().requests.lookup(r)->complete = false;
   request = r;
   return status::ok();

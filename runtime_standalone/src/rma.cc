@@ -635,25 +635,11 @@ status check_single(const type_object& t, const char* routine) {
   return status::ok();
 }
 
-// A request-based transfer's request: complete, as the transfer is done (D46). The request comes
-// first (D65): out of memory for it after the transfer would leave the memory changed by a call
-// that failed.
+// A request-based transfer's request: complete, as the transfer is done (D46); it comes first
+// (with_new_request, D65).
 template <typename Transfer>
 status completed(Transfer&& transfer, handle_t& request) {
-  handle_t r = completed_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  status st;
-  try {
-    st = transfer();
-  } catch (...) {
-    st = from_exception("the transfer");
-  }
-  if (!st.is_ok()) {
-    (void)request_free(r);
-    return st;
-  }
-  request = r;
-  return status::ok();
+  return with_new_request(request, "the transfer", [&](handle_t) { return transfer(); });
 }
 
 }  // namespace
