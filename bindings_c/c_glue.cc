@@ -1,6 +1,8 @@
 // The C language binding of the core: how C callbacks and C error handlers are called (R1.6, R5).
 #include "c_glue.h"
 
+#include <new>
+
 
 #include "c_callbacks.h"
 
@@ -40,7 +42,13 @@ const language_binding c_binding = {ccallbacks::copy, ccallbacks::del, ccallback
 // keyval record (c_callbacks.h). Not part of the MPI interface.
 extern "C" MPIATTR_EXPORT int mpiattr_keyval_set_release(int keyval,
                                                          mpiattr::ccallbacks::state_release fn) {
-  return mpiattr::ccallbacks::set_release(keyval, fn);
+  try {  // (allocates nothing today; still, no exception leaves an extern "C" function: D65)
+    return mpiattr::ccallbacks::set_release(keyval, fn);
+  } catch (const std::bad_alloc&) {
+    return MPI_ERR_NO_MEM;
+  } catch (...) {
+    return MPI_ERR_INTERN;
+  }
 }
 
 // For the MPI:: glue: the memory of a keyval's C++ callback state, freed with free() (c_callbacks.h

@@ -167,6 +167,15 @@ class call {
   MPIATTR_HOT int guarded(Body&& body) {
     return mpiattr::guarded(body, [this](status st) { return fail(st); });
   }
+  // The same for a routine with output handles: `nulls` writes the null handle to each when the
+  // body throws, as a failed call leaves them (D65), before the error is raised.
+  template <typename Body, typename Nulls>
+  MPIATTR_HOT int guarded(Body&& body, Nulls&& nulls) {
+    return mpiattr::guarded(body, [this, &nulls](status st) {
+      nulls();
+      return fail(st);
+    });
+  }
 
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return fail(pending_); }

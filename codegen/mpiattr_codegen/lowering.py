@@ -101,7 +101,8 @@ def core_call(fn, lows, core: str, language: str) -> list[str]:
     if core == "create_keyval":
         raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
     out = [line for L in lows for line in L.pre]
-    out.append(f"mpiattr::status st = mpiattr::api::{core}({core_args(fn, lows, language)});")
+    out.append(f"mpiattr::status st = mpiattr::caught([&] {{ return mpiattr::api::{core}("
+               f"{core_args(fn, lows, language)}); }});  // (D65)")
     out += [line for L in lows for line in L.always]
     out.append("if (!st.is_ok()) return c.fail(st);")
     out += [line for L in lows for line in L.post]

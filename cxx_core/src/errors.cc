@@ -200,9 +200,10 @@ status add_entry(int error_class, int& value) {
   std::lock_guard lock(u.mu);
   if (MPI_ERR_LASTCODE + 1 + static_cast<long>(u.entries.size()) >= kCodeBase)
     return fail(MPI_ERR_INTERN, "no error class or code is left to add");
-  value = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
-  u.entries.push_back({error_class < 0 ? value : error_class, {}});
-  u.last.store(value, std::memory_order_release);
+  const int made = MPI_ERR_LASTCODE + 1 + static_cast<int>(u.entries.size());
+  u.entries.push_back({error_class < 0 ? made : error_class, {}});  // (out of memory: nothing added, D65)
+  u.last.store(made, std::memory_order_release);
+  value = made;
   return status::ok();
 }
 }  // namespace

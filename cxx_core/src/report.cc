@@ -465,10 +465,14 @@ void object_made_slow(object_kind kind, std::uintptr_t handle, const char* routi
   MPIATTR_CAPTURE(pcs, n);
   std::lock_guard lock(g_mu);
   if (g_finished) return;
-  object_info& o = (*g_objects)[{static_cast<int>(kind), handle}];
-  o = object_info{};  // (a reused handle: nothing of the old object applies)
-  o.made = capture_locked(pcs, n);
-  o.routine = routine;
+  try {  // called once the object is published: out of memory only loses its place (D65)
+    object_info& o = (*g_objects)[{static_cast<int>(kind), handle}];
+    o = object_info{};  // (a reused handle: nothing of the old object applies)
+    o.made = capture_locked(pcs, n);
+    o.routine = routine;
+  } catch (...) {
+    g_objects->erase({static_cast<int>(kind), handle});
+  }
 }
 
 void object_gone_slow(object_kind kind, std::uintptr_t handle) {

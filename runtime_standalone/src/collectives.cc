@@ -354,8 +354,9 @@ status op_free(handle_t& op) {
 namespace {
 // count elements of stype at send into rcount elements of rtype at recv: the same type
 // signature (MPI-4.1 §7.1); more data than the receive holds is MPI_ERR_TRUNCATE.
+// `scratch`, when given, holds the packed bytes (make_moves allocates it once for all its blocks).
 status transfer(const void* send, int scount, const type_object& stype, void* recv, int rcount,
-                const type_object& rtype) {
+                const type_object& rtype, char* scratch = nullptr) {
   if (status st = check_count(scount); !st.is_ok()) return st;
   if (status st = check_count(rcount); !st.is_ok()) return st;
   if (send == gen::in_place) return status::ok();
@@ -368,9 +369,13 @@ status transfer(const void* send, int scount, const type_object& stype, void* re
     std::memmove(recv, send, static_cast<std::size_t>(bytes));
     return status::ok();
   }
-  std::vector<char> tmp(static_cast<std::size_t>(bytes));
-  pack_elements(send, scount, stype, tmp.data());
-  unpack_elements(tmp.data(), recv, rtype.size > 0 ? static_cast<int>(bytes / rtype.size) : 0, rtype);
+  std::vector<char> tmp;
+  if (scratch == nullptr) {
+    tmp.resize(static_cast<std::size_t>(bytes));
+    scratch = tmp.data();
+  }
+  pack_elements(send, scount, stype, scratch);
+  unpack_elements(scratch, recv, rtype.size > 0 ? static_cast<int>(bytes / rtype.size) : 0, rtype);
   return status::ok();
 }
 char* at(void* buf, int displ, const type_object& t) { return static_cast<char*>(buf) + displ * t.extent; }
@@ -458,14 +463,20 @@ status check_counts(const char* what, int n, const int* counts) {
 }
 
 status make_moves(const std::vector<block_move>& moves) {
+  aint most = 0;
   for (const block_move& m : moves) {
     const aint bytes = static_cast<aint>(m.scount) * m.stype->size;
     if (bytes > static_cast<aint>(m.rcount) * m.rtype->size)
       return fail(MPI_ERR_TRUNCATE, "%ld bytes sent, the receive holds %ld", static_cast<long>(bytes),
                   static_cast<long>(static_cast<aint>(m.rcount) * m.rtype->size));
+    most = std::max(most, bytes);
   }
+  // One scratch buffer for every block, allocated before the first moves (out of memory after it
+  // would leave some blocks moved: D65).
+  std::vector<char> scratch(static_cast<std::size_t>(most > 0 ? most : 0));
   for (const block_move& m : moves)
-    if (status st = transfer(m.send, m.scount, *m.stype, m.recv, m.rcount, *m.rtype); !st.is_ok()) return st;
+    if (status st = transfer(m.send, m.scount, *m.stype, m.recv, m.rcount, *m.rtype, scratch.data()); !st.is_ok())
+      return st;
   return status::ok();
 }
 
@@ -740,139 +751,155 @@ status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, 
 // is complete at once ----
 
 namespace {
-status started(status st, handle_t& request) {
-  if (!st.is_ok()) return st;
-  handle_t r = p2p::new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  request = r;
-  return status::ok();
+// (The request comes first: with_new_request, D65.)
+template <typename Run>
+status started(Run&& run, handle_t& request) {
+  return with_new_request(request, "the collective", [&](handle_t) { return run(); });
 }
 }  // namespace
 
-status ibarrier(comm_object& comm, handle_t& request) { return started(barrier(comm), request); }
+status ibarrier(comm_object& comm, handle_t& request) { return started([&] { return barrier(comm); }, request); }
 
 status ibcast(void* buffer, int count, type_object& t, int root, comm_object& comm, handle_t& request) {
-  return started(bcast(buffer, count, t, root, comm), request);
+  return started([&] { return bcast(buffer, count, t, root, comm); }, request);
 }
 
 status ireduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, int root,
                comm_object& comm, handle_t& request) {
-  return started(reduce(sendbuf, recvbuf, count, t, op, root, comm), request);
+  return started([&] { return reduce(sendbuf, recvbuf, count, t, op, root, comm); }, request);
 }
 
 status iallreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
                   comm_object& comm, handle_t& request) {
-  return started(allreduce(sendbuf, recvbuf, count, t, op, comm), request);
+  return started([&] { return allreduce(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
 
 status igather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
                type_object& recvtype, int root, comm_object& comm, handle_t& request) {
-  return started(gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), request);
+  return started([&] {
+    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }, request);
 }
 
 status igatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
                 const int* recvcounts, const int* displs, type_object& recvtype, int root,
                 comm_object& comm, handle_t& request) {
-  return started(gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
-                 request);
+  return started([&] {
+    return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  }, request);
 }
 
 status iscatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
                 type_object& recvtype, int root, comm_object& comm, handle_t& request) {
-  return started(scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), request);
+  return started([&] {
+    return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }, request);
 }
 
 status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
                  void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
                  handle_t& request) {
-  return started(scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
-                 request);
+  return started([&] {
+    return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }, request);
 }
 
 status iallgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
                   type_object& recvtype, comm_object& comm, handle_t& request) {
-  return started(allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+  return started([&] {
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }, request);
 }
 
 status iallgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
                    const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
                    handle_t& request) {
-  return started(allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-                 request);
+  return started([&] {
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  }, request);
 }
 
 status ialltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
                  type_object& recvtype, comm_object& comm, handle_t& request) {
-  return started(alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+  return started([&] {
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }, request);
 }
 
 status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                   void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
                   comm_object& comm, handle_t& request) {
-  return started(alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                           comm),
-                 request);
+  return started([&] {
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  }, request);
 }
 
 status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
                   void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
                   comm_object& comm, handle_t& request) {
-  return started(alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                           comm),
-                 request);
+  return started([&] {
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+  }, request);
 }
 
 status ineighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
                            int recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
-  return started(neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+  return started([&] {
+    return neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }, request);
 }
 
 status ineighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
                             const int* recvcounts, const int* displs, type_object& recvtype,
                             comm_object& comm, handle_t& request) {
-  return started(neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-                 request);
+  return started([&] {
+    return neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  }, request);
 }
 
 status ineighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
                           int recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
-  return started(neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request);
+  return started([&] {
+    return neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }, request);
 }
 
 status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
                            type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
                            type_object& recvtype, comm_object& comm, handle_t& request) {
-  return started(neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                    recvtype, comm),
-                 request);
+  return started([&] {
+    return neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                              comm);
+  }, request);
 }
 
 status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
                            handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
                            handle_array recvtypes, comm_object& comm, handle_t& request) {
-  return started(neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                                    recvtypes, comm),
-                 request);
+  return started([&] {
+    return neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                              recvtypes, comm);
+  }, request);
 }
 
 status iscan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object& comm,
              handle_t& request) {
-  return started(scan(sendbuf, recvbuf, count, t, op, comm), request);
+  return started([&] { return scan(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
 
 status iexscan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
                comm_object& comm, handle_t& request) {
-  return started(exscan(sendbuf, recvbuf, count, t, op, comm), request);
+  return started([&] { return exscan(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
 
 status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& t,
                        handle_t op, comm_object& comm, handle_t& request) {
-  return started(reduce_scatter(sendbuf, recvbuf, recvcounts, t, op, comm), request);
+  return started([&] { return reduce_scatter(sendbuf, recvbuf, recvcounts, t, op, comm); }, request);
 }
 
 status ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& t,
                              handle_t op, comm_object& comm, handle_t& request) {
-  return started(reduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm), request);
+  return started([&] { return reduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm); }, request);
 }
 
 // ---- persistent collectives (MPI-4.1 §7.13): the arguments are checked at the _init call, and
@@ -902,13 +929,7 @@ status persistent_request(handle_t info, std::function<status()> run, handle_t& 
   if (status st = check_info(info); !st.is_ok()) return st;
   p2p::request_extra e{p2p::request_extra::kind::collective};
   e.run = std::move(run);
-  handle_t r = p2p::new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  auto& p = p2p::queues();
-  std::lock_guard lock(p.mu);
-  p.extra.emplace(r, std::move(e));
-  request = r;
-  return status::ok();
+  return p2p::new_persistent(std::move(e), request);
 }
 
 // The same for a collective with a communicator and datatypes, found again at each start.

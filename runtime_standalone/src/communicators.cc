@@ -89,18 +89,35 @@ status comm_dup_with_info(comm_object& comm, handle_t info, handle_t& newcomm) {
   return dup_comm(comm, newcomm, true, info);  // R6.4
 }
 
-status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request) {
-  // R6.3: the copy callbacks run now, on this thread; the request is already complete.
-  if (status st = dup_comm(comm, newcomm); !st.is_ok()) return st;
-  request = completed_request();
+// The nonblocking dups: the request first (out of memory for it after the dup would leave a
+// communicator behind a failed call, D65), then the dup, whose copy callbacks run now, on this
+// thread (R6.3); the request is already complete.
+status idup(comm_object& comm, handle_t& newcomm, handle_t& request, bool with_info, handle_t info) {
+  const handle_t r = completed_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  status st;
+  try {
+    st = dup_comm(comm, newcomm, with_info, info);
+  } catch (...) {  // (before its first copy callback, D61)
+    st = from_exception("the duplicate");
+  }
+  if (!st.is_ok()) {
+    newcomm = h::comm_null;
+    handle_t gone = r;
+    (void)request_free(gone);
+    return st;
+  }
+  request = r;
   return status::ok();
+}
+
+status comm_idup(comm_object& comm, handle_t& newcomm, handle_t& request) {
+  return idup(comm, newcomm, request, false, h::info_null);
 }
 
 status comm_idup_with_info(comm_object& comm, handle_t info, handle_t& newcomm, handle_t& request) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  if (status st = dup_comm(comm, newcomm, true, info); !st.is_ok()) return st;  // R6.3
-  request = completed_request();
-  return status::ok();
+  return idup(comm, newcomm, request, true, info);  // R6.4
 }
 
 status comm_split(comm_object& comm, int color, int, handle_t& newcomm) {

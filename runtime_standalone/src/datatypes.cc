@@ -60,7 +60,7 @@ struct type_builder {
     mlb_any = mub_any = true;
   }
   status publish(handle_t& out, std::shared_ptr<const type_envelope> env, bool pad_to_alignment = false) {
-    auto* t = new type_object;
+    auto t = std::make_unique<type_object>();  // (out of memory below: it goes, D65)
     t->size = size;
     // Each bound: its marker's where marked, else the pieces' (0 with none); a bound that only
     // a pure marker of the other kind left unset follows the other bound (an extent of 0).
@@ -80,7 +80,7 @@ struct type_builder {
     t->align = align;
     t->basic = basic;
     t->env = std::move(env);
-    return insert_new(rt().types, t, out, "datatypes");
+    return insert_new(rt().types, t.release(), out, "datatypes");
   }
 };
 

@@ -238,7 +238,12 @@ status type_get_contents(type_object& t, int max_integers, int max_addresses, in
   std::vector<handle_t> out(nd, h::datatype_null);
   for (std::size_t i = 0; i < nd; ++i) {
     const type_part& p = env->types[i];
-    status st = p.named != 0 ? status::ok() : publish_part(p, out[i]);
+    status st;
+    try {
+      st = p.named != 0 ? status::ok() : publish_part(p, out[i]);
+    } catch (...) {  // out of memory (D65): as any failure, the datatypes made so far go
+      st = from_exception("a datatype of the contents");
+    }
     if (p.named != 0) out[i] = p.named;
     if (!st.is_ok()) {  // nothing half-returned: free what was made
       for (std::size_t j = 0; j < i; ++j)
@@ -345,6 +350,7 @@ status f90_type(int combiner, int p, int r, int typeclass, int size, handle_t& n
     newtype = it->second;
     return status::ok();
   }
+  c.made.try_emplace(key, 0);  // its entry before the datatype (out of memory after it: none, D65)
   const type_object* b = rt().types.lookup(base);
   if (b == nullptr) return fail(MPI_ERR_INTERN, "predefined datatype 0x%x is missing", base);
   std::vector<int> ints = combiner == MPI_COMBINER_F90_INTEGER ? std::vector<int>{r} : std::vector<int>{p, r};

@@ -114,7 +114,7 @@ namespace api {
 static status create_errhandler(object_kind kind, language lang, fnptr fn, handle_t& out,
                                 bool for_file = false, bool for_session = false) {
   if (fn == nullptr) return fail(MPI_ERR_ARG, "the error handler function is NULL");
-  auto* e = new errhandler_object;
+  auto* e = new errhandler_object;  // (nothing after it throws)
   e->for_kind = kind;
   e->for_file = for_file;
   e->for_session = for_session;
@@ -178,7 +178,10 @@ status errhandler_free(handle_t& eh) {
     static std::mutex mu;
     static auto* retired = new std::vector<errhandler_object*>;  // reachable: not a leak
     std::lock_guard lock(mu);
-    retired->push_back(e);
+    try {
+      retired->push_back(e);
+    } catch (...) {  // out of memory: a free never fails for it (D61); the record stays, unlisted
+    }
   }
   eh = h::errhandler_null;
   return status::ok();

@@ -123,6 +123,9 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
 // Begins a receive for `request` (checked arguments): completed by a queued message at once, or
 // posted for the next matching send.
 void post_recv(handle_t request, const recv_target& r, int source, int tag, std::uint64_t context);
+// Allocates what post_recv(request, ...) needs, so that it then cannot run out of memory (D65):
+// for a routine that must not fail after it changed something (MPI_Isendrecv's send).
+void reserve_recv(handle_t request);
 // The oldest queued message a receive or probe matches, or end() (the lock held).
 std::deque<message>::iterator match(state& p, std::uint64_t context, int tag);
 // Takes a message off the queue (the lock held): its sender is released, its buffer space freed.
@@ -132,6 +135,9 @@ void release_bsend(state& p, message& m);
 
 // A new request, already complete; MPI_REQUEST_NULL when the table is full.
 handle_t new_request();
+// A new inactive persistent (or generalized) request with its arguments `e` (requests.cc); out of
+// memory leaves no request behind (D65).
+status new_persistent(request_extra e, handle_t& request);
 // Whether a completion call would wait for `request`: not null, and not an inactive persistent one.
 bool active(handle_t request);
 

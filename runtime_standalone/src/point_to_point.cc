@@ -154,13 +154,15 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
                   bytes, static_cast<long long>(buffer->size - buffer->used),
                   static_cast<long long>(buffer->size));
   }
+  // Everything that allocates comes before the first change (out of memory: nothing changed, D65).
   message m{context, tag, std::vector<char>(bytes), 0, 0};
   pack_elements(buf, count, layout, m.data.data());
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it)
     if (it->context == m.context && tag_matches(it->tag, tag)) {  // the oldest posted receive
+      msg_status* slot = it->freed ? nullptr : &p.done[it->request];  // (may throw: nothing delivered yet)
       msg_status st = deliver(m, it->target);
-      if (!it->freed) {
-        p.done[it->request] = st;
+      if (slot != nullptr) {
+        *slot = st;
         if (request_object* r = rt().requests.lookup(it->request)) r->complete = true;
       }
       p.posted.erase(it);
@@ -169,16 +171,15 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
   if (mode == send_mode::synchronous)
     return fail(MPI_ERR_OTHER, "a synchronous send with tag %d: no receive is posted, and on one "
                 "process none can come while it waits: it would wait forever (docs/decisions.md D31)", tag);
-  if (mode == send_mode::synchronous_nonblocking) {
-    m.sync_request = request;
-    if (request_object* r = rt().requests.lookup(request)) r->complete = false;
-  }
+  if (mode == send_mode::synchronous_nonblocking) m.sync_request = request;
   if (mode == send_mode::buffered) {
     m.bsend_bytes = need;
     m.bsend_owner = owner;
-    buffer->used += need;
   }
-  p.queue.push_back(std::move(m));
+  p.queue.push_back(std::move(m));  // (may throw: then nothing is queued, nothing held)
+  if (mode == send_mode::synchronous_nonblocking)
+    if (request_object* r = rt().requests.lookup(request)) r->complete = false;
+  if (mode == send_mode::buffered) buffer->used += need;
   return status::ok();
 }
 
@@ -193,13 +194,22 @@ void post_recv(handle_t request, const recv_target& r, int source, int tag, std:
   }
   auto it = match(p, context, tag);
   if (it != p.queue.end()) {
+    msg_status& slot = p.done[request];  // (may throw: then the message stays queued, D65)
     message m = take(p, it);
-    p.done[request] = deliver(m, r);
+    slot = deliver(m, r);
     if (ro != nullptr) ro->complete = true;
     return;
   }
+  p.done.erase(request);  // (reserve_recv's slot, when the receive waits instead)
+  p.posted.push_back({request, context, tag, r, false});  // (may throw: nothing posted)
   if (ro != nullptr) ro->complete = false;
-  p.posted.push_back({request, context, tag, r, false});
+}
+
+void reserve_recv(handle_t request) {
+  auto& p = queues();
+  std::lock_guard lock(p.mu);
+  p.posted.reserve(p.posted.size() + 1);
+  p.done.try_emplace(request);
 }
 
 }  // namespace p2p
@@ -219,18 +229,12 @@ status checked_send(const void* buf, int count, type_object& t, int dest, int ta
 }
 
 // A nonblocking send: the send, then its request (already complete, but for MPI_Issend's);
-// no request is left behind by a failed call.
+// no request is left behind by a failed call, nor by one that ran out of memory (D65).
 status nonblocking_send(const void* buf, int count, type_object& t, int dest, int tag,
                         comm_object& comm, send_mode mode, handle_t& request) {
-  handle_t r = new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  status st = checked_send(buf, count, t, dest, tag, comm, mode, r);
-  if (!st.is_ok()) {
-    (void)request_free(r);
-    return st;
-  }
-  request = r;
-  return status::ok();
+  return with_new_request(request, "the message", [&](handle_t r) {
+    return checked_send(buf, count, t, dest, tag, comm, mode, r);
+  });
 }
 }  // namespace
 
@@ -309,7 +313,12 @@ status irecv(void* buf, int count, type_object& t, int source, int tag, comm_obj
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
   recv_target target{buf, count, {}};
   copy_layout(t, target.layout);
-  post_recv(r, target, source, tag, comm.context);
+  try {
+    post_recv(r, target, source, tag, comm.context);  // (posts nothing when it throws)
+  } catch (...) {  // out of memory (D65): the request goes too
+    (void)request_free(r);
+    return from_exception("the posted receive");
+  }
   request = r;
   return status::ok();
 }

@@ -90,22 +90,28 @@ status grequest_release(const request_extra& g) {
   return status::ok();
 }
 
+// A new inactive persistent (or generalized) request, with its arguments.
+status new_persistent(request_extra e, handle_t& request) {
+  handle_t r = new_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  try {
+    auto& p = queues();
+    std::lock_guard lock(p.mu);
+    p.extra.emplace(r, std::move(e));
+  } catch (...) {  // out of memory (D65): no request is left behind
+    (void)api::request_free(r);
+    return from_exception("the persistent request");
+  }
+  request = r;
+  return status::ok();
+}
+
 }  // namespace p2p
 
 namespace api {
 using namespace p2p;
 
 namespace {
-// A new inactive persistent request of kind k, with its arguments.
-status new_persistent(request_extra e, handle_t& request) {
-  handle_t r = new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  auto& p = queues();
-  std::lock_guard lock(p.mu);
-  p.extra.emplace(r, std::move(e));
-  request = r;
-  return status::ok();
-}
 
 status send_init_mode(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
                       send_mode mode, handle_t& request) {
@@ -205,7 +211,13 @@ status start_one(handle_t request) {
       std::uint64_t context = e.context;
       e.active = true;
       lock.unlock();
-      post_recv(request, t, source, tag, context);
+      try {
+        post_recv(request, t, source, tag, context);  // (posts nothing when it throws)
+      } catch (...) {  // out of memory (D65): the request is not started
+        lock.lock();
+        p.extra.at(request).active = false;
+        throw;
+      }
       return status::ok();
     }
     case request_extra::kind::collective: {
@@ -224,12 +236,13 @@ status start_one(handle_t request) {
       if (e.partitions == 0) send_partitioned(p, request, e);  // no partition to wait for
       return status::ok();
     case request_extra::kind::precv: {
+      msg_status& slot = p.done[request];  // (out of memory here: not started, D65)
       e.active = true;
       e.arrived = false;
       r->complete = false;
       for (auto it = p.partitioned.begin(); it != p.partitioned.end(); ++it)
         if (it->context == e.context && tag_matches(e.tag, it->tag)) {
-          p.done[request] = deliver(*it, recv_target{e.recv_buf, e.count * e.partitions, e.layout});
+          slot = deliver(*it, recv_target{e.recv_buf, e.count * e.partitions, e.layout});
           p.partitioned.erase(it);
           e.arrived = true;
           r->complete = true;
@@ -519,12 +532,9 @@ status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel
   e.free_fn = free_fn;
   e.cancel_fn = cancel_fn;
   e.extra_state = extra_state;
-  handle_t r = new_request();
-  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  handle_t r = h::request_null;
+  if (status st = new_persistent(std::move(e), r); !st.is_ok()) return st;
   rt().requests.lookup(r)->complete = false;
-  auto& p = queues();
-  std::lock_guard lock(p.mu);
-  p.extra.emplace(r, std::move(e));
   request = r;
   return status::ok();
 }
@@ -565,10 +575,16 @@ status isendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int 
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
   type_layout sl;
   copy_layout(sendtype, sl);
-  (void)post_send(sendbuf, sendcount, sl, dest, sendtag, comm.context, send_mode::standard, 0);
   recv_target t{recvbuf, recvcount, {}};
   copy_layout(recvtype, t.layout);
-  post_recv(r, t, source, recvtag, comm.context);
+  try {  // out of memory (D65): the receive's room first, then the send; nothing is sent on failure
+    reserve_recv(r);
+    (void)post_send(sendbuf, sendcount, sl, dest, sendtag, comm.context, send_mode::standard, 0);
+  } catch (...) {
+    (void)request_free(r);  // (and reserve_recv's slot with it)
+    return from_exception("the message");
+  }
+  post_recv(r, t, source, recvtag, comm.context);  // (allocates nothing now)
   request = r;
   return status::ok();
 }
@@ -606,8 +622,10 @@ status mprobe_any(int source, int tag, comm_object& comm, bool& flag, handle_t& 
   st.source = 0;
   st.tag = it->tag;
   st.bytes = static_cast<long long>(it->data.size());
-  handle_t m = first_message + p.next_message++;
-  p.matched.emplace(m, take(p, it));
+  const handle_t m = first_message + p.next_message;
+  auto slot = p.matched.try_emplace(m).first;  // (may throw: then the message stays queued, D65)
+  slot->second = take(p, it);
+  ++p.next_message;
   message = m;
   out = st;
   return status::ok();
@@ -662,6 +680,12 @@ status mrecv(void* buf, int count, type_object& t, handle_t& message, msg_status
 status imrecv(void* buf, int count, type_object& t, handle_t& message, handle_t& request) {
   handle_t r = new_request();
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  try {
+    reserve_recv(r);  // the status's slot, before the message is taken (D65)
+  } catch (...) {
+    (void)request_free(r);
+    return from_exception("the request's status");
+  }
   msg_status st;
   if (status e = receive_matched(buf, count, t, message, st); !e.is_ok()) {
     (void)request_free(r);
@@ -709,16 +733,19 @@ void send_partitioned(state& p, handle_t request, request_extra& e) {
   message m{e.context, e.tag, std::vector<char>(static_cast<std::size_t>(e.count) *
             static_cast<std::size_t>(e.partitions) * static_cast<std::size_t>(e.layout.size)), 0, 0};
   pack_elements(e.send_buf, e.count * e.partitions, e.layout, m.data.data());
-  if (request_object* r = rt().requests.lookup(request)) r->complete = true;
+  // What may run out of memory (the receive's status slot, the queue) comes before any change (D65).
   for (auto& [h, rx] : p.extra)
     if (rx.k == request_extra::kind::precv && rx.active && !rx.arrived && rx.context == m.context &&
         rx.tag == m.tag) {
-      p.done[h] = deliver(m, recv_target{rx.recv_buf, rx.count * rx.partitions, rx.layout});
+      msg_status& slot = p.done[h];
+      slot = deliver(m, recv_target{rx.recv_buf, rx.count * rx.partitions, rx.layout});
       rx.arrived = true;
       if (request_object* r = rt().requests.lookup(h)) r->complete = true;
+      if (request_object* r = rt().requests.lookup(request)) r->complete = true;
       return;
     }
   p.partitioned.push_back(std::move(m));
+  if (request_object* r = rt().requests.lookup(request)) r->complete = true;
 }
 
 status mark_ready(int n, const int* partitions, int low, handle_t request) {

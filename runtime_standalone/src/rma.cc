@@ -635,12 +635,11 @@ status check_single(const type_object& t, const char* routine) {
   return status::ok();
 }
 
-// A request-based transfer's request: complete, as the transfer is done (D46).
-status completed(status st, handle_t& request) {
-  if (!st.is_ok()) return st;
-  request = completed_request();
-  if (request == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
-  return status::ok();
+// A request-based transfer's request: complete, as the transfer is done (D46); it comes first
+// (with_new_request, D65).
+template <typename Transfer>
+status completed(Transfer&& transfer, handle_t& request) {
+  return with_new_request(request, "the transfer", [&](handle_t) { return transfer(); });
 }
 
 }  // namespace
@@ -704,31 +703,31 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
 status rput(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
             aint target_disp, int target_count, type_object& target_datatype, win_object& win,
             handle_t& request) {
-  return completed(put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                       target_datatype, win), request);
+  return completed([&] { return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                                    target_count, target_datatype, win); }, request);
 }
 
 status rget(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
             aint target_disp, int target_count, type_object& target_datatype, win_object& win,
             handle_t& request) {
-  return completed(get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                       target_datatype, win), request);
+  return completed([&] { return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                                    target_count, target_datatype, win); }, request);
 }
 
 status raccumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
                    aint target_disp, int target_count, type_object& target_datatype, handle_t op,
                    win_object& win, handle_t& request) {
-  return completed(accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                              target_count, target_datatype, op, win), request);
+  return completed([&] { return accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                                           target_count, target_datatype, op, win); }, request);
 }
 
 status rget_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
                        void* result_addr, int result_count, type_object& result_datatype, int target_rank,
                        aint target_disp, int target_count, type_object& target_datatype, handle_t op,
                        win_object& win, handle_t& request) {
-  return completed(get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                                  result_datatype, target_rank, target_disp, target_count, target_datatype,
-                                  op, win), request);
+  return completed([&] { return get_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
+                                               result_count, result_datatype, target_rank, target_disp,
+                                               target_count, target_datatype, op, win); }, request);
 }
 
 }  // namespace api

@@ -103,6 +103,27 @@ inline handle_t completed_request() {
   return r->handle;
 }
 
+// A routine that gives a request for work done at the call (a nonblocking send, collective or
+// RMA transfer): the request first, then work(request), whose failure frees it again. Out of memory
+// for the request after the work would leave the work done by a call that failed (D65).
+template <typename Work>
+status with_new_request(handle_t& request, const char* what, Work&& work) {
+  handle_t r = completed_request();
+  if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
+  status st;
+  try {
+    st = work(r);
+  } catch (...) {
+    st = from_exception(what);
+  }
+  if (!st.is_ok()) {
+    (void)api::request_free(r);
+    return st;
+  }
+  request = r;
+  return status::ok();
+}
+
 // Frees an attribute-carrying object: delete callbacks first; on failure it stays (R4.5).
 template <typename T, typename Release>
 status free_attr_object(object_table<T>& table, handle_t& handle, Release release, int err,

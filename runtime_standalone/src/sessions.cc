@@ -122,14 +122,32 @@ status session_init(handle_t info, errhandler_object& errhandler, handle_t& sess
     std::lock_guard lock(g_sessions_mu);
     if (g_next_serial > kSessionSerialMask) return fail(MPI_ERR_INTERN, "too many sessions");
   }
-  if (status st = session_begin(level); !st.is_ok()) return st;
-  auto* s = new session_record;
+  // The record and its entry first, then the session begins (out of memory: MPI is not made
+  // usable by a session that does not exist, D65).
+  auto s = std::make_unique<session_record>();
   s->hints = std::move(hints);
   s->level = level;
   s->errhandler.store(&errhandler, std::memory_order_relaxed);
-  std::lock_guard lock(g_sessions_mu);
-  session = kSessionTag | g_next_serial++;
-  g_sessions.emplace(session, s);
+  handle_t made = 0;
+  {
+    std::lock_guard lock(g_sessions_mu);
+    made = kSessionTag | g_next_serial;
+    g_sessions.emplace(made, s.get());
+    ++g_next_serial;
+  }
+  status st;
+  try {
+    st = session_begin(level);
+  } catch (...) {
+    st = from_exception("the runtime's state");
+  }
+  if (!st.is_ok()) {
+    std::lock_guard lock(g_sessions_mu);
+    g_sessions.erase(made);
+    return st;
+  }
+  (void)s.release();
+  session = made;
   return status::ok();
 }
 
@@ -228,8 +246,14 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
   one.rank = 0;
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_derive(one, true, *fresh.obj); !st.is_ok()) return st;
-  if (info != h::info_null) comm_hints_replace(*fresh.obj, info);
   comm_object* o = fresh.obj;
+  try {  // everything it needs, before it is published (D65)
+    if (info != h::info_null) comm_hints_replace(*o, info);
+    if (group.session != 0) p2p::buffer_comm_of_session(*o, group.session);
+  } catch (...) {
+    rt().life->comm_release(*o);
+    return from_exception("the communicator's hints");
+  }
   o->errhandler.store(&errhandler, std::memory_order_relaxed);
   if (rt().comms.insert(o) == 0) {
     rt().life->comm_release(*o);
@@ -237,7 +261,6 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
   }
   report::object_made(object_kind::comm, o->handle);  // (MPIATTR_REPORT names where, D60)
   fresh.release();
-  if (group.session != 0) p2p::buffer_comm_of_session(*o, group.session);
   newcomm = o->handle;
   return status::ok();
 }

@@ -81,7 +81,13 @@ status publish_with(comm_object& comm, std::shared_ptr<const topology> t, handle
   if (status st = api::comm_split(comm, 0, 0, made); !st.is_ok()) return st;
   comm_object* o = rt().comms.lookup(made);
   if (o == nullptr) return fail(MPI_ERR_INTERN, "the new communicator vanished");
-  attach(*o, std::move(t));
+  try {
+    attach(*o, std::move(t));
+  } catch (...) {  // out of memory (D65): the communicator goes again, nothing is left behind
+    status st = from_exception("the communicator's topology");
+    (void)api::comm_free(made);
+    return st;
+  }
   newcomm = made;
   return status::ok();
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "mpiattr/alloc.h"
 #include "runtime_internal.h"
 
 namespace mpiattr {
@@ -36,12 +37,16 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   set_int(p, MPI_WIN_CREATE_FLAVOR, flavor);
   set_int(p, MPI_WIN_MODEL, w.obj->model);
   w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
+  auto hints = hints_of(info);  // (out of memory here: nothing made yet, D65)
   if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
-  report::object_made(object_kind::win, w.obj->handle);  // (MPIATTR_REPORT names where, D60)
-  {
+  try {  // its RMA state, under the handle it now has
     std::lock_guard lock(rma_mutex());
-    rma_of(*w.obj).hints = hints_of(info);
+    rma_of(*w.obj).hints = std::move(hints);
+  } catch (...) {  // out of memory (D65): the window is unpublished again (and deleted by `w`)
+    rt().wins.erase(w.obj);
+    return from_exception("the window's RMA state");
   }
+  report::object_made(object_kind::win, w.obj->handle);  // (MPIATTR_REPORT names where, D60)
   win = w.release()->handle;
   return status::ok();
 }
@@ -62,9 +67,17 @@ status allocate(aint size, int disp_unit, handle_t info, comm_object& comm, void
                 handle_t& win) {
   if (status st = check_info(info); !st.is_ok()) return st;
   if (size < 0) return fail(MPI_ERR_SIZE, "window size %ld is negative", static_cast<long>(size));
-  void* mem = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
-  if (mem == nullptr) return fail(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", static_cast<long>(size));
-  if (status st = make_window(mem, size, disp_unit, flavor, true, comm, info, win); !st.is_ok()) {
+  void* mem = alloc::bytes(size > 0 ? static_cast<std::size_t>(size) : 1);  // (the test switch's, D61)
+  if (mem == nullptr)
+    return fail(MPI_ERR_NO_MEM, "out of memory: %ld bytes for the window's memory could not be allocated; "
+                "nothing was changed (docs/decisions.md D65)", static_cast<long>(size));
+  status st;
+  try {
+    st = make_window(mem, size, disp_unit, flavor, true, comm, info, win);
+  } catch (...) {  // out of memory (D65): no window, and its memory goes
+    st = from_exception("the window");
+  }
+  if (!st.is_ok()) {
     std::free(mem);
     return st;
   }
@@ -154,32 +167,36 @@ status win_detach(win_object& win, const void* base) {
 
 // The hints given at creation and by MPI_Win_set_info, in a new info (D29: kept, and ignored).
 status win_get_info(win_object& win, handle_t& info_used) {
-  auto* o = new info_object;
+  auto o = std::make_unique<info_object>();
   {
     std::lock_guard lock(rma_mutex());
-    o->pairs = rma_of(win).hints;
+    o->pairs = rma_of(win).hints;  // (out of memory: `o` goes, D65)
   }
-  return insert_new(rt().infos, o, info_used, "info objects");
+  return insert_new(rt().infos, o.release(), info_used, "info objects");
 }
 
 status win_set_info(win_object& win, handle_t info) {
   if (status st = check_info(info); !st.is_ok()) return st;
   auto given = hints_of(info);
   std::lock_guard lock(rma_mutex());
-  auto& hints = rma_of(win).hints;
+  auto& kept = rma_of(win).hints;
+  auto hints = kept;  // merged in a copy, which replaces the hints once made (D65)
   for (auto& kv : given) {
     auto it = std::find_if(hints.begin(), hints.end(), [&](const auto& h) { return h.first == kv.first; });
     if (it != hints.end()) it->second = std::move(kv.second);
     else hints.push_back(std::move(kv));
   }
+  kept.swap(hints);
   return status::ok();
 }
 
 status alloc_mem(aint size, handle_t info, void* baseptr) {
   if (status st = check_info(info); !st.is_ok()) return st;
   if (size < 0) return fail(MPI_ERR_SIZE, "size %ld is negative", static_cast<long>(size));
-  void* mem = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
-  if (mem == nullptr) return fail(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", static_cast<long>(size));
+  void* mem = alloc::bytes(size > 0 ? static_cast<std::size_t>(size) : 1);  // (the test switch's, D61)
+  if (mem == nullptr)
+    return fail(MPI_ERR_NO_MEM, "out of memory: %ld bytes could not be allocated (docs/decisions.md D65)",
+                static_cast<long>(size));
   std::memcpy(baseptr, &mem, sizeof mem);
   return status::ok();
 }

@@ -441,7 +441,7 @@ def large_body(fn: Function) -> list[str]:
     """The body of a carried-out large-count form: the routine's own body around its core entry,
     with its widened parameters narrowed, or, where spec/large_count.toml names a core entry that
     takes the large types (fn.large_core), that entry called with them as they are."""
-    out = [f'mpiattr::cbind::call c("{fn.name}");']
+    out = []  # (after the template's `call c`, inside its guarded body)
     if fn.init == "during":
         out.append("if (!c.usable()) return c.fail();")
     if fn.large_core:
@@ -468,6 +468,13 @@ def large_body(fn: Function) -> list[str]:
     return out + lowering.core_call(fn, lows, core, "mpiattr::language::c")
 
 
+def thrown_nulls(fn: Function) -> list[str]:
+    """What an entry point writes when its body throws (out of memory, D65): the null handle to
+    each output handle, as a failed call leaves them (the call's `always` lines did not run)."""
+    return [f"if ({p.name} != nullptr) *{p.name} = {_NULL[p.kind.object]};" for p in fn.params
+            if p.kind.cls == "handle" and p.dir == "out" and p.length is None and p.kind.object in _NULL]
+
+
 def large_forms(spec: Spec, fn: Function) -> list[Function]:
     f = spec.large_form(fn)
     return [f] if f else []
@@ -477,7 +484,7 @@ def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
             "lowerings": lowerings, "core_args": core_args, "core_entry": core_entry, "fast_path": fast_path, "predefined_body": predefined_body,
             "unused_params": unused_params, "return_expr": return_expr, "extension": extension,
-            "unsupported_body": unsupported_body, "large_body": large_body,
+            "unsupported_body": unsupported_body, "large_body": large_body, "thrown_nulls": thrown_nulls,
             "large_forms": lambda fn: large_forms(spec, fn)}
 
 

@@ -923,6 +923,14 @@ def constants(spec: Spec) -> list[tuple[str, int]]:
     return out
 
 
+def thrown_nulls(fn: Function) -> list[str]:
+    """What an entry point writes when its body throws (out of memory, D65): the null handle to
+    each output handle, as the C entry point (lang/c.py thrown_nulls)."""
+    return [f"*{p.name} = static_cast<MPI_Fint>(mpiattr::cbind::to_handle({_NULL[p.kind.object]}));"
+            for p in fparams(fn)
+            if p.kind.cls == "handle" and p.dir == "out" and p.length is None and p.kind.object in _NULL]
+
+
 def filters(spec: Spec) -> dict:
     return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
             "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
@@ -935,7 +943,7 @@ def filters(spec: Spec) -> dict:
             "f08_prototype": f08_prototype, "unsupported_body": unsupported_body,
             "fr_specifics": fr_specifics,
             "f08_large": lambda fn: f08_large(spec, fn), "f08_large_specific": f08_large_specific,
-            "f08_large_body": f08_large_body, "fast_path": fast_path}
+            "f08_large_body": f08_large_body, "fast_path": fast_path, "thrown_nulls": thrown_nulls}
 
 
 def context(spec: Spec) -> dict:

@@ -52,6 +52,20 @@ inline __attribute__((always_inline)) int guarded(Body&& body, Raise&& raise) {
   return raise(st);
 }
 
+// A core call inside an entry point (D65): an exception it throws (std::bad_alloc: out of memory)
+// becomes from_exception's status, returned like any failure, so that the entry point still writes
+// its outputs as a failed call leaves them (the null handles: the core publishes no object before
+// everything it needs is allocated). guarded() around the whole body stays for the binding's own
+// allocations (an array converted before the call).
+template <typename Core>
+inline __attribute__((always_inline)) status caught(Core&& core) noexcept {
+  try {
+    return core();
+  } catch (...) {
+    return from_exception("its work");
+  }
+}
+
 namespace detail {
 // The detail of the last fail() on this thread, and the user code of callback_failed().
 const char* last_detail();
