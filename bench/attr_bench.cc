@@ -22,7 +22,14 @@
 //                        type_dup_free_front/0 (host mode, bench/run.py --host):
 //                        a dup + free of an object with no attribute through
 //                        the MPI_ names against the same through the host
-//                        library's own PMPI_ routines, in one process.
+//                        library's own PMPI_ routines, in one process; and
+//                        the same for the error routines (error_class_front,
+//                        error_string_front, errhandler_front,
+//                        errhandler_create_free_front).
+//   --finalize K         time MPI_Finalize itself (RESULT finalize_ns) with K
+//                        dups of MPI_COMM_WORLD alive, each with an attribute,
+//                        and one on MPI_COMM_WORLD and MPI_COMM_SELF (K = 0:
+//                        no caching call at all); nothing else runs.
 //
 // Machine-readable results of the extra modes are printed as lines
 //   RESULT <name> <value>
@@ -45,6 +52,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -463,6 +471,114 @@ void dup_free_front(benchmark::State& state) {
   finish(state, rc, true);
 }
 
+// Host mode (--front): the routines mpiattr's host library defines in front of the host but has
+// nothing of its own to do in (an error code it did not make, an object without its attributes),
+// and error-handler routines it does not define at all (a control: both sides are the host's),
+// each through the MPI_ names against the host library's PMPI_ routine, as dup_free_front.
+// MPI_ERRORS_RETURN is on MPI_COMM_WORLD (main).
+bool found(benchmark::State& state, std::initializer_list<const void*> routines) {
+  for (const void* r : routines)
+    if (r == nullptr) {
+      state.SkipWithError("the host library's PMPI_ routines were not found");
+      return false;
+    }
+  return true;
+}
+template <typename Run>
+void front_figure(benchmark::State& state, int& rc, Run&& run) {
+  const alternated a = alternate(state, run);  // on: through the MPI_ names
+  if (a.rounds > 0 && a.off_ns > 0) state.counters["front_ratio"] = a.on_ns / a.off_ns;
+  finish(state, rc, true);
+}
+// A code the host made for an error of its own (MPICH's carries a message of its own), and an
+// error class: the codes MPI_Error_class and MPI_Error_string are asked about.
+int host_error_code() {
+  int rank = 0;
+  const int code = MPI_Comm_rank(MPI_COMM_NULL, &rank);  // (not a routine mpiattr defines)
+  return code != MPI_SUCCESS ? code : MPI_ERR_COMM;
+}
+void error_class_front(benchmark::State& state) {
+  using fn_t = int (*)(int, int*);
+  static const auto host = host_routine<fn_t>("PMPI_Error_class");
+  if (!found(state, {reinterpret_cast<const void*>(host)})) return;
+  const int codes[2] = {host_error_code(), MPI_ERR_ARG};
+  int rc = 0, sum = 0;
+  auto run = [&](bool through_mpi) {
+    for (int i = 0; i < 16; ++i) {
+      int cls = 0;
+      rc |= through_mpi ? MPI_Error_class(codes[i & 1], &cls) : host(codes[i & 1], &cls);
+      sum += cls;
+    }
+  };
+  front_figure(state, rc, run);
+  benchmark::DoNotOptimize(sum);
+}
+void error_string_front(benchmark::State& state) {
+  using fn_t = int (*)(int, char*, int*);
+  static const auto host = host_routine<fn_t>("PMPI_Error_string");
+  if (!found(state, {reinterpret_cast<const void*>(host)})) return;
+  const int codes[2] = {host_error_code(), MPI_ERR_ARG};
+  int rc = 0;
+  char text[MPI_MAX_ERROR_STRING];
+  auto run = [&](bool through_mpi) {
+    for (int i = 0; i < 16; ++i) {
+      int len = 0;
+      rc |= through_mpi ? MPI_Error_string(codes[i & 1], text, &len) : host(codes[i & 1], text, &len);
+      benchmark::DoNotOptimize(text[0]);
+    }
+  };
+  front_figure(state, rc, run);
+}
+// MPI_Comm_set_errhandler + MPI_Comm_get_errhandler + MPI_Errhandler_free of what it gave, and
+// MPI_Comm_call_errhandler under MPI_ERRORS_RETURN, on a dup of
+// MPI_COMM_WORLD.
+void errhandler_front(benchmark::State& state) {
+  using set_t = int (*)(MPI_Comm, MPI_Errhandler);
+  using get_t = int (*)(MPI_Comm, MPI_Errhandler*);
+  using free_t = int (*)(MPI_Errhandler*);
+  using call_t = int (*)(MPI_Comm, int);
+  static const auto host_set = host_routine<set_t>("PMPI_Comm_set_errhandler");
+  static const auto host_get = host_routine<get_t>("PMPI_Comm_get_errhandler");
+  static const auto host_free = host_routine<free_t>("PMPI_Errhandler_free");
+  static const auto host_call = host_routine<call_t>("PMPI_Comm_call_errhandler");
+  if (!found(state, {reinterpret_cast<const void*>(host_set), reinterpret_cast<const void*>(host_get),
+                     reinterpret_cast<const void*>(host_free), reinterpret_cast<const void*>(host_call)}))
+    return;
+  MPI_Comm c;
+  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  int rc = 0, called = 0;
+  auto run = [&](bool through_mpi) {
+    for (int i = 0; i < 16; ++i) {
+      MPI_Errhandler eh;
+      rc |= through_mpi ? MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN) : host_set(c, MPI_ERRORS_RETURN);
+      rc |= through_mpi ? MPI_Comm_get_errhandler(c, &eh) : host_get(c, &eh);
+      rc |= through_mpi ? MPI_Errhandler_free(&eh) : host_free(&eh);
+      called |= through_mpi ? MPI_Comm_call_errhandler(c, MPI_ERR_OTHER) : host_call(c, MPI_ERR_OTHER);
+    }
+  };
+  front_figure(state, rc, run);
+  CHECK(MPI_Comm_free(&c));
+  benchmark::DoNotOptimize(called);  // (MPI_SUCCESS, or the code: not judged here)
+}
+void errhandler_noop(MPI_Comm*, int*, ...) {}
+// MPI_Comm_create_errhandler + MPI_Errhandler_free.
+void errhandler_create_free_front(benchmark::State& state) {
+  using create_t = int (*)(MPI_Comm_errhandler_function*, MPI_Errhandler*);
+  using free_t = int (*)(MPI_Errhandler*);
+  static const auto host_create = host_routine<create_t>("PMPI_Comm_create_errhandler");
+  static const auto host_free = host_routine<free_t>("PMPI_Errhandler_free");
+  if (!found(state, {reinterpret_cast<const void*>(host_create), reinterpret_cast<const void*>(host_free)})) return;
+  int rc = 0;
+  auto run = [&](bool through_mpi) {
+    for (int i = 0; i < 16; ++i) {
+      MPI_Errhandler eh;
+      rc |= through_mpi ? MPI_Comm_create_errhandler(errhandler_noop, &eh) : host_create(errhandler_noop, &eh);
+      rc |= through_mpi ? MPI_Errhandler_free(&eh) : host_free(&eh);
+    }
+  };
+  front_figure(state, rc, run);
+}
+
 // Registration order is n-major: all communicator figures for one n run
 // back to back and share one fixture, so the (for some peers quadratic)
 // setup of 65536 attributes happens once per process, never in a timed loop.
@@ -501,6 +617,10 @@ void register_all(bool front) {
   if (front) {
     reg("comm_dup_free_front", dup_free_front<Kind::Comm>, 0);
     reg("type_dup_free_front", dup_free_front<Kind::Type>, 0);
+    reg("error_class_front", error_class_front, 0);
+    reg("error_string_front", error_string_front, 0);
+    reg("errhandler_front", errhandler_front, 0);
+    reg("errhandler_create_free_front", errhandler_create_free_front, 0);
   }
 }
 
@@ -703,6 +823,32 @@ void run_callgrind(bool set, long iters, int nattrs) {
   std::fflush(stdout);
 }
 
+// --finalize K: K communicators with an attribute each left alive, and an attribute on
+// MPI_COMM_WORLD and on MPI_COMM_SELF (which MPI_Finalize deletes), then MPI_Finalize timed from
+// inside. One figure per process: bench/run.py --host runs many processes of each build.
+int run_finalize(long k) {
+  std::vector<MPI_Comm> comms(static_cast<std::size_t>(k), MPI_COMM_NULL);
+  if (k > 0) {
+    int key = MPI_KEYVAL_INVALID;
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &key, nullptr));
+    for (auto& c : comms) {
+      CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+      CHECK(MPI_Comm_set_attr(c, key, val_of(1)));
+    }
+    CHECK(MPI_Comm_set_attr(MPI_COMM_WORLD, key, val_of(2)));
+    CHECK(MPI_Comm_set_attr(MPI_COMM_SELF, key, val_of(3)));
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = MPI_Finalize();
+  const auto t1 = std::chrono::steady_clock::now();
+  if (rc != MPI_SUCCESS) {
+    std::fprintf(stderr, "attr_bench: MPI_Finalize failed (rc=%d)\n", rc);
+    return 1;
+  }
+  std::printf("RESULT finalize_ns/%ld %.0f\n", k, std::chrono::duration<double, std::nano>(t1 - t0).count());
+  return 0;
+}
+
 bool is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
@@ -710,7 +856,7 @@ bool is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 int main(int argc, char** argv) {
   bool want_gbench = false, want_mem = false, want_threads = false, thread_single = false;
   bool want_front = false;
-  long cg_get = 0, cg_set = 0;
+  long cg_get = 0, cg_set = 0, finalize_k = -1;
   int cg_attrs = 1;
   std::vector<char*> rest;
   rest.push_back(argv[0]);
@@ -732,6 +878,7 @@ int main(int argc, char** argv) {
     else if (a == "--front") want_front = true;
     else if (a == "--callgrind-get") cg_get = std::atol(next("--callgrind-get"));
     else if (a == "--callgrind-set") cg_set = std::atol(next("--callgrind-set"));
+    else if (a == "--finalize") finalize_k = std::atol(next("--finalize"));
     else if (a == "--attrs") cg_attrs = std::atoi(next("--attrs"));
     else rest.push_back(argv[i]);
   }
@@ -764,6 +911,7 @@ int main(int argc, char** argv) {
   std::printf("RESULT impl %s\n", kImpl);
   std::printf("RESULT thread_level_provided %d\n", provided);
   std::fflush(stdout);
+  if (finalize_k >= 0) return run_finalize(finalize_k);
 
   benchmark::Initialize(&bargc, rest.data());
   if (benchmark::ReportUnrecognizedArguments(bargc, rest.data())) {

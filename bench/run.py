@@ -77,6 +77,21 @@ OMPI_ENV = {
     "OMPI_MCA_osc": "ucx,pt2pt",
 }
 
+# Host mode, D69: the routines mpiattr defines in front of the host but does not serve, timed as
+# the dup + free with no attribute (attr_bench.cc --front: through the MPI_ names and through the
+# host library's own PMPI_ routines, alternating in one process).
+FRONT_ROWS = [
+    ("error_class_front", "`MPI_Error_class` of a host code and of a class"),
+    ("error_string_front", "`MPI_Error_string` of a host code and of a class"),
+    ("errhandler_front", "`MPI_Comm_set_errhandler` + `_get_errhandler` + `MPI_Errhandler_free` + "
+                         "`MPI_Comm_call_errhandler` (`MPI_ERRORS_RETURN`)"),
+    ("errhandler_create_free_front", "`MPI_Comm_create_errhandler` + `MPI_Errhandler_free`"),
+]
+# MPI_Finalize (attr_bench.cc --finalize K), once per process: FINALIZE_PROCESSES processes of
+# each build per run, their median; 0 communicators means no caching call at all.
+FINALIZE_KS = [0, 1000]
+FINALIZE_PROCESSES = 7
+
 CALLGRIND_CASES = [  # (op, attributes on the communicator, operations)
     ("get", 1, 200_000),
     ("get", 4096, 16_384),
@@ -385,6 +400,9 @@ def extra_figures(res: dict[str, str]) -> dict[str, float]:
                 "threads_2_same_ratio"):
         if key in res:
             fig[key] = float(res[key])
+    for key in res:
+        if key.startswith("finalize_ns/"):
+            fig[key] = float(res[key])
     return fig
 
 
@@ -441,8 +459,11 @@ TARGETS = {
             "threads": ("ge", 1.8)},
     # Host mode: dup + free with no attribute is judged on the same-process figure (attr_bench.cc:
     # dup_free_front); across processes the hosts' own times are bimodal (README.md).
+    # The other routines mpiattr defines in front of the host without serving them (the error
+    # routines for a host's code; the error-handler routines, which it does not define: a control)
+    # are judged the same way; finalize, which a process calls once, across processes (D69).
     True: {"get": ("host", 0.5), "set": ("host", 0.5), "dup_front": ("le", 1.05),
-           "dup_attr": ("host", 0.3)},
+           "dup_attr": ("host", 0.3), "finalize": ("host", 1.05)},
 }
 
 
@@ -488,6 +509,13 @@ def rows(with_callgrind: bool, host: bool = False) -> list[Row]:
                             ("vector", "`MPI_Type_vector`(4, 2, 3, `MPI_INT`)"),
                             ("struct", "`MPI_Type_create_struct` (int, 2 double)")):
             r.append(Row(f"{label} + `MPI_Type_free`", f"type_{name}_free", "time", t("type_make")))
+    if host:  # D69: the routines mpiattr intercepts but does not serve
+        for key, label in FRONT_ROWS:
+            r.append(Row(f"{label}, through `MPI_` / the host's own `PMPI_`, one process",
+                         f"{key}/0:front_ratio", "ratio", t("dup_front")))
+        for k in FINALIZE_KS:
+            r.append(Row(f"`MPI_Finalize`, {k} communicators with an attribute alive (median of "
+                         f"{FINALIZE_PROCESSES} processes a run)", f"finalize_ns/{k}", "time", t("finalize")))
     r.append(Row("memory per attribute (RSS growth)", "mem_bytes_per_attr", "bytes", t("mem")))
     r.append(Row("get, 1 thread (ns per get)", "threads_1_ns_per_get", "time"))
     r.append(Row("get throughput, 2 threads distinct comms / 1 thread", "threads_2_distinct_ratio", "ratio",
@@ -884,7 +912,9 @@ def groups(host: bool = False) -> list[tuple[str, list[str], str | None]]:
     """(name, extra binary args, benchmark filter) - one process each."""
     g: list[tuple[str, list[str], str | None]] = []
     if host:
-        g.append(("no attribute, one process", ["--front"], r"^(comm|type)_dup_free_front/0$"))
+        g.append(("no attribute, one process", ["--front"], r"^[a-z_]+_front/0$"))
+        for k in FINALIZE_KS:
+            g.append((f"finalize k={k}", ["--finalize", str(k)], None))
     for n in NS:
         g.append((f"comm n={n}", [], rf"^(comm_dup_free/0|comm_[a-z_]+/{n})$"))
     for n in NS:
@@ -929,6 +959,9 @@ def main() -> int:
     ap.add_argument("--cmake-target", action="append", default=[],
                     help="CMake target to build (repeatable; default: mpiattr, the library; with --host: "
                          "mpiattr_mpich and mpiattr_openmpi)")
+    ap.add_argument("--groups", metavar="REGEX",
+                    help="run only the groups of figures (one process each, e.g. 'comm n=16', "
+                         "'no attribute, one process', 'finalize k=0') whose name matches REGEX")
     ap.add_argument("--out", help="also write the Markdown report to this file")
     ap.add_argument("--json", help="also write all raw per-run figures to this JSON file")
     ap.add_argument("--strict", action="store_true", help="exit 1 if a target is missed (full mode)")
@@ -1036,6 +1069,8 @@ def main() -> int:
                 attempt(name, "quick run", one)
         else:
             for gname, extra, filt in groups(args.host):
+                if args.groups and not re.search(args.groups, gname):
+                    continue
                 for rep in range(args.repetitions):
                     rot = order[rep % len(order):] + order[:rep % len(order)]
                     for name in rot:
@@ -1044,6 +1079,11 @@ def main() -> int:
                             f"  ({time.monotonic() - t_start:.0f} s)")
 
                         def measure(impl=impl, extra=extra, filt=filt, gname=gname) -> dict[str, float]:
+                            if gname.startswith("finalize"):  # one figure per process
+                                vals = [extra_figures(parse_results(execute(impl, thread_args + extra,
+                                                                            timeout=300)))
+                                        for _ in range(FINALIZE_PROCESSES)]
+                                return {k: statistics.median(v[k] for v in vals) for k in vals[0]}
                             if filt is None:
                                 level = [] if gname == "threads" else thread_args
                                 return extra_figures(parse_results(execute(impl, level + extra, timeout=900)))

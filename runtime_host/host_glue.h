@@ -252,21 +252,38 @@ class call {
 // exists; otherwise false, with nothing changed, and the entry point takes its checked path.
 // Below MPI_THREAD_MULTIPLE (Concurrent false) the record comes from the cache in front of the
 // record table, or the table itself when the cache misses (native_map::find_unsynchronised), and
-// the slot is read and written directly. At it (Concurrent true: the entry point
+// the slot is read and written directly. The C entry points' fast get and set (Probe false) read
+// the cache alone: a call of the table's probe would cost every call a stack frame (six
+// instructions, D69); when the cache does not know the handle, their checked path probes the table
+// and tries again (refilled). At it (Concurrent true: the entry point
 // has checked g_fast_concurrent) the record comes from the cache the threads share (its entries
 // checked against the record's handle, native_map::find_shared), a get reads under the store's
 // sequence counter and a set takes the store's lock.
-template <bool Concurrent, object_kind K, typename H>
+template <bool Concurrent, object_kind K, typename H, bool Probe = true>
 MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
   if (!Concurrent && !g_fast.load(std::memory_order_relaxed)) return nullptr;
   if (!keyvals().live_user(keyval, K, index)) return nullptr;
-  return Concurrent ? records<K>().find_shared(native(h)) : records<K>().find_unsynchronised(native(h));
+  if constexpr (Concurrent) return records<K>().find_shared(native(h));
+  else if constexpr (Probe) return records<K>().find_unsynchronised(native(h));
+  else return records<K>().find_hot(native(h));
+}
+// Whether a fast path that read the cache alone (Probe false) should be tried again: below
+// MPI_THREAD_MULTIPLE, the cache did not know h; now it does (the table was probed, and what it
+// holds for h, a record or none, is in the cache). The checked paths of the C get and set ask
+// first (functions.cc.j2), so a program whose calls visit more objects than the cache holds pays
+// the probe, not the checked path (D63, D69).
+template <object_kind K, typename H>
+[[gnu::always_inline]] inline bool refilled(H h) {
+  if (!g_fast.load(std::memory_order_relaxed)) return false;
+  typename kind_traits<K>::object* o;
+  if (records<K>().cached(native(h), &o)) return false;
+  return records<K>().find_unsynchronised(native(h)) != nullptr;
 }
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   std::uint32_t index;
   if (attribute_val == nullptr || flag == nullptr) return false;
-  auto* o = fast_target<Concurrent, K>(h, keyval, &index);
+  auto* o = fast_target<Concurrent, K, H, false>(h, keyval, &index);
   if (o == nullptr) return false;
   attr_read r;
   if constexpr (Concurrent)
@@ -369,10 +386,10 @@ MPIATTR_HOT void forget_fortran_handles() {
 }
 
 // fast_set of a value of any origin (the Fortran entry points pass theirs).
-template <bool Concurrent, object_kind K, typename H>
+template <bool Concurrent, object_kind K, typename H, bool Probe = true>
 MPIATTR_HOT bool fast_put(H h, int keyval, attribute_value v) {
   std::uint32_t index;
-  auto* o = fast_target<Concurrent, K>(h, keyval, &index);
+  auto* o = fast_target<Concurrent, K, H, Probe>(h, keyval, &index);
   if (o == nullptr) return false;
   // A new attribute: below MPI_THREAD_MULTIPLE a live keyval is never counted, so the set only
   // notes that it was used; at it, a concurrent free of the keyval may have started its census.
@@ -389,7 +406,7 @@ MPIATTR_HOT bool fast_put(H h, int keyval, attribute_value v) {
 }
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
-  return fast_put<Concurrent, K>(h, keyval, attribute_value::from_c(attribute_val));
+  return fast_put<Concurrent, K, H, false>(h, keyval, attribute_value::from_c(attribute_val));
 }
 
 // MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL below MPI_THREAD_MULTIPLE (keyval.h: create_fast,

@@ -31,10 +31,17 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <new>
 
 #include "asymmetric_fence.h"
 #include "mpiattr/config.h"
 #include "mpiattr/sync.h"
+
+// Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_index. The tests'
+// handles are spread like pointers.
+#ifndef MPIATTR_HOST_POINTER_HANDLES
+#define MPIATTR_HOST_POINTER_HANDLES 1
+#endif
 
 namespace mpiattr::host {
 
@@ -128,7 +135,7 @@ class native_map {
   // next object (host_runtime.cc: recycle), so an entry may name a record that now belongs to
   // another object, or to none (native 0), but never freed memory.
   MPIATTR_HOT T* find_shared(std::uintptr_t key) {
-    std::atomic<T*>& e = shared_[hot_index(key)];
+    std::atomic<T*>& e = shared_[shared_index(key)];
     T* o = e.load(std::memory_order_acquire);
     if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == key) [[likely]] return o;
     return find_and_share(key);
@@ -246,7 +253,7 @@ class native_map {
     const bool done = fill(obj);
     if (done) {
       __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE);
-      shared_[hot_index(key)].store(obj, std::memory_order_release);
+      shared_[shared_index(key)].store(obj, std::memory_order_release);
     }
     __atomic_store_n(&obj->busy, std::uint8_t{0}, __ATOMIC_RELEASE);
     return done;
@@ -320,8 +327,8 @@ class native_map {
       sl.key.store(kTombstone, std::memory_order_release);
       live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     });
-    for (hot_entry& h : hot_)
-      if (h.key & kDormant) h = hot_entry{};
+    for (std::size_t i = 0; i < hot_size(); ++i)
+      if (hot_[i].key & kDormant) hot_[i] = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);  // (sleeping)
   }
 
@@ -338,7 +345,10 @@ class native_map {
     used_ = 0;
     tokens_ = 0;
     live_.store(0, std::memory_order_relaxed);
-    for (hot_entry& h : hot_) h = hot_entry{};
+    if (hot_ != hot_initial_) delete[] hot_;
+    hot_ = hot_initial_;
+    hot_shift_ = 64 - kHotBits;
+    for (hot_entry& h : hot_initial_) h = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
   }
   std::size_t capacity() const {
@@ -369,10 +379,25 @@ class native_map {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
-  static constexpr int kHotBits = 12;  // (4,096 entries: see docs/decisions.md D63)
-  static std::size_t hot_index(std::uintptr_t key) {
+  // The plain cache starts with 4,096 entries in the map itself (docs/decisions.md D63) and, below
+  // MPI_THREAD_MULTIPLE, grows with the table: whenever the table grows past half the cache's
+  // entries, the cache is replaced by one with twice the table's slots, filled from the table
+  // (grow_cache), so that the objects a program holds keep hitting it however many there are
+  // (D69). The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
+  static constexpr int kHotBits = 12;
+  // Over Open MPI (MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a pointer, and the
+  // multiplicative hash alone spreads some strides badly (objects of 0x540 bytes: 1,000 of them
+  // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
+  // instructions; then every stride tried spreads as random keys would). MPICH's handles are
+  // consecutive integers, which the product alone spreads without a collision (D69).
+  std::size_t hot_index(std::uintptr_t key) const {
+    if constexpr (MPIATTR_HOST_POINTER_HANDLES) key ^= key >> 12;
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> hot_shift_);
+  }
+  static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
+  std::size_t hot_size() const { return std::size_t{1} << (64 - hot_shift_); }
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
@@ -419,7 +444,7 @@ class native_map {
   T* sleeping(std::uintptr_t key) {
     if (tokens_ == 0) return nullptr;
     if (sync::concurrent()) {
-      T* o = shared_[hot_index(key)].load(std::memory_order_relaxed);
+      T* o = shared_[shared_index(key)].load(std::memory_order_relaxed);
       if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_RELAXED) == (key | kDormant)) [[likely]]
         return o;
     }
@@ -437,7 +462,7 @@ class native_map {
   // The record asleep for key, without the lock (revive_lock_free): through the shared cache, or
   // the table as find reads it.
   MPIATTR_HOT T* sleeping_lock_free(std::uintptr_t key) {
-    T* o = shared_[hot_index(key)].load(std::memory_order_acquire);
+    T* o = shared_[shared_index(key)].load(std::memory_order_acquire);
     if (o != nullptr && __atomic_load_n(&o->native, __ATOMIC_ACQUIRE) == (key | kDormant)) [[likely]] return o;
     return find_as(key, key | kDormant);
   }
@@ -481,7 +506,7 @@ class native_map {
   // find_shared's miss: out of line, so that its hit needs no stack frame.
   [[gnu::noinline]] T* find_and_share(std::uintptr_t key) {
     T* o = find(key);
-    if (o != nullptr) shared_[hot_index(key)].store(o, std::memory_order_release);
+    if (o != nullptr) shared_[shared_index(key)].store(o, std::memory_order_release);
     return o;
   }
 
@@ -554,6 +579,7 @@ class native_map {
     }
     refill(t, old);
     cur_.store(t, std::memory_order_release);
+    if (!sync::concurrent() && (t->mask + 1) * 2 > hot_size()) grow_cache(t);
     if (old == nullptr) return t;
     if (!sync::concurrent()) {  // no MPI call, so no lookup, overlaps this one
       free_table(old);
@@ -566,7 +592,28 @@ class native_map {
     return t;
   }
 
-  hot_entry hot_[std::size_t{1} << kHotBits] = {};
+  // The plain cache below MPI_THREAD_MULTIPLE, where no lookup overlaps this (it is called from
+  // grow, under the lock): one with twice t's slots, holding what t holds. Out of memory leaves
+  // the cache as it was: it is only a cache (D61: not an error).
+  void grow_cache(const table* t) {
+    int shift = hot_shift_;
+    while ((std::size_t{1} << (64 - shift)) < (t->mask + 1) * 2) --shift;
+    hot_entry* fresh = new (std::nothrow) hot_entry[std::size_t{1} << (64 - shift)]();
+    if (fresh == nullptr) return;
+    if (hot_ != hot_initial_) delete[] hot_;
+    hot_ = fresh;
+    hot_shift_ = shift;
+    for (std::size_t i = 0; i <= t->mask; ++i) {
+      const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
+      if (k == kEmpty || k == kTombstone) continue;
+      T* o = t->slots[i].obj.load(std::memory_order_relaxed);
+      hot_[hot_index(k)] = hot_entry{o->native == k ? k : k | kDormant, o};  // (awake, or asleep)
+    }
+  }
+
+  hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};
+  hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
+  int hot_shift_ = 64 - kHotBits;  // hot_size() is 2 ** (64 - hot_shift_)
   std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)

@@ -384,6 +384,37 @@ TEST(record_table, D63_fast_lookup_finds_every_record_of_many) {
   mpiattr::sync::set_concurrent(true);
 }
 
+// Below MPI_THREAD_MULTIPLE the C fast get and set read the cache alone (host_glue.h: Probe
+// false; docs/decisions.md D69), so the cache grows with the table: with 20,000 records most of
+// them are found in it, where its first 4,096 entries could hold at most 4,096; it holds what the
+// table holds (a record asleep stays asleep, an erased one is gone), and every record is found.
+TEST(record_table, D69_cache_grows_with_the_table) {
+  mpiattr::sync::set_concurrent(false);
+  test_map<> map;
+  std::vector<record> recs(20000);
+  std::vector<record> first(recs.begin(), recs.begin() + 10000), second(recs.begin() + 10000, recs.end());
+  insert_records(map, first);
+  ASSERT_TRUE(map.retire_unsynchronised(handle_of(5), &first[5]));
+  EXPECT_EQ(map.erase(handle_of(6)), &first[6]);
+  insert_records(map, second, first.size());  // (the table grows: the cache is rebuilt from it)
+  auto rec = [&](std::size_t i) { return i < first.size() ? &first[i] : &second[i - first.size()]; };
+  std::size_t hits = 0;
+  for (std::size_t i = 0; i < recs.size(); ++i) hits += map.find_hot(handle_of(i)) == rec(i);
+  EXPECT_GT(hits, recs.size() * 3 / 4);  // (a cache of 4,096 entries would find at most 4,096)
+  record* o = nullptr;
+  EXPECT_TRUE(map.cached(handle_of(5), &o));  // asleep: no record (from the rebuilt cache)
+  EXPECT_EQ(o, nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(5)), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(6)), nullptr);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    if (i == 5 || i == 6) continue;
+    ASSERT_EQ(map.find_unsynchronised(handle_of(i)), rec(i)) << i;
+  }
+  ASSERT_EQ(map.revive_unsynchronised(handle_of(5)), &first[5]);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(5)), &first[5]);
+  mpiattr::sync::set_concurrent(true);
+}
+
 // Below MPI_THREAD_MULTIPLE the fast dup and free use revive_unsynchronised and
 // retire_unsynchronised (host_glue.h: fast_dup, fast_free). They must leave the table, its counts
 // and its cache as retire and revive do: a sleeping record answers no lookup, wakes for its own

@@ -156,6 +156,15 @@ def fast_path(fn: Function) -> str | None:
     return f"mpiattr::host::fast_{fn.core[:3]}<false, {object_enum(fn)}>({names})"
 
 
+def fast_retry(fn: Function) -> str | None:
+    """What the checked path of a C get or set tries first (host_glue.h: refilled): when the fast
+    path declined because the cache in front of the record table did not know the object, the
+    table is probed (filling the cache) and the fast path tried again (docs/decisions.md D69)."""
+    if fn.core not in ("get_attr", "set_attr") or fast_path(fn) is None:
+        return None
+    return f"mpiattr::host::refilled<{object_enum(fn)}>({fn.params[0].name}) && {fast_path(fn)}"
+
+
 def fast_path_concurrent(fn: Function) -> str | None:
     """The MPI_THREAD_MULTIPLE fast-path attempt of a get or set (host_glue.h: fast_get and
     fast_set with Concurrent true), made in a function of its own, which the entry point
@@ -210,7 +219,7 @@ def filters(spec: Spec) -> dict:
     return {"c_params": clang.c_params, "c_prototype": clang.c_prototype, "host_role": role,
             "host_guard": guard, "extension_pmpi_guard": extension_pmpi_guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
-            "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path,
+            "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path, "fast_retry": fast_retry,
             "fast_path_concurrent": fast_path_concurrent, "dup_args": dup_args, "free_param": free_param,
             "object_enum": object_enum, **f_filters()}
 
