@@ -147,7 +147,7 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   const std::uint8_t flags = flags_of(cbs);
   *keyval = init_record(i, kind, cbs, cbs.extra_state, flags);
   if (cbs.lang_state != nullptr) __atomic_store_n(&used_[i], kUsedLangState, __ATOMIC_RELAXED);  // (a free left it 0)
-  if (cbs.lang_state == nullptr) {
+  if (cbs.lang_state == nullptr && (!sync::concurrent() || thread_spares_)) {
     // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
     // callbacks needs no classification.
     classified& c = sync::concurrent() ? t_spare_.last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];

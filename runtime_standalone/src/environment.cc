@@ -180,6 +180,7 @@ status setup_locked() {
     r.types.install_predefined(m.value, t);
   }
   keyvals().set_attribute_census(census);
+  keyvals().use_thread_spares();  // (keyval create + free at MPI_THREAD_MULTIPLE, D67)
   // The core's locks are on until MPI is set up (sync.h); no object is shared yet, so they go
   // off here, and the first model's level decides: only MPI_THREAD_MULTIPLE turns them back on
   // (provide_level). Left on, every program ran the locked, checked paths, the fast paths off.

@@ -367,6 +367,9 @@ class keyval_registry {
   // Whether some keyval is counted: otherwise attach(i, false) does nothing (dup hoists this).
   bool counting() const { return counted_.load(std::memory_order_relaxed) != 0; }
   void set_attribute_census(attribute_census f) { census_ = f; }
+  // The runtime takes create_fast_concurrent's way (the standalone one): create() then remembers
+  // each thread's last callbacks at MPI_THREAD_MULTIPLE too (D67).
+  void use_thread_spares() { thread_spares_ = true; }
 
   std::size_t live_count() const;  // records with refs > 0, for tests
 
@@ -468,6 +471,7 @@ class keyval_registry {
     bool valid = false;
   } last_[kLanguages];
   std::uint32_t next_ = kFirstUserIndex;
+  bool thread_spares_ = false;  // use_thread_spares()
   // A thread's spare index and last callbacks at MPI_THREAD_MULTIPLE (create_fast_concurrent);
   // a thread that ends gives its spare index back to the pool.
   struct thread_spare {
