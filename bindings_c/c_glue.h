@@ -53,12 +53,13 @@ inline api::msg_status read_status(const MPI_Status* s) {
 // The fast paths of MPI_XXX_GET_ATTR and MPI_XXX_SET_ATTR (mpiattr/fast.h; at
 // MPI_THREAD_MULTIPLE their concurrent forms, D67): true when the call is done; false, with
 // nothing changed, when the checked path must take it.
-template <object_kind K, typename T>
+template <object_kind K, typename T, bool Concurrent = false>
 MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, void* attribute_val,
                           int* flag) {
   if (attribute_val == nullptr || flag == nullptr) return false;
   attr_read r;
-  if (!fast::get_attr<K>(table, h, keyval, r)) return false;
+  if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
+    return false;
   if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
   *flag = r.found;
   return true;
@@ -70,12 +71,7 @@ MPIATTR_HOT bool fast_set(const object_table<T>& table, handle_t h, int keyval, 
 template <object_kind K, typename T>
 MPIATTR_HOT bool fast_get_concurrent(const object_table<T>& table, handle_t h, int keyval, void* attribute_val,
                                      int* flag) {
-  if (attribute_val == nullptr || flag == nullptr) return false;
-  attr_read r;
-  if (!fast::get_attr_concurrent<K>(table, h, keyval, r)) return false;
-  if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
-  *flag = r.found;
-  return true;
+  return fast_get<K, T, true>(table, h, keyval, attribute_val, flag);
 }
 template <object_kind K, typename T>
 MPIATTR_HOT bool fast_set_concurrent(const object_table<T>& table, handle_t h, int keyval, void* attribute_val) {
