@@ -50,15 +50,16 @@ inline api::msg_status read_status(const MPI_Status* s) {
   return m;
 }
 
-// The fast paths of MPI_XXX_GET_ATTR and MPI_XXX_SET_ATTR (mpiattr/fast.h): true when the call
-// is done; false, with nothing changed, when the checked path must take it (always at
-// MPI_THREAD_MULTIPLE).
-template <object_kind K, typename T>
+// The fast paths of MPI_XXX_GET_ATTR and MPI_XXX_SET_ATTR (mpiattr/fast.h; at
+// MPI_THREAD_MULTIPLE their concurrent forms, D67): true when the call is done; false, with
+// nothing changed, when the checked path must take it.
+template <object_kind K, typename T, bool Concurrent = false>
 MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, void* attribute_val,
                           int* flag) {
   if (attribute_val == nullptr || flag == nullptr) return false;
   attr_read r;
-  if (!fast::get_attr<K>(table, h, keyval, r)) return false;
+  if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
+    return false;
   if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
   *flag = r.found;
   return true;
@@ -67,6 +68,32 @@ template <object_kind K, typename T>
 MPIATTR_HOT bool fast_set(const object_table<T>& table, handle_t h, int keyval, void* attribute_val) {
   return fast::set_attr<K>(table, h, keyval, attribute_value::from_c(attribute_val));
 }
+template <object_kind K, typename T>
+MPIATTR_HOT bool fast_get_concurrent(const object_table<T>& table, handle_t h, int keyval, void* attribute_val,
+                                     int* flag) {
+  return fast_get<K, T, true>(table, h, keyval, attribute_val, flag);
+}
+template <object_kind K, typename T>
+MPIATTR_HOT bool fast_set_concurrent(const object_table<T>& table, handle_t h, int keyval, void* attribute_val) {
+  return fast::set_attr_concurrent<K>(table, h, keyval, attribute_value::from_c(attribute_val));
+}
+
+// The objects an array of handles names, looked up by a generated entry point (a struct
+// constructor's datatypes, ...): up to eight without an allocation (D67).
+template <typename T>
+class object_array {
+ public:
+  explicit object_array(long long n) {
+    if (n > kInline) heap_.resize(static_cast<std::size_t>(n));
+  }
+  T*& operator[](long long i) { return data()[i]; }
+  T** data() { return heap_.empty() ? inline_ : heap_.data(); }
+
+ private:
+  static constexpr long long kInline = 8;
+  T* inline_[kInline] = {};
+  std::vector<T*> heap_;
+};
 
 class call {
  public:

@@ -25,15 +25,17 @@ inline H c_handle(MPI_Fint f) {
 
 // The fast paths of MPI_XXX_GET_ATTR / MPI_ATTR_GET and MPI_XXX_SET_ATTR / MPI_ATTR_PUT, as C's
 // (c_glue.h: fast_get, fast_set; mpiattr/fast.h): the whole call, IERROR included, when it can
-// take the fast path (below MPI_THREAD_MULTIPLE, a live object and keyval, a slot that exists);
+// take the fast path (a live object and keyval, a slot that exists; at MPI_THREAD_MULTIPLE the
+// concurrent form, D67);
 // otherwise false with nothing written, and the entry point takes its checked path. V, the
 // value's Fortran type: INTEGER(KIND=MPI_ADDRESS_KIND) (MPI-2) or INTEGER (MPI-1, R7.1). F08: an
 // mpi_f08 entry, whose IERROR is OPTIONAL (a null pointer when absent). D63.
-template <object_kind K, bool F08, typename T, typename V>
+template <object_kind K, bool F08, typename T, typename V, bool Concurrent = false>
 MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, V* value, MPI_Fint* flag,
                           MPI_Fint* ierror) {
   attr_read r;
-  if (!fast::get_attr<K>(table, h, keyval, r)) return false;
+  if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
+    return false;
   if (r.found) {
     if constexpr (std::is_same_v<V, MPI_Fint>) *value = r.value.as_fortran_int();
     else *value = r.value.as_fortran_aint();
@@ -42,12 +44,24 @@ MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, 
   if (!F08 || ierror != nullptr) *ierror = MPI_SUCCESS;
   return true;
 }
-template <object_kind K, bool F08, typename T>
+template <object_kind K, bool F08, typename T, bool Concurrent = false>
 MPIATTR_HOT bool fast_set(const object_table<T>& table, handle_t h, int keyval, attribute_value v,
                           MPI_Fint* ierror) {
-  if (!fast::set_attr<K>(table, h, keyval, v)) return false;
+  if (!(Concurrent ? fast::set_attr_concurrent<K>(table, h, keyval, v) : fast::set_attr<K>(table, h, keyval, v)))
+    return false;
   if (!F08 || ierror != nullptr) *ierror = MPI_SUCCESS;
   return true;
+}
+// At MPI_THREAD_MULTIPLE (the checked path tries them first, D67).
+template <object_kind K, bool F08, typename T, typename V>
+MPIATTR_HOT bool fast_get_concurrent(const object_table<T>& table, handle_t h, int keyval, V* value,
+                                     MPI_Fint* flag, MPI_Fint* ierror) {
+  return fast_get<K, F08, T, V, true>(table, h, keyval, value, flag, ierror);
+}
+template <object_kind K, bool F08, typename T>
+MPIATTR_HOT bool fast_set_concurrent(const object_table<T>& table, handle_t h, int keyval, attribute_value v,
+                                     MPI_Fint* ierror) {
+  return fast_set<K, F08, T, true>(table, h, keyval, v, ierror);
 }
 
 // A CHARACTER argument without its trailing blanks, as a C string.

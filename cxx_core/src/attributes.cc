@@ -291,6 +291,13 @@ status delete_all_unlisted(attr_object& obj) {
 
 status delete_all(attr_object& obj) {
   attr_store& s = obj.attrs;
+  if (s.size() == 0 && !s.freeing) {
+    // Nothing to delete (the free of an object that never had an attribute): no lock (D67). No
+    // other thread may use an object being freed, so none is storing into it; a census may be
+    // reading it (census_one), which finds nothing to count and writes nothing.
+    s.freeing = true;
+    return status::ok();
+  }
   {
     std::lock_guard lock(s.mutex());
     // When no attribute has a delete callback to run or a keyval reference to give back, nothing
@@ -314,17 +321,19 @@ sync::spinlock g_building_mu;
 attr_object* g_building = nullptr;
 }  // namespace
 
-void dup_in_progress::enter() {
+void dup_in_progress::enter(attr_object& to) {
   std::lock_guard lock(g_building_mu);
-  to_->building_next = g_building;
-  g_building = to_;
+  to.building_next = g_building;
+  g_building = &to;
+  to.building = attr_object::building_listed;
 }
-void dup_in_progress::leave() {
+void dup_in_progress::leave(attr_object& to) {
   std::lock_guard lock(g_building_mu);
   attr_object** p = &g_building;
-  while (*p != to_) p = &(*p)->building_next;
-  *p = to_->building_next;
-  to_->building_next = nullptr;
+  while (*p != &to) p = &(*p)->building_next;
+  *p = to.building_next;
+  to.building_next = nullptr;
+  to.building = attr_object::building_none;
 }
 
 void census_one(attr_object& o, std::uint32_t index) {
@@ -441,6 +450,11 @@ status copy_all(const attr_object& from, attr_object& to) {
   attr_store& d = to.attrs;
   {
     std::lock_guard lock(s.mutex());
+    if (s.size() == 0) return status::ok();  // nothing to copy: `to` stays unlisted (D67)
+    // A registration that waited for something to copy (dup_in_progress at MPI_THREAD_MULTIPLE):
+    // before the first copy, so that a census finds `to`. (Lock order: `from`, the list, `to`; the
+    // census takes the list and then listed objects, never a published `from`.)
+    if (to.building == attr_object::building_wanted) dup_in_progress::enter(to);
     std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
     if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
       try {

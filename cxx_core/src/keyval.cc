@@ -80,7 +80,9 @@ keyval_record* keyval_registry::find_referenced(int keyval) const {
   if (i == 0) return nullptr;
   keyval_record* r = at(i);
   std::lock_guard lock(mu_);  // handle and refs change together under mu_ on recycle
-  return (r->handle == keyval && r->refs.load(std::memory_order_acquire) > 0) ? r : nullptr;
+  return (__atomic_load_n(&r->handle, __ATOMIC_RELAXED) == keyval && r->refs.load(std::memory_order_acquire) > 0)
+             ? r
+             : nullptr;
 }
 
 keyval_record* keyval_registry::acquire_freed(int keyval) {
@@ -89,7 +91,13 @@ keyval_record* keyval_registry::acquire_freed(int keyval) {
   keyval_record* r = at(i);
   // mu_ orders this with create() (a reused index changes the handle) and with recycle().
   std::lock_guard lock(mu_);
-  if (r->handle != keyval || r->live_handle.load(std::memory_order_acquire) == keyval) return nullptr;
+  if (__atomic_load_n(&r->handle, __ATOMIC_RELAXED) != keyval ||
+      r->live_handle.load(std::memory_order_acquire) == keyval)
+    return nullptr;
+  // Only a keyval freed with attributes is counted (drop_handle), and only its attributes can
+  // still be read or deleted: a keyval that never had one is recycled, or is a thread's spare
+  // (create_fast_concurrent), whose record must take no reference.
+  if (!r->counted.load(std::memory_order_relaxed)) return nullptr;
   // Only while a reference remains: a release() that has taken the count to 0 is recycling the
   // record, and must not see it come back (so no blind increment).
   std::int32_t n = r->refs.load(std::memory_order_acquire);
@@ -122,11 +130,13 @@ void keyval_registry::define_predefined(int keyval, object_kind kind) {
 }
 
 inline std::uint32_t keyval_registry::take_index() {
-  std::uint32_t i = free_.take();
-  if (i != 0) [[likely]] return i;
-  if (next_ >= kMaxIndex) return 0;
-  i = next_++;
-  free_.issued(i);
+  std::uint32_t i = free_.take();  // the smallest free index
+  if (i == 0) {
+    if (next_ >= kMaxIndex) return 0;
+    i = next_++;  // (none is free)
+    free_.issued(i);
+  }
+  low_free_.store(i + 1, std::memory_order_relaxed);  // (lower_bound: the rest are above it)
   return i;
 }
 
@@ -137,9 +147,10 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   const std::uint8_t flags = flags_of(cbs);
   *keyval = init_record(i, kind, cbs, cbs.extra_state, flags);
   if (cbs.lang_state != nullptr) __atomic_store_n(&used_[i], kUsedLangState, __ATOMIC_RELAXED);  // (a free left it 0)
-  if (!sync::concurrent() && cbs.lang_state == nullptr) {
-    // For create_fast(): the next keyval with these callbacks needs no classification.
-    classified& c = last_[static_cast<int>(cbs.lang)];
+  if (cbs.lang_state == nullptr && (!sync::concurrent() || thread_spares_)) {
+    // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
+    // callbacks needs no classification.
+    classified& c = sync::concurrent() ? t_spare_.last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
     c.cbs = cbs;
     c.flags = flags;
     c.valid = true;
@@ -223,6 +234,17 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   return status::ok();
 }
 
+
+thread_local keyval_registry::thread_spare keyval_registry::t_spare_;
+
+keyval_registry::thread_spare::~thread_spare() {
+  if (index != 0) keyvals().give_back(index);
+}
+
+void keyval_registry::give_back(std::uint32_t i) {
+  std::lock_guard lock(mu_);
+  put_free(i);
+}
 
 bool keyval_registry::was_issued(int keyval) const {
   if ((keyval & 0xC0000000) != 0x40000000) return false;

@@ -24,8 +24,9 @@ struct type_builder {
   void add(const type_object& old, aint disp, aint count) {
     if (count <= 0) return;
     if (old.basic != 0) basic = (basic == 0 || basic == old.basic) ? old.basic : basic_mixed;
-    if (map.capacity() == 0)  // one allocation for the usual small maps (D62), never a huge one
-      map.reserve(static_cast<std::size_t>(std::min<aint>(16, count * static_cast<aint>(blocks(old.map).size()))));
+    if (map.capacity() == 0)  // one allocation for the usual small maps (D62, D67), never a huge one
+      map.reserve(static_cast<std::size_t>(
+          std::clamp<aint>(count * static_cast<aint>(blocks(old.map).size()), 4, 16)));
     for (aint j = 0; j < count; ++j)
       for (const type_block& b : blocks(old.map)) {
         aint d = disp + j * old.extent + b.disp;
@@ -76,7 +77,14 @@ struct type_builder {
     t->extent = extent;
     t->marks = static_cast<std::uint8_t>((mlb_any ? type_object::lb_marked : 0) |
                                          (mub_any ? type_object::ub_marked : 0));
-    t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
+    if (env != nullptr && env.use_count() == 1) {  // (a new envelope, which only this call holds)
+      // The map lives in the envelope, and the datatype points at it without a count (D67).
+      auto& kept = const_cast<type_envelope&>(*env).map;
+      kept = std::move(map);
+      t->map = std::shared_ptr<const std::vector<type_block>>(std::shared_ptr<void>(), &kept);
+    } else {
+      t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
+    }
     t->align = align;
     t->basic = basic;
     t->env = std::move(env);
@@ -89,7 +97,10 @@ using runs_t = std::vector<std::pair<aint, std::size_t>>;
 // The envelope of a constructor of one datatype, `items` items of it in the type map.
 std::shared_ptr<const type_envelope> one_type(int combiner, std::vector<int> ints, std::vector<aint> addrs,
                                               const type_object& old, aint items) {
-  return make_envelope(combiner, std::move(ints), std::move(addrs), {part_of(old)}, runs_t{{items, 0}});
+  std::vector<type_part> parts;  // (moved in: a braced list would copy the part, D67)
+  parts.reserve(1);
+  parts.push_back(part_of(old));
+  return make_envelope(combiner, std::move(ints), std::move(addrs), std::move(parts), runs_t{{items, 0}});
 }
 
 aint sum(int count, const int* values) {
@@ -172,9 +183,14 @@ status type_create_struct(int count, const int* blocklengths, const aint* displa
   if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
   if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
-  std::vector<int> ints{count};
+  std::vector<int> ints;
   std::vector<type_part> parts;
   runs_t runs;
+  // One allocation each (D67): pushed one by one they grew 1, 2, 4, ...
+  ints.reserve(static_cast<std::size_t>(count) + 1);
+  parts.reserve(static_cast<std::size_t>(count));
+  runs.reserve(static_cast<std::size_t>(count));
+  ints.push_back(count);
   for (int i = 0; i < count; ++i) {
     b.add(*types[i], displacements[i], blocklengths[i]);
     ints.push_back(blocklengths[i]);

@@ -37,6 +37,10 @@ struct type_envelope {
   // MPI_Get_elements walks.
   std::vector<std::pair<aint, std::size_t>> runs;
   aint elements = 0;  // basic elements in one item
+  // The type map of the datatype the constructor made, kept here (D67): the datatype's `map`
+  // points at it without a count of its own, and the datatype, its dups and every part that names
+  // it hold `env`, so a dup copies one reference count instead of two.
+  std::vector<type_block> map;
 };
 
 // The part a constructor keeps of one of its datatypes (a dup's names what it duplicates, D62).

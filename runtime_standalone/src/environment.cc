@@ -142,6 +142,13 @@ status setup_locked() {
   if (w.has_appnum) set_int(g_environment, MPI_APPNUM, w.appnum);
   set_int(g_environment, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
 
+  // A predefined datatype lives as long as the process, and so does its type map: shared without
+  // a count (an aliasing pointer with no owner), so that copying it (a dup of MPI_INT, the part a
+  // constructor keeps) costs no atomic read-modify-write (D67).
+  auto immortal = [](std::vector<type_block> blocks) {
+    return std::shared_ptr<const std::vector<type_block>>(
+        std::shared_ptr<void>(), new const std::vector<type_block>(std::move(blocks)));
+  };
   for (const auto& d : gen::datatypes) {
     auto* t = new type_object;
     t->predefined = true;
@@ -152,10 +159,9 @@ status setup_locked() {
     t->basic = d.value;
     if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
       const aint second = d.extent - d.second_at;
-      t->map = std::make_shared<const std::vector<type_block>>(
-          std::vector<type_block>{type_block{0, d.size - second}, type_block{d.second_at, second}});
+      t->map = immortal(std::vector<type_block>{type_block{0, d.size - second}, type_block{d.second_at, second}});
     } else if (d.size > 0)
-      t->map = std::make_shared<const std::vector<type_block>>(1, type_block{0, d.size});
+      t->map = immortal(std::vector<type_block>(1, type_block{0, d.size}));
     // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4,
     // unless the spec gives it (MPI_LONG_DOUBLE_INT).
     aint a = d.align > 0 ? d.align : d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
@@ -174,6 +180,7 @@ status setup_locked() {
     r.types.install_predefined(m.value, t);
   }
   keyvals().set_attribute_census(census);
+  keyvals().use_thread_spares();  // (keyval create + free at MPI_THREAD_MULTIPLE, D67)
   // The core's locks are on until MPI is set up (sync.h); no object is shared yet, so they go
   // off here, and the first model's level decides: only MPI_THREAD_MULTIPLE turns them back on
   // (provide_level). Left on, every program ran the locked, checked paths, the fast paths off.

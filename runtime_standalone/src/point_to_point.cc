@@ -47,7 +47,9 @@ void copy_layout(const type_object& t, type_layout& into) {
   into.size = t.size;
   into.lb = t.lb;
   into.extent = t.extent;
-  into.map = t.map;
+  // (A derived datatype's map lives in its envelope, D67: the layout, which may outlive the
+  // datatype, holds the envelope.)
+  into.map = t.env ? std::shared_ptr<const std::vector<type_block>>(t.env, t.map.get()) : t.map;
 }
 
 // Unpacks a message into a receive; what does not fit is dropped and reported (MPI_ERR_TRUNCATE).

@@ -263,4 +263,159 @@ TEST(R11_Threads, R11_1_D6_stale_keyval_never_reaches_the_key_that_reuses_its_in
   MPI_Comm_free(&c);
 }
 
+// D67: at MPI_THREAD_MULTIPLE each thread keeps the index of the last keyval it freed that never
+// had an attribute, and creates its next keyval there without the registry's lock. Threads create
+// and free such keyvals in a loop (sometimes two live at once) while others read through the
+// handles just freed: no index is ever held by two live keyvals, a keyval fresh from create has
+// no value, and a freed handle reads nothing (or is refused with MPI_ERR_KEYVAL). Then two threads
+// free one handle at once, many times: exactly one free succeeds each time.
+TEST(R11_Threads, R11_1_D67_keyval_spare_indices_are_never_shared) {
+  REQUIRE_THREAD_MULTIPLE();
+  static std::atomic<int> owner[1 << 20];  // by keyval index: the thread whose live keyval has it
+  MPI_Comm c = fresh_comm();
+  std::atomic<int> last_freed{MPI_KEYVAL_INVALID};
+  std::atomic<long> bad{0}, shared_index{0};
+  std::atomic<bool> stop{false};
+  auto creator = [&](int tid) {
+    for (int it = 0; it < 2000; ++it) {
+      int k[2] = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};
+      const int n = it % 5 == 0 ? 2 : 1;
+      for (int j = 0; j < n; ++j) {
+        if (MPI_Comm_create_keyval(nullptr, nullptr, &k[j], nullptr) != MPI_SUCCESS) {
+          ++bad;
+          return;
+        }
+        if (owner[k[j] & 0xFFFFF].exchange(tid + 1) != 0) ++shared_index;
+        void* v = nullptr;
+        int flag = 1;
+        if (MPI_Comm_get_attr(c, k[j], &v, &flag) != MPI_SUCCESS || flag) ++bad;
+      }
+      for (int j = n - 1; j >= 0; --j) {
+        const int handle = k[j];
+        owner[handle & 0xFFFFF].store(0);
+        if (MPI_Comm_free_keyval(&k[j]) != MPI_SUCCESS || k[j] != MPI_KEYVAL_INVALID) ++bad;
+        last_freed.store(handle);
+      }
+    }
+  };
+  std::thread reader([&] {
+    while (!stop.load()) {
+      const int k = last_freed.load();
+      if (k == MPI_KEYVAL_INVALID) continue;
+      void* v = nullptr;
+      int flag = 0;
+      const int rc = MPI_Comm_get_attr(c, k, &v, &flag);
+      if (rc == MPI_SUCCESS ? flag != 0 : error_class(rc) != MPI_ERR_KEYVAL) ++bad;
+    }
+  });
+  std::vector<std::thread> creators;
+  for (int t = 0; t < 3; ++t) creators.emplace_back(creator, t);
+  for (auto& t : creators) t.join();
+  stop = true;
+  reader.join();
+  EXPECT_EQ(shared_index.load(), 0) << "two live keyvals had one index";
+  EXPECT_EQ(bad.load(), 0);
+
+  // Two frees of one handle at once.
+  std::atomic<int> target{MPI_KEYVAL_INVALID};
+  std::atomic<int> round{0}, done{0}, successes{0};
+  auto freer = [&](int me) {
+    for (int r = 1; r <= 300; ++r) {
+      while (round.load() < r) std::this_thread::yield();
+      int k = target.load();
+      const int rc = MPI_Comm_free_keyval(&k);
+      if (rc == MPI_SUCCESS) ++successes;
+      else if (error_class(rc) != MPI_ERR_KEYVAL) ++bad;
+      (void)me;
+      ++done;
+    }
+  };
+  std::thread f1(freer, 1), f2(freer, 2);
+  for (int r = 1; r <= 300; ++r) {
+    int k = MPI_KEYVAL_INVALID;
+    ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+    target.store(k);
+    done.store(0);
+    successes.store(0);
+    round.store(r);
+    while (done.load() < 2) std::this_thread::yield();
+    ASSERT_EQ(successes.load(), 1) << "round " << r;
+  }
+  f1.join();
+  f2.join();
+  EXPECT_EQ(bad.load(), 0);
+  // Every index came back: a keyval can be created, set and read.
+  int k;
+  ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+  ASSERT_OK(MPI_Comm_set_attr(c, k, &k));
+  ASSERT_EQ(comm_get(c, k, nullptr), 1);
+  ASSERT_OK(MPI_Comm_delete_attr(c, k));
+  ASSERT_OK(MPI_Comm_free_keyval(&k));
+  ASSERT_OK(MPI_Comm_free(&c));
+}
+
+std::atomic<long> g_type_copies{0}, g_type_deletes{0};
+int type_copy(MPI_Datatype, int, void*, void* in, void* out, int* flag) {
+  ++g_type_copies;
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+int type_delete(MPI_Datatype, int, void*, void*) {
+  ++g_type_deletes;
+  return MPI_SUCCESS;
+}
+
+// D67: at MPI_THREAD_MULTIPLE a dup of a datatype with no attribute takes neither the list of
+// dups in progress nor the new datatype's lock, and the free of one takes no lock of it; a dup
+// whose source has an attribute is listed before its first copy, so the census of a keyval freed
+// meanwhile counts the copy. Two threads dup and free a derived datatype (and MPI_INT) while a
+// third sets an attribute on it under a new keyval, frees the keyval while the attribute exists
+// (the census) and deletes the attribute through the freed handle (D6): every value, copies
+// included, is deleted exactly once, and the keyvals' indices come back.
+TEST(R11_Threads, R11_1_D67_type_dups_without_attributes_meet_the_census) {
+  REQUIRE_THREAD_MULTIPLE();
+  g_type_copies = g_type_deletes = 0;
+  MPI_Datatype shared;
+  ASSERT_OK(MPI_Type_contiguous(2, MPI_INT, &shared));
+  std::atomic<bool> stop{false};
+  std::atomic<long> bad{0}, sets{0};
+  auto duper = [&] {
+    while (!stop.load()) {
+      MPI_Datatype d = MPI_DATATYPE_NULL, e = MPI_DATATYPE_NULL;
+      if (MPI_Type_dup(shared, &d) != MPI_SUCCESS || MPI_Type_dup(MPI_INT, &e) != MPI_SUCCESS) ++bad;
+      int size = 0;
+      if (MPI_Type_size(d, &size) != MPI_SUCCESS || size != 2 * static_cast<int>(sizeof(int))) ++bad;
+      if (MPI_Type_free(&d) != MPI_SUCCESS || MPI_Type_free(&e) != MPI_SUCCESS) ++bad;
+    }
+  };
+  std::thread d1(duper), d2(duper);
+  for (int r = 0; r < 400; ++r) {
+    int k = MPI_KEYVAL_INVALID;
+    ASSERT_OK(MPI_Type_create_keyval(type_copy, type_delete, &k, nullptr));
+    const int handle = k;
+    ASSERT_OK(MPI_Type_set_attr(shared, k, &sets));
+    ++sets;
+    std::this_thread::yield();
+    ASSERT_OK(MPI_Type_free_keyval(&k));  // the census: the dups in progress are counted too
+    std::this_thread::yield();
+    ASSERT_OK(MPI_Type_delete_attr(shared, handle));
+  }
+  stop = true;
+  d1.join();
+  d2.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(g_type_deletes.load(), sets.load() + g_type_copies.load())
+      << "sets=" << sets << " copies=" << g_type_copies << " deletes=" << g_type_deletes;
+  ASSERT_OK(MPI_Type_free(&shared));
+  // The keyvals are gone (each index came back once its last attribute went).
+  int k;
+  ASSERT_OK(MPI_Type_create_keyval(nullptr, nullptr, &k, nullptr));
+  MPI_Datatype t;
+  ASSERT_OK(MPI_Type_dup(MPI_INT, &t));
+  ASSERT_EQ(type_get(t, k, nullptr), 0);
+  ASSERT_OK(MPI_Type_free(&t));
+  ASSERT_OK(MPI_Type_free_keyval(&k));
+}
+
 }  // namespace

@@ -137,10 +137,10 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"{n}_h.data()"
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
             L.pre.append(f"if ({p.length} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
-            L.pre.append(f"std::vector<mpiattr::{_OBJECT_STRUCT[obj]}*> {n}_o;")
+            L.pre.append(f"mpiattr::cbind::object_array<mpiattr::{_OBJECT_STRUCT[obj]}> {n}_o({p.length});")
             L.pre.append(f"for (int i = 0; i < {p.length}; ++i) {{")
-            L.pre.append(f"  {n}_o.push_back(c.lookup_{obj}({n}[i], \"{n}\"));")
-            L.pre.append(f"  if ({n}_o.back() == nullptr) return c.fail();")
+            L.pre.append(f"  {n}_o[i] = c.lookup_{obj}({n}[i], \"{n}\");")
+            L.pre.append(f"  if ({n}_o[i] == nullptr) return c.fail();")
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
@@ -299,10 +299,12 @@ def core_entry(fn: Function) -> str:
 _TABLE = {"comm": "comms", "type": "types", "win": "wins"}
 
 
-def fast_path(fn: Function) -> str | None:
+def fast_path(fn: Function, concurrent: bool = False) -> str | None:
     """The fast-path attempt of a caching routine (cxx_core/include/mpiattr/fast.h,
     bindings_c/c_glue.h): an expression that is true when the call is done, or None for routines
-    without one."""
+    without one. concurrent: the form for MPI_THREAD_MULTIPLE (the *_concurrent functions, D67),
+    which the checked path tries first."""
+    sfx = "_concurrent" if concurrent else ""
     if not fn.object or fn.core not in ("get_attr", "set_attr", "create_keyval", "free_keyval"):
         return None
     if extension(fn):  # MPIX_*_create_keyval_x: its destructor is set at creation (checked path)
@@ -312,15 +314,15 @@ def fast_path(fn: Function) -> str | None:
     names = [p.name for p in fn.params]
     if fn.core == "create_keyval":
         copy_fn, delete_fn, keyval, extra = names
-        return (f"mpiattr::fast::create_keyval<{kind}>(mpiattr::language::c, "
+        return (f"mpiattr::fast::create_keyval{sfx}<{kind}>(mpiattr::language::c, "
                 f"reinterpret_cast<mpiattr::fnptr>({copy_fn}), "
                 f"reinterpret_cast<mpiattr::fnptr>({delete_fn}), {keyval}, "
                 f"reinterpret_cast<mpiattr::aint>({extra}))")
     if fn.core == "free_keyval":
-        return f"mpiattr::fast::free_keyval<{kind}>({names[0]})"
+        return f"mpiattr::fast::free_keyval{sfx}<{kind}>({names[0]})"
     args = (f"{kind}>(mpiattr::rt().{_TABLE[obj]}, "
             f"mpiattr::cbind::to_handle({names[0]}), {', '.join(names[1:])}")
-    return f"mpiattr::cbind::fast_{'get' if fn.core == 'get_attr' else 'set'}<{args})"
+    return f"mpiattr::cbind::fast_{'get' if fn.core == 'get_attr' else 'set'}{sfx}<{args})"
 
 
 def predefined_body(pc: PredefinedCallback) -> list[str]:

@@ -302,11 +302,11 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"for (int i = 0; i < {count}; ++i) {n}_h[i] = static_cast<mpiattr::handle_t>({n}[i]);")
             L.arg = f"{n}_h.data()"
         elif p.length is not None and p.dir == "in":  # an array of handles: each looked up
-            L.pre.append(f"std::vector<mpiattr::{clang_object_struct(obj)}*> {n}_o;")
+            L.pre.append(f"mpiattr::cbind::object_array<mpiattr::{clang_object_struct(obj)}> {n}_o({fortran_length(p)});")
             L.pre.append(f"for (int i = 0; i < {fortran_length(p)}; ++i) {{")
-            L.pre.append(f"  {n}_o.push_back(c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
-                         f"({n}[i]), \"{upper(n)}\"));")
-            L.pre.append(f"  if ({n}_o.back() == nullptr) return c.fail();")
+            L.pre.append(f"  {n}_o[i] = c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>"
+                         f"({n}[i]), \"{upper(n)}\");")
+            L.pre.append(f"  if ({n}_o[i] == nullptr) return c.fail();")
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
@@ -454,11 +454,13 @@ _MODERN = {"MPI_Type_extent": "MPI_TYPE_GET_EXTENT",
 _FAST_TABLE = {"comm": "comms", "type": "types", "win": "wins"}
 
 
-def fast_path(fn: Function, f08: bool = False) -> str | None:
+def fast_path(fn: Function, f08: bool = False, concurrent: bool = False) -> str | None:
     """The fast-path attempt of a Fortran get or set (bindings_fortran/f_glue.h: fast_get,
     fast_set; docs/decisions.md D63), as C's (lang/c.py: fast_path): an expression that is true
     when the call is done, IERROR written, or None for routines without one. MPI-1 and MPI-2
-    routines alike: the attribute's kind says how its value converts (spec/kinds.toml)."""
+    routines alike: the attribute's kind says how its value converts (spec/kinds.toml).
+    concurrent: the form for MPI_THREAD_MULTIPLE, which the checked path tries first (D67)."""
+    sfx = "_concurrent" if concurrent else ""
     if fn.unsupported or fn.returns or not fn.ierror or fn.core not in ("get_attr", "set_attr"):
         return None
     ps = fparams(fn)
@@ -471,12 +473,12 @@ def fast_path(fn: Function, f08: bool = False) -> str | None:
     head = (f"<mpiattr::object_kind::{obj}, {'true' if f08 else 'false'}>(mpiattr::rt().{_FAST_TABLE[obj]}, "
             f"static_cast<mpiattr::handle_t>(*{handle.name}), *{keyval.name}, ")
     if fn.core == "set_attr":
-        return (f"mpiattr::fbind::fast_set{head}mpiattr::attribute_value::from_{value.kind.origin_fortran}"
+        return (f"mpiattr::fbind::fast_set{sfx}{head}mpiattr::attribute_value::from_{value.kind.origin_fortran}"
                 f"(*{value.name}), {fn.ierror})")
     flag = next((p for p in ps if p.kind.cls == "logical" and p.dir == "out"), None)
     if flag is None:
         return None
-    return f"mpiattr::fbind::fast_get{head}{value.name}, {flag.name}, {fn.ierror})"
+    return f"mpiattr::fbind::fast_get{sfx}{head}{value.name}, {flag.name}, {fn.ierror})"
 
 
 def unsupported_body(fn: Function) -> list[str]:

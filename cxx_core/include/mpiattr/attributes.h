@@ -17,20 +17,29 @@ class dup_in_progress {
  public:
   // Registers `to` (a dup of `from`), unless no census can run before `to` is published: below
   // MPI_THREAD_MULTIPLE a dup of plain attributes (attr_store::all_plain) runs no callback, so
-  // no keyval can be freed meanwhile.
-  dup_in_progress(const attr_object& from, attr_object& to)
-      : to_(!sync::concurrent() && from.attrs.all_plain() ? nullptr : &to) {
-    if (to_ != nullptr) enter();
+  // no keyval can be freed meanwhile. At MPI_THREAD_MULTIPLE copy_all registers it, under
+  // `from`'s lock, once it finds an attribute to copy: a dup of an object with none takes
+  // neither the list's lock nor `to`'s (D67).
+  dup_in_progress(const attr_object& from, attr_object& to) : to_(&to) {
+    if (sync::concurrent())
+      to.building = attr_object::building_wanted;
+    else if (!from.attrs.all_plain())
+      enter(to);
   }
   ~dup_in_progress() {
-    if (to_ != nullptr) leave();
+    if (to_->building == attr_object::building_listed)
+      leave(*to_);
+    else
+      to_->building = attr_object::building_none;
   }
   dup_in_progress(const dup_in_progress&) = delete;
   dup_in_progress& operator=(const dup_in_progress&) = delete;
 
+  // Puts `to` on the list (copy_all, for a registration that waited).
+  static void enter(attr_object& to);
+
  private:
-  void enter();
-  void leave();
+  static void leave(attr_object& to);
   attr_object* to_;
 };
 // Deletes every attribute, newest first, running delete callbacks (R4.4, R10.1). On a callback

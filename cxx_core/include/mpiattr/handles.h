@@ -74,8 +74,11 @@ class object_table {
 
   // lookup(h & mask) for the fast paths, which pass the runtime's fast_mask: entry 0 is never
   // used (no handle has index 0), so a zero mask rejects every handle.
+  // At MPI_THREAD_MULTIPLE (Order acquire: the object may have been published by another thread)
+  // the same, with the concurrent gate's mask.
+  template <std::memory_order Order = std::memory_order_relaxed>
   MPIATTR_HOT T* fast_lookup(handle_t h, std::uint32_t mask) const {
-    T* obj = slots_[h & mask].load(std::memory_order_relaxed);
+    T* obj = slots_[h & mask].load(Order);
     return (obj != nullptr && obj->handle == h) ? obj : nullptr;
   }
 
@@ -137,7 +140,9 @@ class object_table {
   object_kind kind_;
   static inline std::atomic<T*> slots_[1u << handles::kIndexBits] = {};
   static inline std::uint8_t gens_[1u << handles::kIndexBits] = {};
-  sync::mutex mu_;
+  // A spinlock (D67): its holds are a few loads and stores (and rarely a vector's growth), and a
+  // dup + free at MPI_THREAD_MULTIPLE takes it twice.
+  sync::spinlock mu_;
   std::vector<std::uint32_t> free_;
   std::vector<handle_t> predefined_;
   std::uint32_t next_ = handles::kPredefinedLimit;  // created objects' indices start here

@@ -298,6 +298,47 @@ class keyval_registry {
     return true;
   }
 
+  // The fast paths of create and free at MPI_THREAD_MULTIPLE (D67; mpiattr/fast.h), without the
+  // registry's lock: each thread keeps the index of the last keyval it freed that never had an
+  // attribute (its spare, thread_spare) and the last callbacks it created a keyval with, so that
+  // a create + free pair in a loop does one atomic read-modify-write, the free's compare-exchange
+  // of the live handle (which a second free of the same handle, racing it, fails). A spare index
+  // is no other thread's: its record has no reference and is not `counted`, so acquire_freed()
+  // never takes one on it, and init_record() may rewrite it without the lock.
+  MPIATTR_HOT bool create_fast_concurrent(object_kind kind, language lang, fnptr copy_fn,
+                                          fnptr delete_fn, aint extra_state, int* keyval) {
+    thread_spare& t = t_spare_;
+    const classified& c = t.last[static_cast<int>(lang)];
+    if (t.index == 0 || !c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]]
+      return false;
+    const std::uint32_t i = t.index;
+    if (i >= low_free_.load(std::memory_order_relaxed)) [[unlikely]] {  // a smaller index may be free: the pool's turn
+      t.index = 0;
+      give_back(i);
+      return false;
+    }
+    t.index = 0;
+    *keyval = init_record(i, kind, c.cbs, extra_state, c.flags);
+    return true;
+  }
+  MPIATTR_HOT bool free_fast_concurrent(object_kind kind, int* keyval) {
+    std::uint32_t i;
+    const int k = *keyval;
+    if (!live_user(k, kind, &i) || __atomic_load_n(&used_[i], __ATOMIC_RELAXED) != 0) return false;
+    keyval_record* r = at(i);
+    int expected = k;
+    if (!r->live_handle.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) return false;
+    clear_hot(i, kind);
+    r->refs.store(0, std::memory_order_relaxed);  // (the handle's: no other, it never had an attribute)
+    *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
+    thread_spare& t = t_spare_;
+    if (t.index == 0 && i < low_free_.load(std::memory_order_relaxed)) [[likely]]  // (smaller than every free one)
+      t.index = i;
+    else
+      give_back(i);
+    return true;
+  }
+
   // A reference for a callback in flight. Predefined keys are never counted: they live as long
   // as MPI.
   static void acquire(keyval_record* r) {
@@ -326,6 +367,9 @@ class keyval_registry {
   // Whether some keyval is counted: otherwise attach(i, false) does nothing (dup hoists this).
   bool counting() const { return counted_.load(std::memory_order_relaxed) != 0; }
   void set_attribute_census(attribute_census f) { census_ = f; }
+  // The runtime takes create_fast_concurrent's way (the standalone one): create() then remembers
+  // each thread's last callbacks at MPI_THREAD_MULTIPLE too (D67).
+  void use_thread_spares() { thread_spares_ = true; }
 
   std::size_t live_count() const;  // records with refs > 0, for tests
 
@@ -362,7 +406,9 @@ class keyval_registry {
     asm("" : "+r"(r));
     const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
         0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
-    r->handle = static_cast<int>(h);
+    // (Atomic: at MPI_THREAD_MULTIPLE a spare index is rewritten without the lock under which
+    // find_referenced() and acquire_freed() read a stale handle's record.)
+    __atomic_store_n(&r->handle, static_cast<int>(h), __ATOMIC_RELAXED);
     if (r->kind != kind) r->kind = kind;  // (predefined is never set for user indices; counted
                                           // was reset by recycle)
     // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
@@ -385,7 +431,12 @@ class keyval_registry {
       counted_.fetch_sub(1, std::memory_order_relaxed);
     }
     // The handle and callbacks stay until the index is reused (init_record).
+    put_free(i);
+  }
+  // The pool's changes under mu_, keeping low_free_ a lower bound of the free indices.
+  void put_free(std::uint32_t i) {
     free_.put(i);
+    if (i < low_free_.load(std::memory_order_relaxed)) low_free_.store(i, std::memory_order_relaxed);
   }
 
   // Static members (the registry is a singleton), so that they are zero-initialised static
@@ -405,6 +456,11 @@ class keyval_registry {
   // takes two read-modify-writes and two calls (keyval create + free at MPI_THREAD_MULTIPLE).
   mutable sync::spinlock mu_;
   index_pool free_;
+  // A lower bound of the free indices (every free index is at least this), kept by the registry's
+  // changes of the pool under mu_ (not by the fast paths below MPI_THREAD_MULTIPLE, which never
+  // run beside the concurrent ones) and read without it: a thread keeps an index for itself only
+  // below it, so that indices stay smallest first (D67).
+  std::atomic<std::uint32_t> low_free_{kMaxIndex};
   std::atomic<std::uint32_t> counted_{0};  // records with `counted` set
   attribute_census census_ = nullptr;
   // The last callbacks each language created a keyval with below MPI_THREAD_MULTIPLE (create()
@@ -415,6 +471,16 @@ class keyval_registry {
     bool valid = false;
   } last_[kLanguages];
   std::uint32_t next_ = kFirstUserIndex;
+  bool thread_spares_ = false;  // use_thread_spares()
+  // A thread's spare index and last callbacks at MPI_THREAD_MULTIPLE (create_fast_concurrent);
+  // a thread that ends gives its spare index back to the pool.
+  struct thread_spare {
+    std::uint32_t index = 0;
+    classified last[kLanguages];
+    ~thread_spare();
+  };
+  static thread_local thread_spare t_spare_;
+  void give_back(std::uint32_t i);  // to the pool, under the lock
 };
 
 extern never_destroyed<keyval_registry> g_keyvals;

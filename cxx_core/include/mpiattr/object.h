@@ -50,6 +50,8 @@ struct attr_object {
   std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
   std::string name;                                     // guarded by attrs.mutex()
   attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
+  // Whether a dup filling it is on that list, or will be once it copies something.
+  enum : std::uint8_t { building_none, building_wanted, building_listed } building = building_none;
   // (A runtime keeps what else it needs of an object in its own type: host mode's records derive
   // from these structs, runtime_host/record.h.)
 };

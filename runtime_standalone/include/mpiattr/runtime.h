@@ -30,6 +30,10 @@ struct runtime {
   // MPIATTR_REPORT keeps them off, so that every call is counted (report.h).
   std::atomic<std::uint32_t> fast_mask{0};
   bool fast_paths() const { return fast_mask.load(std::memory_order_relaxed) != 0; }
+  // The same gate for the fast paths of MPI_THREAD_MULTIPLE (fast.h: *_concurrent, D67): all
+  // index bits when MPI is usable at that level and nothing is being reported, else 0.
+  std::atomic<std::uint32_t> concurrent_mask{0};
+  bool concurrent_fast_paths() const { return concurrent_mask.load(std::memory_order_relaxed) != 0; }
   int thread_level = 0;
   object_table<comm_object> comms{object_kind::comm};
   object_table<type_object> types{object_kind::type};
@@ -45,6 +49,8 @@ struct runtime {
     state.store(static_cast<int>(p), std::memory_order_release);
     fast_mask.store(usable() && !sync::concurrent() && !report::on() ? handles::kIndexMask : 0u,
                     std::memory_order_release);
+    concurrent_mask.store(usable() && sync::concurrent() && !report::on() ? handles::kIndexMask : 0u,
+                          std::memory_order_release);
   }
   world_model world_state() const { return static_cast<world_model>(world.load(std::memory_order_acquire)); }
   // MPI_COMM_WORLD and MPI_COMM_SELF exist (installed by MPI_Init, removed at the end of
