@@ -85,6 +85,23 @@ def run_one(binary: Path, mode: str, level: str, lib_dir: str | None, tmp: Path)
     return per
 
 
+def write_markdown(path: Path, results: dict[str, dict[str, float]], budgets: dict[str, dict[str, int]]) -> None:
+    """One row per path, one column per mode/level: `count / budget` instructions per call."""
+    names = list(results)
+    paths: list[str] = []
+    for per in results.values():
+        paths += [p for p in per if p not in paths]
+    lines = ["| path | " + " | ".join(f"`{n}`" for n in names) + " |",
+             "|---|" + "---:|" * len(names)]
+    for p in paths:
+        cells = []
+        for n in names:
+            c, b = results[n].get(p), budgets.get(n, {}).get(p)
+            cells.append("" if c is None else f"{c:.0f} / {b if b is not None else '-'}")
+        lines.append(f"| `{p}` | " + " | ".join(cells) + " |")
+    path.write_text("\n".join(lines) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default=str(REPO / "build"), help="the CMake build (default: %(default)s)")
@@ -94,6 +111,8 @@ def main() -> int:
     ap.add_argument("--lib-dir", help="put this directory first in LD_LIBRARY_PATH (another build's libraries)")
     ap.add_argument("--only", help="comma-separated MODE or MODE/LEVEL (modes: standalone, mpich, openmpi)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="valgrind processes at once")
+    ap.add_argument("--markdown", metavar="FILE",
+                    help="also write the counts and budgets as one Markdown table (docs/performance.md)")
     args = ap.parse_args()
     t0 = time.monotonic()
     if shutil.which("valgrind") is None:
@@ -149,6 +168,8 @@ def main() -> int:
         for path in sorted(set(mine) - set(per)):
             print(f"  {path:28s} {'-':>10}  ({mine[path]:>6})  NOT MEASURED")
             failures.append(f"{name} {path} (has a budget, was not measured)")
+    if args.markdown:
+        write_markdown(Path(args.markdown), results, budgets)
     print(f"icount: {len(results)} processes, {sum(len(p) for p in results.values())} figures, "
           f"{time.monotonic() - t0:.0f} s")
     if failures:
