@@ -225,12 +225,20 @@ class keyval_registry {
   // accesses (plain loads and stores on the machines we know), so that the fast paths of
   // MPI_THREAD_MULTIPLE use it too: a keyval reaches another thread through the program's own
   // synchronisation, which orders its creation before that thread's calls.
-  MPIATTR_HOT bool live_user(int keyval, object_kind kind, std::uint32_t* index) const {
-    std::uint32_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
+  // The index is computed once, as a 64-bit value: the table's address and the slot's both use
+  // it, and a 32-bit index made GCC compute it twice and keep the slot offset's subtraction out
+  // of the address (D71).
+  template <typename Index>
+  MPIATTR_HOT bool live_user(int keyval, object_kind kind, Index* index) const {
+    std::size_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
+    asm("" : "+r"(i));  // (one register: GCC otherwise computes the AND twice)
     if (__atomic_load_n(&hot_[static_cast<int>(kind)][i].handle, __ATOMIC_RELAXED) !=
         static_cast<std::uint32_t>(keyval))
       return false;
-    *index = i;
+    // (A live user keyval's index is never below kFirstUserIndex: the hot entries of the
+    // predefined indices hold 0, which no keyval with such an index equals, and entry 0 holds 1.)
+    if (i < kFirstUserIndex) __builtin_unreachable();
+    *index = static_cast<Index>(i);
     return true;
   }
   // The attr_flags of a keyval live_user() accepted.
@@ -382,8 +390,9 @@ class keyval_registry {
   static constexpr int kKeyvalKinds = 3;  // comm, type, win: the kinds that carry attributes
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
     hot_entry& e = hot_[static_cast<int>(kind)][i];
-    if (__atomic_load_n(&e.flags, __ATOMIC_RELAXED) != flags)  // usually the same pattern: no store
-      __atomic_store_n(&e.flags, flags, __ATOMIC_RELAXED);
+    // (Unconditional: the handle's store writes the same line, and a load, compare and branch
+    // cost a create more than the store, D71.)
+    __atomic_store_n(&e.flags, flags, __ATOMIC_RELAXED);
     __atomic_store_n(&e.handle, handle, __ATOMIC_RELAXED);
   }
   void clear_hot(std::uint32_t i, object_kind kind) {
@@ -404,6 +413,13 @@ class keyval_registry {
     // Keeps r in a register: GCC otherwise recomputes it for each field it writes, which costs
     // a create + free pair about 0.25 ns (measured with attr_bench's keyval_create_free).
     asm("" : "+r"(r));
+    // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
+    // in a loop usually finds the same ones there, and not writing them again halves the stores
+    // a create makes. (Compared before the first store, which could alias `cbs` for GCC: the
+    // fields the caller has just compared stay in registers, D71.)
+    const bool same_callbacks = __builtin_expect(r->cbs.copy == cbs.copy && r->cbs.del == cbs.del &&
+                                                     r->cbs.lang == cbs.lang && r->cbs.lang_state == cbs.lang_state,
+                                                 1);
     const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
         0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
     // (Atomic: at MPI_THREAD_MULTIPLE a spare index is rewritten without the lock under which
@@ -411,12 +427,7 @@ class keyval_registry {
     __atomic_store_n(&r->handle, static_cast<int>(h), __ATOMIC_RELAXED);
     if (r->kind != kind) r->kind = kind;  // (predefined is never set for user indices; counted
                                           // was reset by recycle)
-    // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
-    // in a loop usually finds the same ones there, and not writing them again halves the stores
-    // a create makes.
-    if (r->cbs.copy != cbs.copy || r->cbs.del != cbs.del || r->cbs.lang != cbs.lang ||
-        r->cbs.lang_state != cbs.lang_state) [[unlikely]]
-      r->cbs = cbs;
+    if (!same_callbacks) [[unlikely]] r->cbs = cbs;
     r->cbs.extra_state = extra_state;
     r->refs.store(1, std::memory_order_relaxed);
     r->live_handle.store(static_cast<int>(h), std::memory_order_release);
