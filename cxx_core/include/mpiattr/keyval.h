@@ -155,6 +155,9 @@ class index_pool {
     if (spare_ == kNone) __builtin_unreachable();  // a free spare is an index
     return spare_;
   }
+  // put(i) when i is the spare (in use), for the fast path (keyval_registry::free_fast).
+  MPIATTR_HOT bool is_spare(std::uint32_t i) const { return i == spare_; }
+  MPIATTR_HOT void put_spare() { spare_free_ = true; }
   // A new index, never free before, was handed out because take() found none free: it becomes
   // the spare, so that its free is the quick one.
   void issued(std::uint32_t i) { spare_ = i; }
@@ -292,16 +295,16 @@ class keyval_registry {
     keyval_record* r = at(i);
     r->live_handle.store(0, std::memory_order_relaxed);
     *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
-    if (used_[i] == 0) [[likely]] {
+    if (used_[i] == 0 && free_.is_spare(i)) [[likely]] {
       // No attribute ever (so it is not counted, and no callback of it is in flight: refs is 1)
-      // and no language state: recycle at once.
+      // and no language state: recycle at once, as the pool's spare.
       clear_hot(i, kind);
       // Not recycle(): a keyval that never had an attribute is not counted, and that check
       // costs a create + free pair 0.2 ns.
       r->refs.store(0, std::memory_order_relaxed);
-      free_.put(i);
+      free_.put_spare();
     } else {
-      drop_handle(r, i);
+      free_rest(r, i, kind);  // (one call, out of line: the likely case needs no stack frame, D71)
     }
     return true;
   }
@@ -435,6 +438,16 @@ class keyval_registry {
     return static_cast<int>(h);
   }
   void drop_handle(keyval_record* r, std::uint32_t i);
+  // free_fast's other cases: an index that is not the spare, or a keyval that had an attribute.
+  [[gnu::noinline]] void free_rest(keyval_record* r, std::uint32_t i, object_kind kind) {
+    if (used_[i] == 0) {
+      clear_hot(i, kind);
+      r->refs.store(0, std::memory_order_relaxed);
+      free_.put(i);
+    } else {
+      drop_handle(r, i);
+    }
+  }
   // The record has no reference left; its index may be reused (requires mu_, or no concurrency).
   MPIATTR_HOT void recycle(keyval_record* r, std::uint32_t i) {
     if (r->counted.load(std::memory_order_relaxed)) [[unlikely]] {
