@@ -60,8 +60,12 @@ MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, 
   attr_read r;
   if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
     return false;
-  if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
-  *flag = r.found;
+  if (r.found) [[likely]] {
+    *static_cast<void**>(attribute_val) = r.as_c();
+    *flag = 1;  // (a constant store, not the found flag's register)
+  } else {
+    *flag = 0;
+  }
   return true;
 }
 template <object_kind K, typename T>

@@ -72,8 +72,14 @@ class attr_store {
   // The same read without the sequence counter, for the fast path (mpiattr/fast.h) below
   // MPI_THREAD_MULTIPLE, where no writer can run during a get. An attribute under one of the
   // program's first 32 keyvals lives in the store itself.
-  MPIATTR_HOT bool read_unsynchronised(std::uint32_t index, attr_read* out) const {
-    const slot* s = slot_at(index - kPredefinedIndices, std::memory_order_relaxed);
+  // The inline chunk is tested on the index itself (index >= kPredefinedIndices, a user
+  // keyval's), so that the offset folds into the slot's address (D71).
+  MPIATTR_HOT bool read_unsynchronised(std::size_t index, attr_read* out) const {
+    const slot* s;
+    if (index < kPredefinedIndices + kChunk) [[likely]]  // (else GCC may lay the chunks out first)
+      s = &inline_chunk_[index - kPredefinedIndices];
+    else
+      s = slot_at(static_cast<std::uint32_t>(index - kPredefinedIndices), std::memory_order_relaxed);
     std::uint32_t tag = s ? s->tag.load(std::memory_order_relaxed) : 0;
     out->found = (tag & kOriginMask) != 0;
     if (out->found) {

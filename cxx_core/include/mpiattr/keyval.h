@@ -155,6 +155,9 @@ class index_pool {
     if (spare_ == kNone) __builtin_unreachable();  // a free spare is an index
     return spare_;
   }
+  // put(i) when i is the spare (in use), for the fast path (keyval_registry::free_fast).
+  MPIATTR_HOT bool is_spare(std::uint32_t i) const { return i == spare_; }
+  MPIATTR_HOT void put_spare() { spare_free_ = true; }
   // A new index, never free before, was handed out because take() found none free: it becomes
   // the spare, so that its free is the quick one.
   void issued(std::uint32_t i) { spare_ = i; }
@@ -225,12 +228,20 @@ class keyval_registry {
   // accesses (plain loads and stores on the machines we know), so that the fast paths of
   // MPI_THREAD_MULTIPLE use it too: a keyval reaches another thread through the program's own
   // synchronisation, which orders its creation before that thread's calls.
-  MPIATTR_HOT bool live_user(int keyval, object_kind kind, std::uint32_t* index) const {
-    std::uint32_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
+  // The index is computed once, as a 64-bit value: the table's address and the slot's both use
+  // it, and a 32-bit index made GCC compute it twice and keep the slot offset's subtraction out
+  // of the address (D71).
+  template <typename Index>
+  MPIATTR_HOT bool live_user(int keyval, object_kind kind, Index* index) const {
+    std::size_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
+    asm("" : "+r"(i));  // (one register: GCC otherwise computes the AND twice)
     if (__atomic_load_n(&hot_[static_cast<int>(kind)][i].handle, __ATOMIC_RELAXED) !=
         static_cast<std::uint32_t>(keyval))
       return false;
-    *index = i;
+    // (A live user keyval's index is never below kFirstUserIndex: the hot entries of the
+    // predefined indices hold 0, which no keyval with such an index equals, and entry 0 holds 1.)
+    if (i < kFirstUserIndex) __builtin_unreachable();
+    *index = static_cast<Index>(i);
     return true;
   }
   // The attr_flags of a keyval live_user() accepted.
@@ -284,16 +295,16 @@ class keyval_registry {
     keyval_record* r = at(i);
     r->live_handle.store(0, std::memory_order_relaxed);
     *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
-    if (used_[i] == 0) [[likely]] {
+    if (used_[i] == 0 && free_.is_spare(i)) [[likely]] {
       // No attribute ever (so it is not counted, and no callback of it is in flight: refs is 1)
-      // and no language state: recycle at once.
+      // and no language state: recycle at once, as the pool's spare.
       clear_hot(i, kind);
       // Not recycle(): a keyval that never had an attribute is not counted, and that check
       // costs a create + free pair 0.2 ns.
       r->refs.store(0, std::memory_order_relaxed);
-      free_.put(i);
+      free_.put_spare();
     } else {
-      drop_handle(r, i);
+      free_rest(r, i, kind);  // (one call, out of line: the likely case needs no stack frame, D71)
     }
     return true;
   }
@@ -382,8 +393,9 @@ class keyval_registry {
   static constexpr int kKeyvalKinds = 3;  // comm, type, win: the kinds that carry attributes
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
     hot_entry& e = hot_[static_cast<int>(kind)][i];
-    if (__atomic_load_n(&e.flags, __ATOMIC_RELAXED) != flags)  // usually the same pattern: no store
-      __atomic_store_n(&e.flags, flags, __ATOMIC_RELAXED);
+    // (Unconditional: the handle's store writes the same line, and a load, compare and branch
+    // cost a create more than the store, D71.)
+    __atomic_store_n(&e.flags, flags, __ATOMIC_RELAXED);
     __atomic_store_n(&e.handle, handle, __ATOMIC_RELAXED);
   }
   void clear_hot(std::uint32_t i, object_kind kind) {
@@ -404,6 +416,13 @@ class keyval_registry {
     // Keeps r in a register: GCC otherwise recomputes it for each field it writes, which costs
     // a create + free pair about 0.25 ns (measured with attr_bench's keyval_create_free).
     asm("" : "+r"(r));
+    // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
+    // in a loop usually finds the same ones there, and not writing them again halves the stores
+    // a create makes. (Compared before the first store, which could alias `cbs` for GCC: the
+    // fields the caller has just compared stay in registers, D71.)
+    const bool same_callbacks = __builtin_expect(r->cbs.copy == cbs.copy && r->cbs.del == cbs.del &&
+                                                     r->cbs.lang == cbs.lang && r->cbs.lang_state == cbs.lang_state,
+                                                 1);
     const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
         0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
     // (Atomic: at MPI_THREAD_MULTIPLE a spare index is rewritten without the lock under which
@@ -411,12 +430,7 @@ class keyval_registry {
     __atomic_store_n(&r->handle, static_cast<int>(h), __ATOMIC_RELAXED);
     if (r->kind != kind) r->kind = kind;  // (predefined is never set for user indices; counted
                                           // was reset by recycle)
-    // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
-    // in a loop usually finds the same ones there, and not writing them again halves the stores
-    // a create makes.
-    if (r->cbs.copy != cbs.copy || r->cbs.del != cbs.del || r->cbs.lang != cbs.lang ||
-        r->cbs.lang_state != cbs.lang_state) [[unlikely]]
-      r->cbs = cbs;
+    if (!same_callbacks) [[unlikely]] r->cbs = cbs;
     r->cbs.extra_state = extra_state;
     r->refs.store(1, std::memory_order_relaxed);
     r->live_handle.store(static_cast<int>(h), std::memory_order_release);
@@ -424,6 +438,16 @@ class keyval_registry {
     return static_cast<int>(h);
   }
   void drop_handle(keyval_record* r, std::uint32_t i);
+  // free_fast's other cases: an index that is not the spare, or a keyval that had an attribute.
+  [[gnu::noinline]] void free_rest(keyval_record* r, std::uint32_t i, object_kind kind) {
+    if (used_[i] == 0) {
+      clear_hot(i, kind);
+      r->refs.store(0, std::memory_order_relaxed);
+      free_.put(i);
+    } else {
+      drop_handle(r, i);
+    }
+  }
   // The record has no reference left; its index may be reused (requires mu_, or no concurrency).
   MPIATTR_HOT void recycle(keyval_record* r, std::uint32_t i) {
     if (r->counted.load(std::memory_order_relaxed)) [[unlikely]] {

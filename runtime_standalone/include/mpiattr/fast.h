@@ -62,11 +62,12 @@ MPIATTR_HOT bool set_attr_concurrent(const object_table<T>& table, handle_t h, i
 }
 
 // MPI_XXX_GET_ATTR: true when done (out.found tells whether an attribute was there).
+// (The keyval's index is computed once, in 64 bits, D71.)
 template <object_kind K, typename T>
 MPIATTR_HOT bool get_attr(const object_table<T>& table, handle_t h, int keyval, attr_read& out) {
-  std::uint32_t index;
-  T* o = target<K>(table, h, keyval, &index);
-  if (o == nullptr) return false;
+  T* o = table.fast_lookup(h, rt().fast_mask.load(std::memory_order_relaxed));
+  std::size_t index;
+  if (o == nullptr || !keyvals().live_user(keyval, K, &index)) return false;
   o->attrs.read_unsynchronised(index, &out);
   return true;
 }
