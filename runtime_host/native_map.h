@@ -37,7 +37,7 @@
 #include "mpiattr/config.h"
 #include "mpiattr/sync.h"
 
-// Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_index. The tests'
+// Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_set. The tests'
 // handles are spread like pointers.
 #ifndef MPIATTR_HOST_POINTER_HANDLES
 #define MPIATTR_HOST_POINTER_HANDLES 1
@@ -99,7 +99,7 @@ class native_map {
   // MPI_THREAD_MULTIPLE only, where no two MPI calls overlap (it is plain memory). An entry says of
   // a handle: {key, record}, its record; {key, nullptr}, it has none; {key | kDormant, record}, it
   // has none, and `record` sleeps in its slot (retire). A handle has at most one entry, in one of
-  // the two ways of its set (hot_index); every change of the table for a handle rewrites that
+  // the two ways of its set (hot_set); every change of the table for a handle rewrites that
   // entry (hot_slot), so none is ever stale. A handle the set does not hold goes into way 0, the
   // entry there moving to way 1 (and the one in way 1 leaving the cache): the handle used last is
   // found by the first compare. find_hot: the record of key if the cache holds it, else nullptr
@@ -360,7 +360,7 @@ class native_map {
     live_.store(0, std::memory_order_relaxed);
     if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{2 * sizeof(hot_entry)});
     hot_ = hot_initial_;
-    hot_mask_ = (std::size_t{1} << (kHotBits - 1)) - 1;
+    hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));
     for (hot_entry& h : hot_initial_) h = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
   }
@@ -406,18 +406,24 @@ class native_map {
   // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
   // instructions; then every stride tried spreads as random keys would). MPICH's handles are
   // consecutive integers, which the product alone spreads without a collision (D69).
-  // key's set: its two entries, hot_[2 * hot_index(key)] and the next. The product's bits from the
-  // 32nd up, masked (D74): a shift by a constant and a mask read from memory, where the product's
-  // top bits needed a shift by a count read into %cl (and the caller's fourth argument, which
-  // arrives there, moved out of its way): two instructions fewer per fast get and set.
+  // key's set: its two entries. The set's index is the product's bits from the 32nd up, masked
+  // (D74): a shift by a constant and a mask read from memory, where the product's top bits needed
+  // a shift by a count read into %cl (and the caller's fourth argument, which arrives there, moved
+  // out of its way).
   // Consecutive integers still spread: the bits are about those of key times 0x9E3779B9 (odd), and
   // no set gets more than the two its ways hold from MPICH's handles (n consecutive integers from
   // 0, 0x44000000 or 0x84000000, n up to 2,000, at 2,048 or 4,096 sets; a Python model, D74).
-  std::size_t hot_index(std::uintptr_t key) const {
+  // It is computed as the set's byte offset directly: the product shifted 5 bits less, masked by
+  // hot_offsets_ (the mask times a set's 32 bytes), so no shift scales the index (one instruction).
+  MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
     if constexpr (MPIATTR_HOST_POINTER_HANDLES) key ^= key >> 12;
-    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & hot_mask_;
+    const std::size_t offset =
+        static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_offsets_;
+    return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
   }
-  MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const { return hot_ + 2 * hot_index(key); }
+  static constexpr int kSetShift = 5;  // a set's bytes: 1 << kSetShift
+  static_assert(2 * sizeof(hot_entry) == std::size_t{1} << kSetShift);
+  static std::size_t offsets_of(std::size_t sets) { return (sets - 1) << kSetShift; }
   // The entry of key (awake or asleep) in its set, or, when the set holds none, way 0 made free
   // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
   hot_entry& hot_slot(std::uintptr_t key) {
@@ -430,7 +436,7 @@ class native_map {
   static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
-  std::size_t hot_size() const { return 2 * (hot_mask_ + 1); }  // (entries)
+  std::size_t hot_size() const { return 2 * ((hot_offsets_ >> kSetShift) + 1); }  // (entries)
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
@@ -629,14 +635,14 @@ class native_map {
   // grow, under the lock): one with twice t's slots, holding what t holds. Out of memory leaves
   // the cache as it was: it is only a cache (D61: not an error).
   void grow_cache(const table* t) {
-    std::size_t sets = hot_mask_ + 1;
+    std::size_t sets = (hot_offsets_ >> kSetShift) + 1;
     while (2 * sets < (t->mask + 1) * 2) sets *= 2;
     // (Aligned to its sets, so that a set is in one line of the memory system.)
     hot_entry* fresh = new (std::align_val_t{2 * sizeof(hot_entry)}, std::nothrow) hot_entry[2 * sets]();
     if (fresh == nullptr) return;
     if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{2 * sizeof(hot_entry)});
     hot_ = fresh;
-    hot_mask_ = sets - 1;
+    hot_offsets_ = offsets_of(sets);
     for (std::size_t i = 0; i <= t->mask; ++i) {
       const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
       if (k == kEmpty || k == kTombstone) continue;
@@ -647,7 +653,7 @@ class native_map {
 
   alignas(64) hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};  // (a set in a line)
   hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
-  std::size_t hot_mask_ = (std::size_t{1} << (kHotBits - 1)) - 1;  // sets - 1 (hot_size() entries)
+  std::size_t hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));  // (sets - 1) * 32 (hot_set)
   std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)
