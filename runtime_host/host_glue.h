@@ -168,9 +168,9 @@ void before_session_finalize();
 void after_session_finalize();
 #endif
 // Whether mpiattr made `code` (MPI_Error_class, MPI_Error_string answer it, the host every other):
-// one unsigned compare for a code outside make_code's range, which every code of MPICH and Open MPI
-// is (MPICH's carry a ring index from bit 19 up, Open MPI's are small), then the kept-message
-// check for one inside (D74).
+// one unsigned compare for a code outside make_code's range, where the hosts' codes practically
+// always are (MPICH's carry a ring index from bit 19 up, Open MPI's are small), then the
+// kept-message check for one inside, which a host's code there fails (D74).
 MPIATTR_HOT bool owns_code(int code) {
   return errors::may_be_made_code(code) && errors::made_code(code);
 }
