@@ -167,9 +167,17 @@ void after_session_init(MPI_Session session);
 void before_session_finalize();
 void after_session_finalize();
 #endif
-bool owns_code(int code);
-int error_class(int code, int* error_class);
-int error_string(int code, char* string, int* resultlen);
+// Whether mpiattr made `code` (MPI_Error_class, MPI_Error_string answer it, the host every other):
+// one unsigned compare for a code outside make_code's range, where the hosts' codes practically
+// always are (MPICH's carry a ring index from bit 19 up, Open MPI's are small), then the
+// kept-message check for one inside, which a host's code there fails (D74).
+MPIATTR_HOT bool owns_code(int code) {
+  return errors::may_be_made_code(code) && errors::made_code(code);
+}
+// The answers for a code owns_code says mpiattr made: out of line, so that the entry points'
+// path for the host's codes keeps no stack frame (a compare and a tail call, D74).
+[[gnu::cold, gnu::noinline]] int error_class(int code, int* error_class);
+[[gnu::cold, gnu::noinline]] int error_string(int code, char* string, int* resultlen);
 
 // The predefined callbacks and error classes as the host's mpi.h defines them (generated).
 extern const predefined_callback host_predefined_callbacks[];

@@ -752,8 +752,6 @@ void release(object_kind kind, std::uintptr_t key) {
   }
 }
 
-bool owns_code(int code) { return errors::made_code(code); }
-
 int error_class(int code, int* cls) {
   int c = 0;
   errors::class_of(code, &c);

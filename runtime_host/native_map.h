@@ -37,7 +37,7 @@
 #include "mpiattr/config.h"
 #include "mpiattr/sync.h"
 
-// Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_index. The tests'
+// Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_set. The tests'
 // handles are spread like pointers.
 #ifndef MPIATTR_HOST_POINTER_HANDLES
 #define MPIATTR_HOST_POINTER_HANDLES 1
@@ -95,37 +95,46 @@ class native_map {
 
  public:
 
-  // A direct-mapped cache of recent lookups in front of the table, below MPI_THREAD_MULTIPLE only,
-  // where no two MPI calls overlap (it is plain memory). An entry says of a handle: {key, record},
-  // its record; {key, nullptr}, it has none; {key | kDormant, record}, it has none, and `record`
-  // sleeps in its slot (retire). Every change of the table for a handle rewrites its entry, so
-  // none is ever stale. find_hot: the record of key if the cache holds it, else nullptr (the
-  // fast paths, which then leave the call to the checked path); find_and_cache: find, and keep
-  // what was found, record or none, in the cache.
+  // A two-way set-associative cache of recent lookups in front of the table, below
+  // MPI_THREAD_MULTIPLE only, where no two MPI calls overlap (it is plain memory). An entry says of
+  // a handle: {key, record}, its record; {key, nullptr}, it has none; {key | kDormant, record}, it
+  // has none, and `record` sleeps in its slot (retire). A handle has at most one entry, in one of
+  // the two ways of its set (hot_set); every change of the table for a handle rewrites that
+  // entry (hot_slot), so none is ever stale. A handle the set does not hold goes into way 0, the
+  // entry there moving to way 1 (and the one in way 1 leaving the cache): the handle used last is
+  // found by the first compare. find_hot: the record of key if the cache holds it, else nullptr
+  // (the fast paths, which then leave the call to the checked path); find_and_cache: find, and
+  // keep what was found, record or none, in the cache.
   MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
-    const hot_entry& h = hot_[hot_index(key)];
-    return h.key == key ? h.obj : nullptr;
+    const hot_entry* set = hot_set(key);
+    if (set[0].key == key) [[likely]] return set[0].obj;
+    return set[1].key == key ? set[1].obj : nullptr;
   }
   // find_hot, and on a miss the table (find_and_cache), below MPI_THREAD_MULTIPLE: what the fast
   // paths read, so that their cost does not depend on how many objects have records (a program
   // with more objects than the cache has entries took the checked path for most calls; D63). An
   // entry that says key's record sleeps (retire) is left for revive_unsynchronised: nullptr.
   MPIATTR_HOT T* find_unsynchronised(std::uintptr_t key) {
-    const hot_entry& h = hot_[hot_index(key)];
-    if (h.key == key) [[likely]] return h.obj;
+    const hot_entry* set = hot_set(key);
+    if (set[0].key == key) [[likely]] return set[0].obj;
+    if (set[1].key == key) return set[1].obj;
     return find_missed(key);
   }
   // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
   // when the cache does not say.
   MPIATTR_HOT bool cached(std::uintptr_t key, T** out) const {
-    const hot_entry& h = hot_[hot_index(key)];
-    if ((h.key & ~kDormant) != key) return false;
-    *out = h.key == key ? h.obj : nullptr;
+    const hot_entry* set = hot_set(key);
+    const hot_entry* h = &set[0];
+    if ((h->key & ~kDormant) != key) {
+      h = &set[1];
+      if ((h->key & ~kDormant) != key) return false;
+    }
+    *out = h->key == key ? h->obj : nullptr;
     return true;
   }
   T* find_and_cache(std::uintptr_t key) {
     T* o = find(key);
-    hot_[hot_index(key)] = hot_entry{key, o};
+    hot_slot(key) = hot_entry{key, o};
     return o;
   }
 
@@ -164,7 +173,7 @@ class native_map {
     live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     t->slots[i].obj.store(obj, std::memory_order_relaxed);
     t->slots[i].key.store(key, std::memory_order_release);
-    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};  // (the next lookup's)
+    if (!sync::concurrent()) hot_slot(key) = hot_entry{key, obj};  // (the next lookup's)
   }
 
   // Wakes the dormant record of key (its object was freed, and the host has given the handle to a
@@ -190,17 +199,21 @@ class native_map {
   // which have checked that already, call them directly, so that they read no line of memory
   // beyond the cache entry, the record and the counts (not the thread level).
   MPIATTR_HOT T* revive_unsynchronised(std::uintptr_t key) {
-    hot_entry& h = hot_[hot_index(key)];
-    if (h.key != (key | kDormant)) [[unlikely]] return revive_found(key);
-    T* obj = h.obj;
+    hot_entry* set = hot_set(key);
+    hot_entry* h = &set[0];
+    if (h->key != (key | kDormant)) {
+      h = &set[1];
+      if (h->key != (key | kDormant)) [[unlikely]] return revive_found(key);
+    }
+    T* obj = h->obj;
     wake(obj, key);
-    h = hot_entry{key, obj};
+    *h = hot_entry{key, obj};
     return obj;
   }
   MPIATTR_HOT bool retire_unsynchronised(std::uintptr_t key, T* o) {
     if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
-    hot_[hot_index(key)] = hot_entry{key | kDormant, o};
+    hot_slot(key) = hot_entry{key | kDormant, o};
     return true;
   }
 
@@ -272,7 +285,7 @@ class native_map {
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
-    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, nullptr};
+    if (!sync::concurrent()) hot_slot(key) = hot_entry{key, nullptr};
     table* t = cur_.load(std::memory_order_relaxed);
     if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
@@ -345,9 +358,9 @@ class native_map {
     used_ = 0;
     tokens_ = 0;
     live_.store(0, std::memory_order_relaxed);
-    if (hot_ != hot_initial_) delete[] hot_;
+    if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{2 * sizeof(hot_entry)});
     hot_ = hot_initial_;
-    hot_shift_ = 64 - kHotBits;
+    hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));
     for (hot_entry& h : hot_initial_) h = hot_entry{};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
   }
@@ -379,25 +392,51 @@ class native_map {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
-  // The plain cache starts with 4,096 entries in the map itself (docs/decisions.md D63) and, below
-  // MPI_THREAD_MULTIPLE, grows with the table: whenever the table grows past half the cache's
-  // entries, the cache is replaced by one with twice the table's slots, filled from the table
-  // (grow_cache), so that the objects a program holds keep hitting it however many there are
-  // (D69). The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
+  // The plain cache starts with 4,096 entries (2,048 sets of two) in the map itself
+  // (docs/decisions.md D63) and, below MPI_THREAD_MULTIPLE, grows with the table: whenever the
+  // table grows past half the cache's entries, the cache is replaced by one with twice the table's
+  // slots (a set per slot), filled from the table (grow_cache), so that the objects a program holds
+  // keep hitting it however many there are (D69). Two ways per set (D74): at most half a set per
+  // record on average, and a record leaves the cache only when three of the handles in use share
+  // a set (about 3 % of calls at 2,000 records spread as random keys, against 11 % direct-mapped).
+  // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
   // Over Open MPI (MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a pointer, and the
   // multiplicative hash alone spreads some strides badly (objects of 0x540 bytes: 1,000 of them
   // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
   // instructions; then every stride tried spreads as random keys would). MPICH's handles are
   // consecutive integers, which the product alone spreads without a collision (D69).
-  std::size_t hot_index(std::uintptr_t key) const {
+  // key's set: its two entries. The set's index is the product's bits from the 32nd up, masked
+  // (D74): a shift by a constant and a mask read from memory, where the product's top bits needed
+  // a shift by a count read into %cl (and the caller's fourth argument, which arrives there, moved
+  // out of its way).
+  // Consecutive integers still spread: the bits are about those of key times 0x9E3779B9 (odd), and
+  // no set gets more than the two its ways hold from MPICH's handles (n consecutive integers from
+  // 0, 0x44000000 or 0x84000000, n up to 2,000, at 2,048 or 4,096 sets; a Python model, D74).
+  // It is computed as the set's byte offset directly: the product shifted 5 bits less, masked by
+  // hot_offsets_ (the mask times a set's 32 bytes), so no shift scales the index (one instruction).
+  MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
     if constexpr (MPIATTR_HOST_POINTER_HANDLES) key ^= key >> 12;
-    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> hot_shift_);
+    const std::size_t offset =
+        static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_offsets_;
+    return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
+  }
+  static constexpr int kSetShift = 5;  // a set's bytes: 1 << kSetShift
+  static_assert(2 * sizeof(hot_entry) == std::size_t{1} << kSetShift);
+  static std::size_t offsets_of(std::size_t sets) { return (sets - 1) << kSetShift; }
+  // The entry of key (awake or asleep) in its set, or, when the set holds none, way 0 made free
+  // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
+  hot_entry& hot_slot(std::uintptr_t key) {
+    hot_entry* set = hot_set(key);
+    if ((set[0].key & ~kDormant) == key) return set[0];
+    if ((set[1].key & ~kDormant) == key) return set[1];
+    set[1] = set[0];
+    return set[0];
   }
   static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
-  std::size_t hot_size() const { return std::size_t{1} << (64 - hot_shift_); }
+  std::size_t hot_size() const { return 2 * ((hot_offsets_ >> kSetShift) + 1); }  // (entries)
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
@@ -473,14 +512,14 @@ class native_map {
     T* obj = sleeping(key);
     if (obj == nullptr) return nullptr;
     wake(obj, key);
-    if (!sync::concurrent()) hot_[hot_index(key)] = hot_entry{key, obj};
+    if (!sync::concurrent()) hot_slot(key) = hot_entry{key, obj};
     return obj;
   }
 
   // find_unsynchronised's miss: out of line, so that its hit needs no stack frame.
   // No lookup overlaps a change of the table here, so the probe needs no sequence check.
   [[gnu::noinline]] T* find_missed(std::uintptr_t key) {
-    hot_entry& h = hot_[hot_index(key)];
+    hot_entry& h = hot_slot(key);
     if ((h.key & ~kDormant) == key) return nullptr;  // (asleep: see above)
     const table* t = cur_.load(std::memory_order_relaxed);
     T* found = nullptr;
@@ -596,24 +635,25 @@ class native_map {
   // grow, under the lock): one with twice t's slots, holding what t holds. Out of memory leaves
   // the cache as it was: it is only a cache (D61: not an error).
   void grow_cache(const table* t) {
-    int shift = hot_shift_;
-    while ((std::size_t{1} << (64 - shift)) < (t->mask + 1) * 2) --shift;
-    hot_entry* fresh = new (std::nothrow) hot_entry[std::size_t{1} << (64 - shift)]();
+    std::size_t sets = (hot_offsets_ >> kSetShift) + 1;
+    while (2 * sets < (t->mask + 1) * 2) sets *= 2;
+    // (Aligned to its sets, so that a set is in one line of the memory system.)
+    hot_entry* fresh = new (std::align_val_t{2 * sizeof(hot_entry)}, std::nothrow) hot_entry[2 * sets]();
     if (fresh == nullptr) return;
-    if (hot_ != hot_initial_) delete[] hot_;
+    if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{2 * sizeof(hot_entry)});
     hot_ = fresh;
-    hot_shift_ = shift;
+    hot_offsets_ = offsets_of(sets);
     for (std::size_t i = 0; i <= t->mask; ++i) {
       const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
       if (k == kEmpty || k == kTombstone) continue;
       T* o = t->slots[i].obj.load(std::memory_order_relaxed);
-      hot_[hot_index(k)] = hot_entry{o->native == k ? k : k | kDormant, o};  // (awake, or asleep)
+      hot_slot(k) = hot_entry{o->native == k ? k : k | kDormant, o};  // (awake, or asleep)
     }
   }
 
-  hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};
+  alignas(64) hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};  // (a set in a line)
   hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
-  int hot_shift_ = 64 - kHotBits;  // hot_size() is 2 ** (64 - hot_shift_)
+  std::size_t hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));  // (sets - 1) * 32 (hot_set)
   std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)
