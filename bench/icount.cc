@@ -235,6 +235,26 @@ void comm_dup_path(int n) {
   for (int& k : keys) CHECK(MPI_Comm_free_keyval(&k));
 }
 
+// The dup + free of a derived datatype carrying n attributes (MPI_TYPE_DUP_FN copies each): n = 1
+// is what the first attribute costs a dup (D73).
+void type_dup_attr_path(int n) {
+  MPI_Datatype t;
+  CHECK(MPI_Type_contiguous(4, MPI_INT, &t));
+  std::vector<int> keys(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    CHECK(kType.create_keyval(&keys[static_cast<std::size_t>(i)]));
+    CHECK(MPI_Type_set_attr(t, keys[static_cast<std::size_t>(i)], val_of(i + 1)));
+  }
+  measure(("type_dup_free_" + std::to_string(n)).c_str(), 500, 1000, [&](long iters) {
+    for (long i = 0; i < iters; ++i) {
+      MPI_Datatype d;
+      if (MPI_Type_dup(t, &d) != MPI_SUCCESS || MPI_Type_free(&d) != MPI_SUCCESS) ++g_errors;
+    }
+  });
+  CHECK(MPI_Type_free(&t));
+  for (int& k : keys) CHECK(MPI_Type_free_keyval(&k));
+}
+
 void type_dup_path(const char* path, MPI_Datatype t) {
   measure(path, 500, 1000, [&](long iters) {
     for (long i = 0; i < iters; ++i) {
@@ -284,7 +304,9 @@ int main(int argc, char** argv) {
     }
   });
   comm_dup_path(0);
+  comm_dup_path(1);
   comm_dup_path(64);
+  type_dup_attr_path(1);
   type_dup_path("type_dup_free_predefined", MPI_INT);
   MPI_Datatype contig;
   CHECK(MPI_Type_contiguous(4, MPI_INT, &contig));
