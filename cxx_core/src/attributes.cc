@@ -397,10 +397,13 @@ bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& t
     throw;
   }
   to.building = attr_object::building_in_slot;
+  to.building_next = reinterpret_cast<attr_object*>(&ts);  // (for leave_slot: one lookup of t_slot)
   return true;
 }
 void dup_in_progress::leave_slot(attr_object& to) {
-  t_slot.obj.store(nullptr, std::memory_order_release);  // (after the runtime published `to`)
+  // (After the runtime published `to`.)
+  reinterpret_cast<thread_slot*>(to.building_next)->obj.store(nullptr, std::memory_order_release);
+  to.building_next = nullptr;
   to.building = attr_object::building_none;
 }
 
