@@ -216,23 +216,25 @@ void get_paths(const kind_ops& ops, std::uintptr_t obj, int n) {
   CHECK(ops.free_keyval(&miss));
 }
 
-// The dup + free of a communicator carrying n attributes (MPI_COMM_DUP_FN copies each).
-void comm_dup_path(int n) {
-  MPI_Comm c;
-  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+// The dup + free of an object carrying n attributes (MPI_XXX_DUP_FN copies each): n = 1 is what
+// the first attribute costs a dup (D73). `obj` is the caller's; its attributes go at the end.
+template <typename H>
+void dup_path(const kind_ops& ops, H obj, int n, long lo, long hi, int (*dup)(H, H*), int (*release)(H*)) {
   std::vector<int> keys(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
-    CHECK(kComm.create_keyval(&keys[static_cast<std::size_t>(i)]));
-    CHECK(MPI_Comm_set_attr(c, keys[static_cast<std::size_t>(i)], val_of(i + 1)));
+    CHECK(ops.create_keyval(&keys[static_cast<std::size_t>(i)]));
+    CHECK(ops.set(as_word(obj), keys[static_cast<std::size_t>(i)], val_of(i + 1)));
   }
-  measure(("comm_dup_free_" + std::to_string(n)).c_str(), 200, 400, [&](long iters) {
+  measure((std::string(ops.name) + "_dup_free_" + std::to_string(n)).c_str(), lo, hi, [&](long iters) {
     for (long i = 0; i < iters; ++i) {
-      MPI_Comm d;
-      if (MPI_Comm_dup(c, &d) != MPI_SUCCESS || MPI_Comm_free(&d) != MPI_SUCCESS) ++g_errors;
+      H d;
+      if (dup(obj, &d) != MPI_SUCCESS || release(&d) != MPI_SUCCESS) ++g_errors;
     }
   });
-  CHECK(MPI_Comm_free(&c));
-  for (int& k : keys) CHECK(MPI_Comm_free_keyval(&k));
+  for (int& k : keys) {
+    CHECK(ops.del(as_word(obj), k));
+    CHECK(ops.free_keyval(&k));
+  }
 }
 
 void type_dup_path(const char* path, MPI_Datatype t) {
@@ -283,8 +285,14 @@ int main(int argc, char** argv) {
       if (kComm.create_keyval(&k) != MPI_SUCCESS || MPI_Comm_free_keyval(&k) != MPI_SUCCESS) ++g_errors;
     }
   });
-  comm_dup_path(0);
-  comm_dup_path(64);
+  MPI_Comm dupped;  // (comm is the get paths', with keyvals freed behind it: a fresh one)
+  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dupped));
+  for (int n : {0, 1, 64}) dup_path(kComm, dupped, n, 200, 400, MPI_Comm_dup, MPI_Comm_free);
+  CHECK(MPI_Comm_free(&dupped));
+  MPI_Datatype carrier;
+  CHECK(MPI_Type_contiguous(4, MPI_INT, &carrier));
+  dup_path(kType, carrier, 1, 500, 1000, MPI_Type_dup, MPI_Type_free);
+  CHECK(MPI_Type_free(&carrier));
   type_dup_path("type_dup_free_predefined", MPI_INT);
   MPI_Datatype contig;
   CHECK(MPI_Type_contiguous(4, MPI_INT, &contig));

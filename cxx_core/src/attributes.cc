@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mpiattr/api.h"
+#include "mpiattr/asymmetric_fence.h"
 #include "mpiattr/attributes.h"
 
 namespace mpiattr {
@@ -298,6 +299,23 @@ status delete_all(attr_object& obj) {
     s.freeing = true;
     return status::ok();
   }
+  if (sync::concurrent() && asymmetric::enabled()) {
+    // At MPI_THREAD_MULTIPLE, plain attributes go without the store's lock (D73): the only other
+    // thread that may touch an object being freed is a census, which marks its keyval counted,
+    // makes a heavy fence and waits for `dropping` to be 0 before it visits the object
+    // (census_one). So either this sees the keyval counted and takes the lock below, or the
+    // census sees the drop in progress and waits for it.
+    obj.dropping.store(1, std::memory_order_relaxed);
+    asymmetric::light();
+    const bool plain = !keyvals().counting() && !s.freeing && s.all_plain();
+    if (plain) {
+      s.freeing = true;
+      report::add(report::attrs_deleted, obj.kind, s.size());
+      s.drop_plain();
+    }
+    obj.dropping.store(0, std::memory_order_release);
+    if (plain) return status::ok();
+  }
   {
     std::lock_guard lock(s.mutex());
     // When no attribute has a delete callback to run or a keyval reference to give back, nothing
@@ -306,7 +324,11 @@ status delete_all(attr_object& obj) {
     if (!s.freeing && s.all_plain()) {
       s.freeing = true;
       report::add(report::attrs_deleted, obj.kind, s.size());
-      s.drop_plain();
+      // (Below MPI_THREAD_MULTIPLE no reader can overlap: no sequence counter to bump, D73.)
+      if (sync::concurrent())
+        s.drop_plain();
+      else
+        s.drop_plain<false>();
       return status::ok();
     }
   }
@@ -319,13 +341,88 @@ namespace {
 // list through the objects themselves, newest first (nested dups, from copy callbacks, end first).
 sync::spinlock g_building_mu;
 attr_object* g_building = nullptr;
+
+// A thread's plain dup in progress at MPI_THREAD_MULTIPLE (dup_in_progress::copy_plain_in_slot,
+// D73): its new object, from before the copy until the runtime has published it; null otherwise.
+// Registered on the thread's first such dup, in a list the census walks (census_in_construction).
+struct thread_slot {
+  std::atomic<attr_object*> obj{nullptr};
+  thread_slot* next = nullptr;
+  thread_slot* prev = nullptr;
+  bool registered = false;
+  ~thread_slot();
+};
+sync::spinlock g_slots_mu;
+thread_slot* g_slots = nullptr;
+thread_local thread_slot t_slot;
+
+thread_slot::~thread_slot() {
+  if (!registered) return;
+  std::lock_guard lock(g_slots_mu);
+  (prev ? prev->next : g_slots) = next;
+  if (next) next->prev = prev;
+}
+
+[[gnu::noinline]] void register_slot(thread_slot& ts) {
+  std::lock_guard lock(g_slots_mu);
+  ts.next = g_slots;
+  if (g_slots) g_slots->prev = &ts;
+  g_slots = &ts;
+  ts.registered = true;
+}
+
+// Waits until no thread holds a plain dup in progress that began before the caller's heavy
+// fence; those that begin after it see the keyval counted and take the list instead.
+void wait_for_slots() {
+  std::lock_guard lock(g_slots_mu);
+  for (thread_slot* ts = g_slots; ts != nullptr; ts = ts->next)
+    for (unsigned spins = 0; ts->obj.load(std::memory_order_acquire) != nullptr;) sync::backoff(spins);
+}
 }  // namespace
+
+bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& to) {
+  thread_slot& ts = t_slot;
+  if (!ts.registered) [[unlikely]] register_slot(ts);
+  if (ts.obj.load(std::memory_order_relaxed) != nullptr) return false;  // (a plain dup runs no callback: never)
+  ts.obj.store(&to, std::memory_order_relaxed);
+  asymmetric::light();  // (the census: counted, heavy fence, then the slots; asymmetric_fence.h)
+  if (keyvals().counting() || !from.attrs.all_plain()) {
+    ts.obj.store(nullptr, std::memory_order_release);
+    return false;
+  }
+  try {
+    from.attrs.copy_plain_into(to.attrs);
+  } catch (...) {
+    ts.obj.store(nullptr, std::memory_order_release);
+    throw;
+  }
+  to.building = attr_object::building_in_slot;
+  to.building_next = reinterpret_cast<attr_object*>(&ts);  // (for leave_slot: one lookup of t_slot)
+  return true;
+}
+void dup_in_progress::leave_slot(attr_object& to) {
+  // (After the runtime published `to`.)
+  reinterpret_cast<thread_slot*>(to.building_next)->obj.store(nullptr, std::memory_order_release);
+  to.building_next = nullptr;
+  to.building = attr_object::building_none;
+}
 
 void dup_in_progress::enter(attr_object& to) {
   std::lock_guard lock(g_building_mu);
   to.building_next = g_building;
   g_building = &to;
   to.building = attr_object::building_listed;
+}
+bool dup_in_progress::enter_copying_plain(const attr_object& from, attr_object& to) {
+  std::lock_guard lock(g_building_mu);
+  // (Checked under the list's lock: a census that has walked the list already marked its keyval
+  // counted before it took the lock, so this sees it and the checked copy counts for itself.)
+  const bool plain = !keyvals().counting() && from.attrs.all_plain();
+  to.building_next = g_building;
+  g_building = &to;
+  to.building = attr_object::building_listed;
+  if (plain) from.attrs.copy_plain_into(to.attrs);  // (may throw std::bad_alloc: `to` stays empty)
+  return plain;
 }
 void dup_in_progress::leave(attr_object& to) {
   std::lock_guard lock(g_building_mu);
@@ -337,14 +434,24 @@ void dup_in_progress::leave(attr_object& to) {
 }
 
 void census_one(attr_object& o, std::uint32_t index) {
+  // (A free dropping plain attributes without the lock, delete_all: after it, nothing to count.)
+  for (unsigned spins = 0; o.dropping.load(std::memory_order_acquire) != 0;) sync::backoff(spins);
   std::lock_guard lock(o.attrs.mutex());
   if (o.attrs.mark_counted(index)) keyval_registry::acquire(keyvals().at(index));
 }
 
 void census_in_construction(object_kind kind, std::uint32_t index) {
-  std::lock_guard lock(g_building_mu);
-  for (attr_object* o = g_building; o != nullptr; o = o->building_next)
-    if (o->kind == kind) census_one(*o, index);
+  // The keyval is counted already: after this fence, a plain dup or free that has not marked
+  // itself (a thread's slot, `dropping`) sees it and takes the locks (D73).
+  asymmetric::heavy();
+  {
+    std::lock_guard lock(g_building_mu);
+    for (attr_object* o = g_building; o != nullptr; o = o->building_next)
+      if (o->kind == kind) census_one(*o, index);
+  }
+  // A plain dup in a thread's slot publishes its object before it leaves the slot: once the slots
+  // are empty, the runtime's walk of its published objects (after this) finds it.
+  if (asymmetric::enabled()) wait_for_slots();
 }
 
 namespace {
@@ -453,8 +560,20 @@ status copy_all(const attr_object& from, attr_object& to) {
     if (s.size() == 0) return status::ok();  // nothing to copy: `to` stays unlisted (D67)
     // A registration that waited for something to copy (dup_in_progress at MPI_THREAD_MULTIPLE):
     // before the first copy, so that a census finds `to`. (Lock order: `from`, the list, `to`; the
-    // census takes the list and then listed objects, never a published `from`.)
-    if (to.building == attr_object::building_wanted) dup_in_progress::enter(to);
+    // census takes the list and then listed objects, never a published `from`.) Plain attributes
+    // are copied in the same hold of the list's lock, and `to`'s lock is not taken: a census
+    // reaches `to` only through the list, after this hold (D73).
+    if (to.building == attr_object::building_wanted) {
+      try {
+        if ((asymmetric::enabled() && dup_in_progress::copy_plain_in_slot(from, to)) ||
+            dup_in_progress::enter_copying_plain(from, to)) {
+          report::add(report::attrs_copied, to.kind, d.size());
+          return status::ok();
+        }
+      } catch (...) {
+        return from_exception("the duplicate's attributes");
+      }
+    }
     std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
     if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
       try {

@@ -1,6 +1,8 @@
 // Keyval records and their reference counts (keyval.h).
 #include "mpiattr/keyval.h"
 
+#include "mpiattr/asymmetric_fence.h"
+
 namespace mpiattr {
 namespace {
 std::atomic<const language_binding*> g_bindings[kLanguages];
@@ -72,7 +74,11 @@ constinit never_destroyed<keyval_registry> g_keyvals;
 
 namespace sync {
 constinit bool g_concurrent = true;
-void set_concurrent(bool on) { g_concurrent = on; }
+void set_concurrent(bool on) {
+  g_concurrent = on;
+  // (The plain dups and frees then order themselves against a census with a light fence, D73.)
+  if (on) asymmetric::enable();
+}
 }  // namespace sync
 
 keyval_record* keyval_registry::find_referenced(int keyval) const {

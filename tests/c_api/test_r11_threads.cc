@@ -3,10 +3,14 @@
 // Checks: every value read back (or handed to a callback) is one written for that key; delete
 // callbacks equal the values removed (each stored value, including each copy, is removed exactly
 // once by the end); no keyval leak (keyvals can still be created and used afterwards).
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <thread>
+#include <vector>
 
 #include "attr_test_common.h"
 
@@ -416,6 +420,75 @@ TEST(R11_Threads, R11_1_D67_type_dups_without_attributes_meet_the_census) {
   ASSERT_EQ(type_get(t, k, nullptr), 0);
   ASSERT_OK(MPI_Type_free(&t));
   ASSERT_OK(MPI_Type_free_keyval(&k));
+}
+
+// D73: at MPI_THREAD_MULTIPLE the dup of an object whose attributes are all plain (MPI_COMM_DUP_FN,
+// no delete callback, no keyval counted) copies them with no lock, holding its new object in its
+// thread's slot, and the free of such an object drops them with no lock: a census (a keyval freed
+// while attributes use it) meets both through asymmetric fences. Two threads dup and free a
+// communicator that carries a plain attribute, while the main thread sets one under a new keyval
+// on it, frees that keyval (the census: the dups in flight and the frees in flight must be
+// counted, or waited for) and deletes the attribute through the freed handle. Under
+// ThreadSanitizer a copy or a drop that overlapped the census would be a data race; every count
+// taken must be given back, so at the end every keyval index is free again.
+TEST(R11_Threads, R11_1_D73_plain_dups_and_frees_meet_the_census) {
+  REQUIRE_THREAD_MULTIPLE();
+  static int base_value = 7, round_value = 8;
+  int base = MPI_KEYVAL_INVALID;
+  ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &base, nullptr));
+  MPI_Comm shared;
+  ASSERT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &shared));
+  ASSERT_OK(MPI_Comm_set_attr(shared, base, &base_value));
+  std::set<std::uint32_t> used{static_cast<std::uint32_t>(base) & 0xFFFFFu};  // keyval indices
+  std::atomic<bool> stop{false};
+  std::atomic<long> bad{0}, dups{0};
+  auto duper = [&] {
+    while (!stop.load()) {
+      MPI_Comm d = MPI_COMM_NULL;
+      if (MPI_Comm_dup(shared, &d) != MPI_SUCCESS) {
+        ++bad;
+        continue;
+      }
+      void* v = nullptr;
+      if (comm_get(d, base, &v) != 1 || v != &base_value) ++bad;
+      if (MPI_Comm_free(&d) != MPI_SUCCESS) ++bad;
+      ++dups;
+    }
+  };
+  std::thread d1(duper), d2(duper);
+  for (int r = 0; r < 200; ++r) {
+    int k = MPI_KEYVAL_INVALID;
+    ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+    used.insert(static_cast<std::uint32_t>(k) & 0xFFFFFu);
+    const int handle = k;
+    ASSERT_OK(MPI_Comm_set_attr(shared, k, &round_value));
+    std::this_thread::yield();
+    ASSERT_OK(MPI_Comm_free_keyval(&k));  // the census, racing plain dups and frees
+    std::this_thread::yield();
+    ASSERT_OK(MPI_Comm_delete_attr(shared, handle));
+  }
+  stop = true;
+  d1.join();
+  d2.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_GT(dups.load(), 0);
+  ASSERT_OK(MPI_Comm_free(&shared));
+  ASSERT_OK(MPI_Comm_free_keyval(&base));
+  // Every reference a census took came back: every index used is free again, so as many new
+  // keyvals take exactly those (indices are reused smallest first, D20), and none of them sees an
+  // attribute on a new communicator.
+  std::vector<int> fresh(used.size());
+  std::set<std::uint32_t> again;
+  MPI_Comm c;
+  ASSERT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  for (int& k : fresh) {
+    ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+    again.insert(static_cast<std::uint32_t>(k) & 0xFFFFFu);
+    EXPECT_EQ(comm_get(c, k, nullptr), 0);
+  }
+  EXPECT_EQ(again, used);
+  ASSERT_OK(MPI_Comm_free(&c));
+  for (int& k : fresh) ASSERT_OK(MPI_Comm_free_keyval(&k));
 }
 
 }  // namespace

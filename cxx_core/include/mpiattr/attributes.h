@@ -29,6 +29,8 @@ class dup_in_progress {
   ~dup_in_progress() {
     if (to_->building == attr_object::building_listed)
       leave(*to_);
+    else if (to_->building == attr_object::building_in_slot)
+      leave_slot(*to_);
     else
       to_->building = attr_object::building_none;
   }
@@ -37,9 +39,20 @@ class dup_in_progress {
 
   // Puts `to` on the list (copy_all, for a registration that waited).
   static void enter(attr_object& to);
+  // enter(), and in the same hold of the list's lock, when `from`'s attributes are all plain and
+  // no keyval is counted, copies them into `to` (whose lock is then not needed: a census finds
+  // `to` only through the list). Returns whether it copied. `from`'s lock must be held; throws
+  // std::bad_alloc (leaving `to` listed and empty) when the copy's chunks cannot be allocated (D73).
+  static bool enter_copying_plain(const attr_object& from, attr_object& to);
+  // With asymmetric fences (mpiattr/asymmetric_fence.h), instead of the list: `to` in the calling
+  // thread's slot, and when no keyval is counted and `from`'s attributes are all plain, copies
+  // them into `to` with no lock. Returns whether it copied (false: the slot is empty again and
+  // nothing changed). `from`'s lock must be held; std::bad_alloc as above, `to` empty (D73).
+  static bool copy_plain_in_slot(const attr_object& from, attr_object& to);
 
  private:
   static void leave(attr_object& to);
+  static void leave_slot(attr_object& to);
   attr_object* to_;
 };
 // Deletes every attribute, newest first, running delete callbacks (R4.4, R10.1). On a callback

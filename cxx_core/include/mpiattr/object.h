@@ -51,7 +51,11 @@ struct attr_object {
   std::string name;                                     // guarded by attrs.mutex()
   attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
   // Whether a dup filling it is on that list, or will be once it copies something.
-  enum : std::uint8_t { building_none, building_wanted, building_listed } building = building_none;
+  // building_in_slot: a plain dup at MPI_THREAD_MULTIPLE holds it in its thread's slot instead (D73).
+  enum : std::uint8_t { building_none, building_wanted, building_listed, building_in_slot } building = building_none;
+  // A free at MPI_THREAD_MULTIPLE is dropping its plain attributes without the store's lock: a
+  // census waits for 0 before it visits the object (attributes.cc: delete_all, census_one; D73).
+  std::atomic<std::uint8_t> dropping{0};
   // (A runtime keeps what else it needs of an object in its own type: host mode's records derive
   // from these structs, runtime_host/record.h.)
 };
