@@ -9,7 +9,9 @@
 #
 # It prints one line per stage and a summary; each stage's full output is in build/test-logs/
 # (NN-stage.log). A failing stage stops the run and prints the end of its log. The last lines are
-# ctest's own closing lines of the ASan + UBSan run, which CI reads.
+# ctest's own closing lines of the ASan + UBSan run, which CI reads. The sanitizer builds' configure
+# steps run in the background beside the consumer stage and those after it (their stages wait for
+# them and say so), since those leave a core idle (docs/decisions.md D75).
 set -uo pipefail
 cd "$(dirname "$0")"
 jobs=$(nproc)
@@ -56,6 +58,29 @@ no_warnings() {
   echo "no compiler warning in: $*"
 }
 
+# background NAME COMMAND...: starts COMMAND now, beside the stages that follow, its output in a log;
+# `stage NAME joined NAME` later waits for it and reports it as that stage (its own duration, and
+# the wait). For commands that are one process at a time (cmake configuring), put beside stages
+# that leave a core idle (D75).
+declare -A bg_pid bg_log
+background() {
+  local name=$1; shift
+  bg_log[$name]=$logs/background-$name.log
+  ( t0=$SECONDS; rc=0; "$@" || rc=$?; echo "$((SECONDS - t0))" >"${bg_log[$name]}.took"; exit $rc ) \
+    >"${bg_log[$name]}" 2>&1 &
+  bg_pid[$name]=$!
+}
+# A failing stage ends the run: what runs in the background finishes first (it is never killed).
+trap 'for p in "${bg_pid[@]}"; do wait "$p" 2>/dev/null; done' EXIT
+joined() {
+  local name=$1 rc=0
+  wait "${bg_pid[$name]}" || rc=$?
+  cat "${bg_log[$name]}"
+  echo "(started in the background; it took $(cat "${bg_log[$name]}.took" 2>/dev/null || echo '?') s there)"
+  rm -f "${bg_log[$name]}" "${bg_log[$name]}.took"
+  return $rc
+}
+
 summary() {
   echo "== summary ($((SECONDS - started)) s; logs in ${logs#"$PWD"/}) =="
   printf '  %s\n' "${results[@]}"
@@ -72,6 +97,13 @@ stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
 # mpiattr in front of real libraries (mpi4py, parallel HDF5, Boost.MPI): tests/reallib/run.sh.
 stage real-libraries tests/reallib/run.sh build
 
+# The sanitizer builds' configure steps (one process each, half a minute) run beside the consumer
+# stage and those after it, which leave a core idle; their stages below wait for them (D75).
+background tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
+      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
+background asan-configure cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
+      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS=
+
 # An installed mpiattr used as its users would: find_package, pkg-config, the wrappers, a moved
 # prefix, add_subdirectory, the .deb.
 stage consumer env JOBS="$jobs" tests/consumer/run.sh build
@@ -85,15 +117,13 @@ stage D62-icount-guard /usr/bin/python3 bench/icount.py --build-dir build -j"$jo
 # runs each once: a smoke test, no timing.
 stage bench-smoke /usr/bin/python3 bench/run.py --quick --mpiattr-prefix build
 
-stage tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
-      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
+stage tsan-configure joined tsan-configure
 stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_d35_keyval_x_threads test_native_map
 stage tsan-build-has-no-warnings no_warnings "$log"
 stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(R11_|D20\.|D35\.|record_table\.)'"
 
 # Last: CI reads ctest's closing lines.
-stage asan-configure cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
-      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS=
+stage asan-configure joined asan-configure
 stage asan-build cmake --build build-asan -j"$jobs"
 stage asan-build-has-no-warnings no_warnings "$log"
 stage asan-ctest bash -c "cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -2,7 +2,7 @@
 // The generated entry points (functions.cc) reuse the C binding's `call` (bindings_c/c_glue.h) to
 // check that MPI is usable, look up handles and raise errors through the object's error handler;
 // this header adds what is Fortran's own: INTEGER handles, LOGICAL values, CHARACTER arguments,
-// status arrays, and the link names (mangling from CMake's FortranCInterface, fc_mangle.h).
+// status arrays, and the link names (mangle_probe.f90 finds the mangling: fc_mangle.h).
 #pragma once
 #include <cstddef>
 #include <string>

@@ -187,12 +187,28 @@ all_routes() {  # PREFIX TAG
     -DMPI_Fortran_COMPILER="$p/bin/mpiattr-fort" -DMPIEXEC_EXECUTABLE="$p/bin/mpiexec"
 }
 
+# The three prefixes (installed, moved, the package's) are independent: their routes run side by
+# side (most of a route is one process at a time: cmake configuring, a compiler, mpiexec), each with
+# its own log, and their lines are printed in a fixed order when all are done (D75). The moved
+# prefix is a second install, moved away from where it was installed before its routes run.
 prefix=$tmp/prefix
-stage "cmake --install" cmake --install "$build" --prefix "$prefix"
-all_routes "$prefix" installed
 moved="$tmp/moved prefix"
-mv "$prefix" "$moved"
-all_routes "$moved" moved
+stage "cmake --install" cmake --install "$build" --prefix "$prefix"
+stage "cmake --install, then moved" cmake --install "$build" --prefix "$tmp/to-move"
+mv "$tmp/to-move" "$moved"
+
+# routes TAG COMMAND...: runs COMMAND (stages) in the background, its lines in $tmp/TAG.out.
+pids=()
+tags=()
+routes() {
+  local t=$1
+  shift
+  (log=$tmp/log-$t; "$@") >"$tmp/$t.out" 2>&1 &
+  pids+=($!)
+  tags+=("$t")
+}
+routes installed all_routes "$prefix" installed
+routes moved all_routes "$moved" moved
 
 # add_subdirectory: tests/examples builds examples/cmake_consumer, which has mpiattr's source tree
 # as a subproject, in ctest (example_cmake_consumer_builds_mpiattr_with_add_subdirectory).
@@ -204,8 +220,18 @@ if command -v dpkg-deb >/dev/null; then
     dpkg-deb -f "$tmp"/deb/mpiattr_*.deb Depends | grep -q "libc6"
     dpkg-deb -x "$tmp"/deb/mpiattr_*.deb "$tmp/root"
   }
-  stage "cpack -G DEB" deb
-  all_routes "$tmp/root/opt/mpiattr" deb
+  deb_routes() {
+    stage "cpack -G DEB" deb
+    all_routes "$tmp/root/opt/mpiattr" deb
+  }
+  routes deb deb_routes
 else
   echo "  consumer: Debian package: skipped (no dpkg-deb)"
 fi
+
+failed=0
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed=1
+  cat "$tmp/${tags[$i]}.out"
+done
+exit $failed
