@@ -9,6 +9,73 @@
 #include "datatypes_internal.h"
 
 namespace mpiattr {
+
+// ---- the pool of freed datatype objects (D72) ----
+
+namespace {
+// Up to kTypePoolMax freed datatype objects wait for the next datatype, reset to what a new one
+// is (with no reference left on an envelope or a type map), so that a dup + free or a
+// constructor + free in a loop neither allocates nor zeroes the object (its attribute store's
+// inline chunk is 512 bytes), and its cache lines are warm. Only an object whose attribute store
+// never grew beyond its inline chunk is kept (attr_store::reusable): the others are deleted.
+// Plain memory, constant-initialised: usable during static teardown; what it holds at the end
+// is reachable, not leaked. Its lock is a spinlock, taken only at MPI_THREAD_MULTIPLE (sync.h).
+constexpr std::uint32_t kTypePoolMax = 64;
+struct type_pool {
+  sync::spinlock mu;
+  std::uint32_t count = 0;
+  type_object* kept[kTypePoolMax] = {};
+};
+constinit type_pool g_type_pool{};
+
+// Back to what `new type_object` makes; the attribute store is empty already (reusable). A new
+// member of type_object (object.h) must be reset here: the assertion below counts the bytes.
+void reset(type_object& t) noexcept {
+  static_assert(sizeof(void*) != 8 || sizeof(type_object) == 832,
+                "type_object changed: reset() must reset every member (then update the size)");
+  t.handle = 0;
+  t.native = 0;
+  t.predefined = false;
+  t.attrs.freeing = false;  // (delete_all set it)
+  t.errhandler.store(nullptr, std::memory_order_relaxed);
+  t.name.clear();
+  t.building_next = nullptr;
+  t.building = attr_object::building_none;
+  t.size = t.lb = t.extent = 0;
+  t.committed = false;
+  t.map.reset();
+  t.align = 1;
+  t.basic = 0;
+  t.marks = 0;
+  t.env.reset();
+  t.dup_named = 0;
+  t.dups = 0;
+  t.dup_committed = false;
+}
+}  // namespace
+
+template <>
+type_object* make_object<type_object>() {
+  {
+    std::lock_guard lock(g_type_pool.mu);
+    if (g_type_pool.count != 0) return g_type_pool.kept[--g_type_pool.count];
+  }
+  return new type_object;
+}
+
+template <>
+void discard<type_object>(type_object* t) noexcept {
+  if (t->attrs.reusable() && !t->predefined) {
+    reset(*t);
+    std::lock_guard lock(g_type_pool.mu);
+    if (g_type_pool.count < kTypePoolMax) {
+      g_type_pool.kept[g_type_pool.count++] = t;
+      return;
+    }
+  }
+  delete t;
+}
+
 namespace {
 
 // Builds a type map from pieces: `count` elements of `old` starting at byte displacement `disp`.
@@ -27,14 +94,23 @@ struct type_builder {
     if (map.capacity() == 0)  // one allocation for the usual small maps (D62, D67), never a huge one
       map.reserve(static_cast<std::size_t>(
           std::clamp<aint>(count * static_cast<aint>(blocks(old.map).size()), 4, 16)));
-    for (aint j = 0; j < count; ++j)
-      for (const type_block& b : blocks(old.map)) {
-        aint d = disp + j * old.extent + b.disp;
-        if (!map.empty() && map.back().disp + map.back().len == d)
-          map.back().len += b.len;
-        else
-          map.push_back({d, b.len});
-      }
+    const auto& ob = blocks(old.map);
+    if (ob.size() == 1 && ob[0].len == old.extent) {  // items without gaps: one run (D72)
+      const aint d = disp + ob[0].disp, len = count * ob[0].len;
+      if (!map.empty() && map.back().disp + map.back().len == d)
+        map.back().len += len;
+      else
+        map.push_back({d, len});
+    } else {
+      for (aint j = 0; j < count; ++j)
+        for (const type_block& b : ob) {
+          aint d = disp + j * old.extent + b.disp;
+          if (!map.empty() && map.back().disp + map.back().len == d)
+            map.back().len += b.len;
+          else
+            map.push_back({d, b.len});
+        }
+    }
     size += count * old.size;
     aint lo = disp + old.lb + std::min<aint>(0, (count - 1) * old.extent);
     aint hi = disp + old.lb + old.extent + std::max<aint>(0, (count - 1) * old.extent);
@@ -61,8 +137,8 @@ struct type_builder {
     mlb_any = mub_any = true;
   }
   status publish(handle_t& out, std::shared_ptr<const type_envelope> env, bool pad_to_alignment = false) {
-    auto t = std::make_unique<type_object>();  // (out of memory below: it goes, D65)
-    t->size = size;
+    unpublished<type_object> t;  // (out of memory below: it goes back, D65)
+    t.obj->size = size;
     // Each bound: its marker's where marked, else the pieces' (0 with none); a bound that only
     // a pure marker of the other kind left unset follows the other bound (an extent of 0).
     const bool has_l = mlb_any || lb_any, has_u = mub_any || ub_any;
@@ -70,37 +146,35 @@ struct type_builder {
     if (!has_l && !has_u) l = u = 0;
     else if (!has_l) l = u;
     else if (!has_u) u = l;
-    t->lb = l;
+    t.obj->lb = l;
     aint extent = u - l;
     if (pad_to_alignment && !mub_any && align > 1 && extent % align != 0)
       extent += align - extent % align;  // the epsilon: not where a marker sets the upper bound
-    t->extent = extent;
-    t->marks = static_cast<std::uint8_t>((mlb_any ? type_object::lb_marked : 0) |
+    t.obj->extent = extent;
+    t.obj->marks = static_cast<std::uint8_t>((mlb_any ? type_object::lb_marked : 0) |
                                          (mub_any ? type_object::ub_marked : 0));
     if (env != nullptr && env.use_count() == 1) {  // (a new envelope, which only this call holds)
       // The map lives in the envelope, and the datatype points at it without a count (D67).
       auto& kept = const_cast<type_envelope&>(*env).map;
       kept = std::move(map);
-      t->map = std::shared_ptr<const std::vector<type_block>>(std::shared_ptr<void>(), &kept);
+      t.obj->map = std::shared_ptr<const std::vector<type_block>>(std::shared_ptr<void>(), &kept);
     } else {
-      t->map = std::make_shared<const std::vector<type_block>>(std::move(map));
+      t.obj->map = std::make_shared<const std::vector<type_block>>(std::move(map));
     }
-    t->align = align;
-    t->basic = basic;
-    t->env = std::move(env);
+    t.obj->align = align;
+    t.obj->basic = basic;
+    t.obj->env = std::move(env);
     return insert_new(rt().types, t.release(), out, "datatypes");
   }
 };
 
 using runs_t = std::vector<std::pair<aint, std::size_t>>;
 
-// The envelope of a constructor of one datatype, `items` items of it in the type map.
-std::shared_ptr<const type_envelope> one_type(int combiner, std::vector<int> ints, std::vector<aint> addrs,
+// The envelope of a constructor of one datatype, `items` items of it in the type map (with a
+// few integers and addresses, one allocation: D72).
+std::shared_ptr<const type_envelope> one_type(int combiner, std::span<const int> ints, std::span<const aint> addrs,
                                               const type_object& old, aint items) {
-  std::vector<type_part> parts;  // (moved in: a braced list would copy the part, D67)
-  parts.reserve(1);
-  parts.push_back(part_of(old));
-  return make_envelope(combiner, std::move(ints), std::move(addrs), std::move(parts), runs_t{{items, 0}});
+  return make_one_envelope(combiner, ints, addrs, part_of(old), items);
 }
 
 aint sum(int count, const int* values) {
@@ -119,7 +193,8 @@ status type_contiguous(int count, type_object& old, handle_t& newtype) {
   if (status st = check_count(count); !st.is_ok()) return st;
   type_builder b;
   b.add(old, 0, count);
-  return b.publish(newtype, one_type(MPI_COMBINER_CONTIGUOUS, {count}, {}, old, count));
+  const int ints[] = {count};
+  return b.publish(newtype, one_type(MPI_COMBINER_CONTIGUOUS, ints, {}, old, count));
 }
 
 namespace {
@@ -134,23 +209,25 @@ status check_lengths(int count, const int* blocklengths) {
 
 namespace {
 status hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype,
-               std::vector<int> ints, std::vector<aint> addrs, int combiner) {
+               std::span<const int> ints, std::span<const aint> addrs, int combiner) {
   if (status st = check_count(count); !st.is_ok()) return st;
   if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
   type_builder b;
   for (int i = 0; i < count; ++i) b.add(old, i * stride, blocklength);
-  return b.publish(newtype, one_type(combiner, std::move(ints), std::move(addrs), old,
-                                     static_cast<aint>(count) * blocklength));
+  return b.publish(newtype, one_type(combiner, ints, addrs, old, static_cast<aint>(count) * blocklength));
 }
 }  // namespace
 
 status type_create_hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype) {
-  return hvector(count, blocklength, stride, old, newtype, {count, blocklength}, {stride}, MPI_COMBINER_HVECTOR);
+  const int ints[] = {count, blocklength};
+  const aint addrs[] = {stride};
+  return hvector(count, blocklength, stride, old, newtype, ints, addrs, MPI_COMBINER_HVECTOR);
 }
 
 status type_vector(int count, int blocklength, int stride, type_object& old, handle_t& newtype) {
-  return hvector(count, blocklength, static_cast<aint>(stride) * old.extent, old, newtype,
-                 {count, blocklength, stride}, {}, MPI_COMBINER_VECTOR);
+  const int ints[] = {count, blocklength, stride};
+  return hvector(count, blocklength, static_cast<aint>(stride) * old.extent, old, newtype, ints, {},
+                 MPI_COMBINER_VECTOR);
 }
 
 status type_indexed(int count, const int* blocklengths, const int* displacements, type_object& old,
@@ -162,7 +239,7 @@ status type_indexed(int count, const int* blocklengths, const int* displacements
   std::vector<int> ints{count};
   ints.insert(ints.end(), blocklengths, blocklengths + count);
   ints.insert(ints.end(), displacements, displacements + count);
-  return b.publish(newtype, one_type(MPI_COMBINER_INDEXED, std::move(ints), {}, old, sum(count, blocklengths)));
+  return b.publish(newtype, one_type(MPI_COMBINER_INDEXED, ints, {}, old, sum(count, blocklengths)));
 }
 
 status type_create_hindexed(int count, const int* blocklengths, const aint* displacements,
@@ -173,9 +250,9 @@ status type_create_hindexed(int count, const int* blocklengths, const aint* disp
   for (int i = 0; i < count; ++i) b.add(old, displacements[i], blocklengths[i]);
   std::vector<int> ints{count};
   ints.insert(ints.end(), blocklengths, blocklengths + count);
-  return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED, std::move(ints),
-                                     std::vector<aint>(displacements, displacements + count), old,
-                                     sum(count, blocklengths)));
+  return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED, ints,
+                                     std::span<const aint>(displacements, static_cast<std::size_t>(count)),
+                                     old, sum(count, blocklengths)));
 }
 
 status type_create_struct(int count, const int* blocklengths, const aint* displacements,
@@ -207,7 +284,8 @@ status type_create_resized(type_object& old, aint lb, aint extent, handle_t& new
   type_builder b;
   b.add(old, 0, 1);
   b.resize(lb, lb + extent);  // markers: the constructors that use it keep these bounds
-  return b.publish(newtype, one_type(MPI_COMBINER_RESIZED, {}, {lb, extent}, old, 1));
+  const aint addrs[] = {lb, extent};
+  return b.publish(newtype, one_type(MPI_COMBINER_RESIZED, {}, addrs, old, 1));
 }
 
 // ---- the block, subarray and darray constructors (MPI-4.1 §6.1.2-§6.1.4, D43) ----
@@ -221,7 +299,7 @@ status type_create_indexed_block(int count, int blocklength, const int* displace
   for (int i = 0; i < count; ++i) b.add(old, static_cast<aint>(displacements[i]) * old.extent, blocklength);
   std::vector<int> ints{count, blocklength};
   ints.insert(ints.end(), displacements, displacements + count);
-  return b.publish(newtype, one_type(MPI_COMBINER_INDEXED_BLOCK, std::move(ints), {}, old,
+  return b.publish(newtype, one_type(MPI_COMBINER_INDEXED_BLOCK, ints, {}, old,
                                      static_cast<aint>(count) * blocklength));
 }
 
@@ -232,9 +310,10 @@ status type_create_hindexed_block(int count, int blocklength, const aint* displa
   if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
   for (int i = 0; i < count; ++i) b.add(old, displacements[i], blocklength);
-  return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED_BLOCK, {count, blocklength},
-                                     std::vector<aint>(displacements, displacements + count), old,
-                                     static_cast<aint>(count) * blocklength));
+  const int ints[] = {count, blocklength};
+  return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED_BLOCK, ints,
+                                     std::span<const aint>(displacements, static_cast<std::size_t>(count)),
+                                     old, static_cast<aint>(count) * blocklength));
 }
 
 namespace {

@@ -179,11 +179,23 @@ std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int
                                                    std::vector<std::pair<aint, std::size_t>> runs) {
   auto e = std::make_shared<type_envelope>();
   e->combiner = combiner;
-  e->ints = std::move(ints);
-  e->addrs = std::move(addrs);
-  e->types = std::move(types);
-  e->runs = std::move(runs);
+  e->ints.assign(std::move(ints));
+  e->addrs.assign(std::move(addrs));
+  e->types.assign(std::move(types));
+  e->runs.assign(std::move(runs));
   for (const auto& [count, which] : e->runs) e->elements += count * e->types[which].elements;
+  return e;
+}
+
+std::shared_ptr<const type_envelope> make_one_envelope(int combiner, std::span<const int> ints,
+                                                       std::span<const aint> addrs, type_part part, aint items) {
+  auto e = std::make_shared<type_envelope>();
+  e->combiner = combiner;
+  e->ints.assign(ints);
+  e->addrs.assign(addrs);
+  e->elements = items * part.elements;
+  e->types.assign_one(std::move(part));
+  e->runs.assign_one({items, 0});
   return e;
 }
 

@@ -2,9 +2,12 @@
 // element counts, the f90 types) share: how a datatype was made (D43).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -27,15 +30,55 @@ struct type_part {
   aint first = 0;     // a pair type: the bytes of its first element
 };
 
+// An envelope's array: up to N elements in itself, more on the heap (D72). The envelope of a
+// one-datatype constructor (contiguous, vector, resized, ...) so keeps its integers, addresses,
+// datatype and run in its own allocation instead of four more.
+template <typename T, std::size_t N>
+class small_vec {
+ public:
+  // Each replaces the contents; std::bad_alloc (only beyond N) changes nothing.
+  void assign(std::vector<T>&& v) {
+    if (v.size() > N) {
+      heap_ = std::move(v);
+      n_ = heap_.size();
+      return;
+    }
+    std::move(v.begin(), v.end(), in_.begin());
+    n_ = v.size();
+  }
+  void assign(std::span<const T> s) {
+    if (s.size() > N)
+      heap_.assign(s.begin(), s.end());
+    else
+      std::copy(s.begin(), s.end(), in_.begin());
+    n_ = s.size();
+  }
+  void assign_one(T&& v) {
+    in_[0] = std::move(v);
+    n_ = 1;
+  }
+  const T* data() const { return n_ <= N ? in_.data() : heap_.data(); }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + n_; }
+  const T& operator[](std::size_t i) const { return data()[i]; }
+
+ private:
+  std::array<T, N> in_{};
+  std::vector<T> heap_;
+  std::size_t n_ = 0;
+};
+
 // A derived datatype's constructor and arguments (MPI_Type_get_envelope / _get_contents).
 struct type_envelope {
   int combiner = MPI_COMBINER_NAMED;
-  std::vector<int> ints;
-  std::vector<aint> addrs;
-  std::vector<type_part> types;
+  small_vec<int, 4> ints;
+  small_vec<aint, 2> addrs;
+  small_vec<type_part, 1> types;
   // The type map in order as runs of items of one part: (count, index into types); what
   // MPI_Get_elements walks.
-  std::vector<std::pair<aint, std::size_t>> runs;
+  small_vec<std::pair<aint, std::size_t>, 1> runs;
   aint elements = 0;  // basic elements in one item
   // The type map of the datatype the constructor made, kept here (D67): the datatype's `map`
   // points at it without a count of its own, and the datatype, its dups and every part that names
@@ -53,5 +96,9 @@ type_part core_part(const type_object& t);
 std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
                                                    std::vector<aint> addrs, std::vector<type_part> types,
                                                    std::vector<std::pair<aint, std::size_t>> runs);
+// The same for a constructor of one datatype, `items` items of it in the type map: with at most
+// four integers and two addresses, one allocation (D72).
+std::shared_ptr<const type_envelope> make_one_envelope(int combiner, std::span<const int> ints,
+                                                       std::span<const aint> addrs, type_part part, aint items);
 
 }  // namespace mpiattr

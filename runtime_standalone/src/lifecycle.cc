@@ -117,8 +117,9 @@ void census(object_kind kind, std::uint32_t index) {
 // returns is the callback's, as delete_all left it.
 status delete_attributes(attr_object& o) {
   status st = delete_all(o);
+  if (st.is_ok()) return st;  // (before the thread-local read: a free's usual path, D72)
   const int user_code = detail::last_user_code();
-  if (st.is_ok() || user_code == 0) return st;  // not a callback's failure: the message stands
+  if (user_code == 0) return st;  // not a callback's failure: the message stands
   // The attribute whose callback failed: delete_all deletes newest first and stops there, and no
   // attribute can be set on the object meanwhile (D9), so it is the newest one the object has.
   std::vector<attr_store::entry> left;

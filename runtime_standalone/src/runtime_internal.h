@@ -22,11 +22,27 @@ namespace mpiattr {
 
 namespace h = gen::handle;
 
-// Publishes a new object in its table (its handle in `out`), or deletes it when the table is full.
+// A new object, and the end of one never published or just unpublished. Datatypes come from and
+// go back to a pool of freed ones (datatypes.cc, D72): a dup + free or a constructor + free then
+// neither allocates nor zeroes the object; the others are new and delete.
+template <typename T>
+T* make_object() {
+  return new T;
+}
+template <typename T>
+void discard(T* o) noexcept {
+  delete o;
+}
+template <>
+type_object* make_object<type_object>();  // (std::bad_alloc when the pool is empty and memory is)
+template <>
+void discard<type_object>(type_object* t) noexcept;
+
+// Publishes a new object in its table (its handle in `out`), or discards it when the table is full.
 template <typename T>
 status insert_new(object_table<T>& table, T* obj, handle_t& out, const char* what) {
   if (table.insert(obj) == 0) {
-    delete obj;
+    discard(obj);
     return fail(MPI_ERR_INTERN, "too many %s", what);
   }
   if constexpr (std::is_base_of_v<attr_object, T>) report::object_made(obj->kind, obj->handle);  // (D60)
@@ -79,8 +95,10 @@ inline void set_int(predefined_values& table, int key, int v) {
 // Objects are created unpublished; a failure leaves no handle behind.
 template <typename T>
 struct unpublished {
-  T* obj = new T;
-  ~unpublished() { delete obj; }
+  T* obj = make_object<T>();
+  ~unpublished() {
+    if (obj != nullptr) discard(obj);
+  }
   T* release() {
     T* o = obj;
     obj = nullptr;
@@ -134,7 +152,7 @@ status free_attr_object(object_table<T>& table, handle_t& handle, Release releas
   if (status st = delete_attributes(*o); !st.is_ok()) return st;
   release(*o);
   table.erase(o);
-  delete o;
+  discard(o);
   handle = (err == MPI_ERR_COMM) ? h::comm_null : (err == MPI_ERR_WIN) ? h::win_null : h::datatype_null;
   return status::ok();
 }

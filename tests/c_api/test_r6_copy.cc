@@ -318,4 +318,65 @@ TEST_F(R6Other, D12_window_copy_callbacks_are_stored_never_called) {
   MPI_Win_free_keyval(&k);
 }
 
+// D72: the standalone runtime keeps freed datatype objects for the next datatypes. What comes back
+// is a new datatype: no name, no attribute, not committed, its own envelope, size and extent,
+// whatever the object held before (a name, attributes copied and deleted, a commit, an envelope).
+TEST_F(R6Other, D72_a_datatype_made_after_frees_is_a_new_one) {
+  int k, x = 1;
+  ASSERT_OK(MPI_Type_create_keyval(log_type_copy, log_type_delete, &k, nullptr));
+  MPI_Comm c = fresh_comm();
+  for (int round = 0; round < 3; ++round) {
+    MPI_Datatype a, b;
+    ASSERT_OK(MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &a));
+    ASSERT_OK(MPI_Type_commit(&a));
+    ASSERT_OK(MPI_Type_set_name(a, "old vector"));
+    ASSERT_OK(MPI_Type_set_attr(a, k, &x));
+    ASSERT_OK(MPI_Type_dup(a, &b));  // b: committed, with the copy of the attribute
+    ASSERT_OK(MPI_Type_set_name(b, "old dup"));
+    ASSERT_OK(MPI_Type_free(&a));
+    ASSERT_OK(MPI_Type_free(&b));
+    MPI_Datatype fresh[2];
+    ASSERT_OK(MPI_Type_contiguous(3, MPI_SHORT, &fresh[0]));
+    ASSERT_OK(MPI_Type_dup(MPI_INT, &fresh[1]));
+    for (MPI_Datatype t : fresh) {
+      char name[MPI_MAX_OBJECT_NAME] = "unwritten";
+      int len = -1, flag = -1;
+      void* v = nullptr;
+      ASSERT_OK(MPI_Type_get_name(t, name, &len));
+      EXPECT_EQ(len, 0);
+      EXPECT_STREQ(name, "");
+      ASSERT_OK(MPI_Type_get_attr(t, k, &v, &flag));
+      EXPECT_EQ(flag, 0);
+    }
+    int ni, na, nd, comb, size, pos = 0;
+    MPI_Aint lb, extent;
+    ASSERT_OK(MPI_Type_get_envelope(fresh[0], &ni, &na, &nd, &comb));
+    EXPECT_EQ(comb, MPI_COMBINER_CONTIGUOUS);
+    EXPECT_EQ(ni * 100 + na * 10 + nd, 101);
+    ASSERT_OK(MPI_Type_size(fresh[0], &size));
+    ASSERT_OK(MPI_Type_get_extent(fresh[0], &lb, &extent));
+    EXPECT_EQ(size, 6);
+    EXPECT_EQ(lb, 0);
+    EXPECT_EQ(extent, 6);
+    short in[3] = {1, 2, 3};
+    char out[16];
+    int cls = MPI_SUCCESS;
+    MPI_Error_class(MPI_Pack(in, 1, fresh[0], out, sizeof out, &pos, c), &cls);
+    EXPECT_EQ(cls, MPI_ERR_TYPE);  // not committed
+    ASSERT_OK(MPI_Type_commit(&fresh[0]));
+    ASSERT_OK(MPI_Pack(in, 1, fresh[0], out, sizeof out, &pos, c));
+    EXPECT_EQ(pos, 6);
+    ASSERT_OK(MPI_Type_get_envelope(fresh[1], &ni, &na, &nd, &comb));
+    EXPECT_EQ(comb, MPI_COMBINER_DUP);
+    ASSERT_OK(MPI_Type_get_extent(fresh[1], &lb, &extent));
+    EXPECT_EQ(extent, static_cast<MPI_Aint>(sizeof(int)));
+    ASSERT_OK(MPI_Type_free(&fresh[0]));
+    ASSERT_OK(MPI_Type_free(&fresh[1]));
+  }
+  EXPECT_EQ(count_events("copy"), 3);
+  EXPECT_EQ(count_events("delete"), 6);
+  MPI_Comm_free(&c);
+  MPI_Type_free_keyval(&k);
+}
+
 }  // namespace
