@@ -156,7 +156,7 @@ status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool&
   // A key the user has freed but whose attributes still exist is still a key (R2.2): its
   // attributes can be read through a copy of the handle (D6). The reference taken keeps the
   // index from being reused while the slot is read.
-  if (keyval_record* r = keyvals().acquire_freed(keyval)) {
+  auto read_freed = [&](keyval_record* r) {
     status st = status::ok();
     if (r->kind == obj.kind) {
       flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
@@ -166,13 +166,18 @@ status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool&
     }
     keyvals().release(r);
     return st;
-  }
+  };
+  if (keyval_record* r = keyvals().acquire_freed(keyval)) return read_freed(r);
   keyval_record* unused = nullptr;
   status st = find_for(obj, keyval, false, &unused);
   if (st.is_ok()) {  // it became live since the caller looked (another thread created it): read
     std::uint32_t index = keyval_registry::index_of(keyval);
     flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value) : read_predefined(obj, index, &value);
     report::add(report::attrs_read, obj.kind, index >= kPredefinedIndices);
+  } else if (keyval_record* r = keyvals().acquire_freed(keyval)) {
+    // Live when acquire_freed() looked, freed (with attributes) when find_for() did: another
+    // thread freed it in between. A get through the handle then reads as after the free (D81).
+    return read_freed(r);
   }
   return st;
 }
