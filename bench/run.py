@@ -11,6 +11,8 @@ three interleaved and print a Markdown table with the ratios and targets.
     python3 bench/run.py --lang          # Fortran (mpif.h, use mpi, mpi_f08) and MPI:: figures:
                                          # standalone against the peers' own bindings, and
                                          # over each host against the host alone (D68)
+    python3 bench/run.py --aa mpiattr    # A/A check of the method: the same library on both
+                                         # sides, each ratio's distance from 1.00 (D79)
 
 Python 3.11, standard library only.  See bench/README.md.
 """
