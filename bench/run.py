@@ -948,13 +948,16 @@ def make_lang_table(fig: dict[str, dict[str, float]]) -> tuple[str, int, int]:
         v = {n: fig.get(n, {}).get(key) for n in LANG_IMPLS}
         peers = [v[p] for p in PEERS if v[p] is not None]
         best = min(peers) if peers else None
-        ratio = "n/a" if v["mpiattr"] is None or not best else f"{v['mpiattr'] / best:.2f}"
+        faster = next((p for p in PEERS if v[p] is not None and v[p] == best), PEERS[0])
+        ratio = "n/a" if v["mpiattr"] is None or not best else \
+            ratio_text("mpiattr", faster, key, v["mpiattr"], best)
         cells = [label, *(fmt(v[n], "time") for n in ("mpiattr", "mpich", "openmpi")), ratio,
                  f"≤ {LANG_TARGETS[fam]:g}× faster peer", verdict(v["mpiattr"], best, LANG_TARGETS[fam])]
         hv = []
         for h in HOSTS:
             mine, alone = v[over(h)], v[h]
-            cells += [fmt(mine, "time"), "n/a" if mine is None or not alone else f"{mine / alone:.2f}"]
+            cells += [fmt(mine, "time"), "n/a" if mine is None or not alone else
+                      ratio_text(over(h), h, key, mine, alone)]
             hv.append(verdict(mine, alone, LANG_HOST_TARGETS[fam]))
         cells += [f"≤ {LANG_HOST_TARGETS[fam]:g}× host alone", *hv]
         lines.append("| " + " | ".join(cells) + " |")
@@ -1005,6 +1008,7 @@ def lang_main(args, out_dir: Path) -> int:
         raw, fails = lang_run(args, built, quick=False)
         failures += fails
         fig = {n: {k: figure_of(k, v) for k, v in raw[n].items()} for n in raw}
+        RAW.update(raw)
         table, met, total = make_lang_table(fig)
         header = f"lang_bench + cxx_bench (--lang): {machine_info(built, args)}"
         report = (f"{header}\n\n{table}\n\ntargets met: {met}/{total} (time; instructions: "
