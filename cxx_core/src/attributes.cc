@@ -577,6 +577,17 @@ namespace {
   }
   return status::ok();
 }
+// Copies `s`'s plain attributes (all MPI_XXX_DUP_FN) into `to` wholesale, counted for
+// MPIATTR_REPORT; `to`'s lock held, or not needed (copy_all).
+[[gnu::always_inline]] inline status copy_plain(const attr_store& s, attr_object& to) {
+  try {
+    s.copy_plain_into(to.attrs);  // (allocates before it copies: a failure leaves `to` empty)
+  } catch (...) {
+    return from_exception("the duplicate's attributes");
+  }
+  report::add(report::attrs_copied, to.kind, to.attrs.size());
+  return status::ok();
+}
 }  // namespace
 
 status copy_all(const attr_object& from, attr_object& to) {
@@ -586,15 +597,7 @@ status copy_all(const attr_object& from, attr_object& to) {
     // Below MPI_THREAD_MULTIPLE no call overlaps this one: the locks below are no-ops and `to` is
     // never waiting for a registration (dup_in_progress), so the plain case goes straight (D77).
     if (s.size() == 0) return status::ok();
-    if (!keyvals().counting() && s.all_plain()) {
-      try {
-        s.copy_plain_into(d);  // (allocates before it copies: a failure leaves `to` empty)
-      } catch (...) {
-        return from_exception("the duplicate's attributes");
-      }
-      report::add(report::attrs_copied, to.kind, d.size());
-      return status::ok();
-    }
+    if (!keyvals().counting() && s.all_plain()) return copy_plain(s, to);
     return copy_all_checked(from, to);
   }
   {
@@ -617,15 +620,7 @@ status copy_all(const attr_object& from, attr_object& to) {
       }
     }
     std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
-    if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
-      try {
-        s.copy_plain_into(d);  // (allocates before it copies: a failure leaves `to` empty)
-      } catch (...) {
-        return from_exception("the duplicate's attributes");
-      }
-      report::add(report::attrs_copied, to.kind, d.size());
-      return status::ok();
-    }
+    if (!keyvals().counting() && s.all_plain()) return copy_plain(s, to);  // all MPI_XXX_DUP_FN
   }
   return copy_all_checked(from, to);
 }
