@@ -62,9 +62,9 @@ MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, 
     return false;
   if (r.found) [[likely]] {
     *static_cast<void**>(attribute_val) = r.as_c();
-    *flag = 1;  // (a constant store, not the found flag's register)
+    fast::put_flag(flag, 1);
   } else {
-    *flag = 0;
+    fast::put_flag(flag, 0);
   }
   return true;
 }

@@ -37,15 +37,16 @@ MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, 
   if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
     return false;
   // (A hit is the likely case, laid out straight through with the flag a constant store: the
-  // compiler otherwise put it out of line with a jump back, D71.)
+  // compiler otherwise put it out of line with a jump back, D71; it still did until the flag
+  // stores became volatile and read_unsynchronised's test [[likely]], D76.)
   if (r.found) [[likely]] {
     if constexpr (std::is_same_v<V, MPI_Fint>) *value = r.value.as_fortran_int();
     else *value = r.value.as_fortran_aint();
-    *flag = MPIATTR_F_TRUE;
+    fast::put_flag(flag, MPIATTR_F_TRUE);
   } else {
-    *flag = MPIATTR_F_FALSE;
+    fast::put_flag(flag, MPIATTR_F_FALSE);
   }
-  if (!F08 || ierror != nullptr) *ierror = MPI_SUCCESS;
+  if (!F08 || ierror != nullptr) [[likely]] *ierror = MPI_SUCCESS;
   return true;
 }
 template <object_kind K, bool F08, typename T, bool Concurrent = false>

@@ -82,7 +82,7 @@ class attr_store {
       s = slot_at(static_cast<std::uint32_t>(index - kPredefinedIndices), std::memory_order_relaxed);
     std::uint32_t tag = s ? s->tag.load(std::memory_order_relaxed) : 0;
     out->found = (tag & kOriginMask) != 0;
-    if (out->found) {
+    if (out->found) [[likely]] {  // (else GCC lays the Fortran gets' hit out of line, D76)
       out->value = attribute_value(s->word.load(std::memory_order_relaxed),
                                    static_cast<origin>(tag & kOriginMask));
       out->home = reinterpret_cast<const aint*>(&s->word);

@@ -20,6 +20,12 @@
 
 namespace mpiattr::fast {
 
+// A get's flag (C's int, Fortran's LOGICAL): one store of a constant in each branch. As plain
+// stores, GCC merges the two branches' stores into one of a register it first loads with the
+// constant (`mov $1,%eax; mov %eax,(%rcx)`), and in the Fortran entry points lays the hit out of
+// line with jumps back to the shared tail; a volatile store is neither merged nor moved (D76).
+MPIATTR_HOT void put_flag(int* flag, int value) { *static_cast<volatile int*>(flag) = value; }
+
 // The object `h` names in `table` when a caching call on it can take the fast path, with the
 // keyval's index; nullptr otherwise.
 template <object_kind K, typename T>
