@@ -11,6 +11,8 @@ three interleaved and print a Markdown table with the ratios and targets.
     python3 bench/run.py --lang          # Fortran (mpif.h, use mpi, mpi_f08) and MPI:: figures:
                                          # standalone against the peers' own bindings, and
                                          # over each host against the host alone (D68)
+    python3 bench/run.py --aa mpiattr    # A/A check of the method: the same library on both
+                                         # sides, each ratio's distance from 1.00 (D79)
 
 Python 3.11, standard library only.  See bench/README.md.
 """
@@ -22,6 +24,7 @@ import glob
 import json
 import os
 import platform
+import random
 import re
 import resource
 import shutil
@@ -87,10 +90,11 @@ FRONT_ROWS = [
                          "`MPI_Comm_call_errhandler` (`MPI_ERRORS_RETURN`)"),
     ("errhandler_create_free_front", "`MPI_Comm_create_errhandler` + `MPI_Errhandler_free`"),
 ]
-# MPI_Finalize (attr_bench.cc --finalize K), once per process: FINALIZE_PROCESSES processes of
-# each build per run, their median; 0 communicators means no caching call at all.
+# MPI_Finalize (attr_bench.cc --finalize K), once per process: FINALIZE_PER_REP x -r processes of
+# each build per run, one at a time in rotation with the other builds' (D79: A B A B ..., not 7 of
+# A then 7 of B), their median; 0 communicators means no caching call at all.
 FINALIZE_KS = [0, 1000]
-FINALIZE_PROCESSES = 7
+FINALIZE_PER_REP = 3
 
 CALLGRIND_CASES = [  # (op, attributes on the communicator, operations)
     ("get", 1, 200_000),
@@ -352,28 +356,39 @@ def parse_results(stdout: str) -> dict[str, str]:
 
 
 def run_gbench(impl: Impl, extra: list[str], bench_filter: str | None, min_time: float | None,
-               tmp: Path, timeout: float) -> tuple[dict[str, float], dict[str, str]]:
+               tmp: Path, timeout: float, batches: int = 1, timer: str = "real",
+               stat: str = "min") -> tuple[dict[str, float], dict[str, str]]:
+    """One process: each benchmark of `bench_filter` timed in `batches` batches of at least
+    `min_time` s (Google Benchmark's repetitions), by the calling thread's CPU time (`timer`
+    "cpu": time the process spent preempted by other work on the machine is not counted) or by
+    the wall clock ("real"). The process's figure is the minimum (or median, `stat`) of its
+    batches; the counters (computed by attr_bench from its own clock) the median. D79."""
     out = tmp / f"gb-{impl.name}-{time.monotonic_ns()}.json"
     args = list(extra) + ["--gbench", f"--benchmark_out={out}", "--benchmark_out_format=json"]
     if bench_filter:
         args.append(f"--benchmark_filter={bench_filter}")
     if min_time is not None:
         args.append(f"--benchmark_min_time={min_time}")
+    if batches > 1:
+        args.append(f"--benchmark_repetitions={batches}")
     stdout = execute(impl, args, timeout)
     data = json.loads(out.read_text())
     out.unlink()
-    times: dict[str, float] = {}
+    per: dict[str, list[float]] = {}
     for b in data.get("benchmarks", []):
         if b.get("error_occurred"):
             raise RunError(f"{impl.name}: {b['name']}: {b.get('error_message')}")
         if b.get("run_type", "iteration") != "iteration":
             continue
+        name = b.get("run_name", b["name"])
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        times[b["name"]] = b["real_time"] * scale
+        per.setdefault(name, []).append(b["cpu_time" if timer == "cpu" else "real_time"] * scale)
         if "per_attr_ns" in b:  # a user counter (the dup + free deltas): already in ns
-            times[b["name"] + ":per_attr_ns"] = float(b["per_attr_ns"])
+            per.setdefault(name + ":per_attr_ns", []).append(float(b["per_attr_ns"]))
         if "front_ratio" in b:  # host mode: through the MPI_ names / the host's own routines
-            times[b["name"] + ":front_ratio"] = float(b["front_ratio"])
+            per.setdefault(name + ":front_ratio", []).append(float(b["front_ratio"]))
+    times = {k: (min(v) if stat == "min" and ":" not in k else statistics.median(v))
+             for k, v in per.items()}
     return times, parse_results(stdout)
 
 
@@ -397,7 +412,8 @@ def derive(times: dict[str, float]) -> dict[str, float]:
 def extra_figures(res: dict[str, str]) -> dict[str, float]:
     fig = {}
     for key in ("mem_bytes_per_attr", "threads_1_ns_per_get", "threads_2_distinct_ratio",
-                "threads_2_same_ratio"):
+                "threads_2_same_ratio", "threads_2_distinct_ratio_median_trial",
+                "threads_2_same_ratio_median_trial"):
         if key in res:
             fig[key] = float(res[key])
     for key in res:
@@ -515,17 +531,120 @@ def rows(with_callgrind: bool, host: bool = False) -> list[Row]:
                          f"{key}/0:front_ratio", "ratio", t("dup_front")))
         for k in FINALIZE_KS:
             r.append(Row(f"`MPI_Finalize`, {k} communicators with an attribute alive (median of "
-                         f"{FINALIZE_PROCESSES} processes a run)", f"finalize_ns/{k}", "time", t("finalize")))
+                         f"{FINALIZE_PER_REP} × -r processes, interleaved)", f"finalize_ns/{k}", "time",
+                         t("finalize")))
     r.append(Row("memory per attribute (RSS growth)", "mem_bytes_per_attr", "bytes", t("mem")))
     r.append(Row("get, 1 thread (ns per get)", "threads_1_ns_per_get", "time"))
-    r.append(Row("get throughput, 2 threads distinct comms / 1 thread", "threads_2_distinct_ratio", "ratio",
-                 t("threads")))
-    r.append(Row("get throughput, 2 threads same comm / 1 thread", "threads_2_same_ratio", "ratio"))
+    # D79: the fastest of many short trials of each (one in which both threads had a CPU), and
+    # the median trial's ratio, which shows how often they did not on this machine.
+    r.append(Row("get throughput, 2 threads distinct comms / 1 thread (fastest trials)",
+                 "threads_2_distinct_ratio", "ratio", t("threads")))
+    r.append(Row("get throughput, 2 threads same comm / 1 thread (fastest trials)", "threads_2_same_ratio",
+                 "ratio"))
+    r.append(Row("the same, distinct comms, median trial (machine-dependent)",
+                 "threads_2_distinct_ratio_median_trial", "ratio"))
     if with_callgrind:
         for op in ("get", "set"):
             for n in (1, 4096):
                 r.append(Row(f"instructions per {op}, n={n} (callgrind)", f"ir_{op}/{n}", "count"))
     return r
+
+
+# Every process's figures of the run ({impl: {figure: [one value per process]}}), for the spread
+# of the ratios (set by main before the tables are made).
+RAW: dict[str, dict[str, list[float]]] = {}
+
+
+# What the JSON's "median" (kept under that name for the scripts that read it) holds since D79.
+FIGURE_OF = ("per implementation and figure, figure_of() of its processes' values: the lower "
+             "quartile of times, the upper quartile of two-thread ratios, the median of the rest")
+
+
+def figure_of(key: str, values: list[float]) -> float:
+    """One implementation's figure from its processes' (D79). This VM has slow and fast periods
+    lasting seconds (a process's get read 2.1-2.3 ns or 3.9-4.4 ns, by CPU time, on both sides
+    of an A/A check, depending on when it ran), so a process's time is the code's time or more:
+    a time (and a cost per attribute) is the lower quartile of the processes' (the 2nd fastest of
+    7), which is the fast period's value when at least two processes of each side fell in one,
+    and is not moved by a single process that read low. A ratio where more is better (two
+    threads over one) the upper quartile, for the same reason. The one-process ratios (front),
+    memory and instruction counts, which have no slow period, the median."""
+    v = sorted(values)
+    if key.startswith("threads_2_"):
+        return v[len(v) - 1 - len(v) // 4]
+    if key.endswith(":front_ratio") or key.startswith(("mem_", "ir_")):
+        return statistics.median(v)
+    return v[len(v) // 4]
+
+
+def ratio_interval(a: list[float], b: list[float], key: str = "",
+                   rounds: int = 2000) -> tuple[float, float] | None:
+    """The 90 % bootstrap interval of figure_of(a) / figure_of(b): both sides' processes resampled
+    with replacement (a fixed seed, so a report is reproducible from its JSON). None with fewer
+    than 3 processes on a side."""
+    if len(a) < 3 or len(b) < 3:
+        return None
+    rng = random.Random(79)
+    rs = []
+    for _ in range(rounds):
+        mb = figure_of(key, rng.choices(b, k=len(b)))
+        if mb:
+            rs.append(figure_of(key, rng.choices(a, k=len(a))) / mb)
+    if not rs:
+        return None
+    rs.sort()
+    return rs[int(0.05 * len(rs))], rs[int(0.95 * len(rs)) - 1]
+
+
+def spread_pct(a_impl: str, b_impl: str, key: str) -> float | None:
+    """Half the width of the ratio's 90 % interval, in percent of the ratio (D79)."""
+    a, b = RAW.get(a_impl, {}).get(key, []), RAW.get(b_impl, {}).get(key, [])
+    iv = ratio_interval(a, b, key)
+    if iv is None or not a or not b or not figure_of(key, b):
+        return None
+    r = figure_of(key, a) / figure_of(key, b)
+    return 100 * (iv[1] - iv[0]) / 2 / r if r else None
+
+
+def ratio_text(a_impl: str, b_impl: str, key: str, a: float | None, b: float | None) -> str:
+    """A ratio cell: the ratio of the figures and its spread (± half its 90 % interval)."""
+    if a is None or b is None or b == 0:
+        return "n/a"
+    sp = spread_pct(a_impl, b_impl, key)
+    return f"{a / b:.2f}" + (f" ±{sp:.0f}%" if sp is not None else "")
+
+
+def make_aa_table(fig: dict[str, dict[str, float]], order: list[str], host: bool) -> tuple[str, str]:
+    """The A/A check (--aa): the same implementation on both sides. Every figure's ratio should be
+    1.00; how far it is, and the bootstrap spread, are the method's error (D79)."""
+    a_impl, b_impl = order
+    lines = [f"| figure | {LABEL[a_impl]} | {LABEL[b_impl]} | A/B | 90 % interval | spread |",
+             "|---|---:|---:|---:|---|---:|"]
+    devs: list[tuple[float, str]] = []
+    spreads: list[float] = []
+    for row in rows(False, host=host):
+        a, b = fig[a_impl].get(row.key), fig[b_impl].get(row.key)
+        if a is None or b is None or row.key not in RAW.get(a_impl, {}):
+            continue
+        r = a / b if b else None
+        iv = ratio_interval(RAW[a_impl][row.key], RAW[b_impl].get(row.key, []), row.key)
+        sp = spread_pct(a_impl, b_impl, row.key)
+        if r is not None:
+            devs.append((abs(r - 1), row.label))
+        if sp is not None:
+            spreads.append(sp)
+        lines.append("| " + " | ".join([
+            row.label, fmt(a, row.unit), fmt(b, row.unit), "n/a" if r is None else f"{r:.3f}",
+            "" if iv is None else f"{iv[0]:.3f}–{iv[1]:.3f}",
+            "" if sp is None else f"±{sp:.1f}%"]) + " |")
+    devs.sort()
+    within = sum(d <= 0.05 for d, _ in devs)
+    summary = (f"A/A: {within}/{len(devs)} ratios within ±5 % of 1.00"
+               + (f"; median |A/B - 1| {100 * statistics.median(d for d, _ in devs):.1f} %, largest "
+                  f"{100 * devs[-1][0]:.1f} % ({devs[-1][1]})" if devs else "")
+               + (f"; bootstrap spread median ±{statistics.median(spreads):.1f} %, largest "
+                  f"±{max(spreads):.1f} %" if spreads else ""))
+    return "\n".join(lines), summary
 
 
 def fmt(v: float | None, unit: str) -> str:
@@ -581,10 +700,7 @@ def make_table(fig: dict[str, dict[str, float]], with_callgrind: bool) -> tuple[
     met = total = 0
     for row in rows(with_callgrind):
         vals = {i: fig.get(i, {}).get(row.key) for i in IMPLS}
-        ratios = []
-        for p in PEERS:
-            a, b = vals["mpiattr"], vals[p]
-            ratios.append("n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}")
+        ratios = [ratio_text("mpiattr", p, row.key, vals["mpiattr"], vals[p]) for p in PEERS]
         judged = ["mpich"] if row.target and row.target[0] == "mpich" else PEERS
         peers = [vals[p] for p in judged if vals[p] is not None]
         verdict = evaluate(row.target, vals["mpiattr"], peers)
@@ -614,7 +730,7 @@ def make_host_table(fig: dict[str, dict[str, float]], hosts: list[str],
         cells, verdicts = [row.label], []
         for h in hosts:
             alone, mine = fig.get(h, {}).get(row.key), fig.get(over(h), {}).get(row.key)
-            ratio = "n/a" if alone is None or mine is None or alone == 0 else f"{mine / alone:.2f}"
+            ratio = ratio_text(over(h), h, row.key, mine, alone)
             cells += [fmt(alone, row.unit), fmt(mine, row.unit), ratio]
             v = evaluate(row.target, mine, [alone] if alone is not None else [])
             if v in ("yes", "**NO**"):
@@ -659,10 +775,12 @@ def machine_info(impls: dict[str, Impl], args) -> str:
     level = ("MPI_THREAD_SINGLE" if args.thread_single else "MPI_THREAD_MULTIPLE") + \
         " (two-thread figures: MPI_THREAD_MULTIPLE)"
     mode = "quick (smoke test, figures not meaningful)" if args.quick else \
-        f"median of {args.repetitions} interleaved runs, min time {args.min_time} s per figure"
+        (f"lower quartile of {args.repetitions} interleaved processes per figure (D79), each the "
+         f"{args.batch_stat} of {args.batches} batches of ≥ {args.min_time} s timed by "
+         f"{'the thread CPU time' if args.timer == 'cpu' else 'the wall clock'}")
     if args.lang and not args.quick:
-        mode = (f"median of {args.repetitions} interleaved runs, each the median of 11 timed batches "
-                "of 200,000 calls")
+        mode = (f"lower quartile of {args.repetitions} interleaved runs, each the median of 11 batches "
+                "of 200,000 calls timed by CPU time")
     host = f"host mode, mpiattr {source_state()} · " if args.host or args.lang else ""
     elapsed = max(time.monotonic() - args.t_start, 1e-9)
     others = (busy_seconds() - args.busy_before) - (own_seconds() - args.own_before)
@@ -830,13 +948,16 @@ def make_lang_table(fig: dict[str, dict[str, float]]) -> tuple[str, int, int]:
         v = {n: fig.get(n, {}).get(key) for n in LANG_IMPLS}
         peers = [v[p] for p in PEERS if v[p] is not None]
         best = min(peers) if peers else None
-        ratio = "n/a" if v["mpiattr"] is None or not best else f"{v['mpiattr'] / best:.2f}"
+        faster = next((p for p in PEERS if v[p] is not None and v[p] == best), PEERS[0])
+        ratio = "n/a" if v["mpiattr"] is None or not best else \
+            ratio_text("mpiattr", faster, key, v["mpiattr"], best)
         cells = [label, *(fmt(v[n], "time") for n in ("mpiattr", "mpich", "openmpi")), ratio,
                  f"≤ {LANG_TARGETS[fam]:g}× faster peer", verdict(v["mpiattr"], best, LANG_TARGETS[fam])]
         hv = []
         for h in HOSTS:
             mine, alone = v[over(h)], v[h]
-            cells += [fmt(mine, "time"), "n/a" if mine is None or not alone else f"{mine / alone:.2f}"]
+            cells += [fmt(mine, "time"), "n/a" if mine is None or not alone else
+                      ratio_text(over(h), h, key, mine, alone)]
             hv.append(verdict(mine, alone, LANG_HOST_TARGETS[fam]))
         cells += [f"≤ {LANG_HOST_TARGETS[fam]:g}× host alone", *hv]
         lines.append("| " + " | ".join(cells) + " |")
@@ -886,13 +1007,14 @@ def lang_main(args, out_dir: Path) -> int:
     else:
         raw, fails = lang_run(args, built, quick=False)
         failures += fails
-        fig = {n: {k: statistics.median(v) for k, v in raw[n].items()} for n in raw}
+        fig = {n: {k: figure_of(k, v) for k, v in raw[n].items()} for n in raw}
+        RAW.update(raw)
         table, met, total = make_lang_table(fig)
         header = f"lang_bench + cxx_bench (--lang): {machine_info(built, args)}"
         report = (f"{header}\n\n{table}\n\ntargets met: {met}/{total} (time; instructions: "
                   f"bench/icount.py)\n")
         if args.json:
-            Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig}, indent=1))
+            Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig, "median_is": FIGURE_OF}, indent=1))
     print(report)
     if failures:
         print("failures: " + "; ".join(failures))
@@ -906,6 +1028,19 @@ def lang_main(args, out_dir: Path) -> int:
 
 # --------------------------------------------------------------------------
 # Main
+
+
+def group_repetitions(gname: str, impl: str, reps: int) -> int:
+    """Processes of `impl` for the group `gname`: -r, FINALIZE_PER_REP x -r for MPI_Finalize (one
+    figure per process), and -r except where the peers' (and the hosts
+    alone's) figures are thousands of times mpiattr's, so their spread cannot move a verdict, and
+    each of their processes costs seconds: n = 65536 (MPICH sets 65536 attributes in about 7 s)
+    and memory (1000 x 1000 attributes): at most 3 there. D79."""
+    if gname.startswith("finalize"):  # one figure per process, from the wall clock
+        return FINALIZE_PER_REP * reps
+    if not impl.startswith("mpiattr") and (gname.endswith("n=65536") or gname == "memory"):
+        return min(reps, 3)
+    return reps
 
 
 def groups(host: bool = False) -> list[tuple[str, list[str], str | None]]:
@@ -946,9 +1081,25 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke test: tiny counts, one run each, no callgrind; exit 0 unless a run fails")
     ap.add_argument("--callgrind", action="store_true", help="add instruction counts (valgrind)")
-    ap.add_argument("-r", "--repetitions", type=int, default=3, help="interleaved runs per figure (median)")
-    ap.add_argument("--min-time", type=float, default=0.25,
-                    help="Google Benchmark min time per figure, seconds (default: %(default)s)")
+    ap.add_argument("-r", "--repetitions", type=int, default=None,
+                    help="processes per figure and implementation, interleaved (A B C A B C ...); "
+                         "the figure is their lower quartile (default: 7; --lang: 5). D79")
+    ap.add_argument("--min-time", type=float, default=0.02,
+                    help="Google Benchmark min time per batch, seconds (default: %(default)s)")
+    ap.add_argument("--batches", type=int, default=5,
+                    help="timed batches per figure in one process (Google Benchmark repetitions); "
+                         "the process's figure is their minimum (default: %(default)s)")
+    ap.add_argument("--timer", choices=["cpu", "real"], default="cpu",
+                    help="what the single-threaded figures are timed by: the benchmark thread's CPU "
+                         "time (default: time preempted by other processes not counted) or the wall "
+                         "clock (the method before D79)")
+    ap.add_argument("--batch-stat", choices=["min", "median"], default="min",
+                    help="a process's figure from its batches (default: %(default)s)")
+    ap.add_argument("--aa", metavar="IMPL",
+                    help="A/A check of the method: run implementation IMPL (mpiattr, mpich, openmpi; "
+                         "with --host: mpich, mpiattr_mpich, openmpi, mpiattr_openmpi) against itself, "
+                         "as two interleaved sides, and report each figure's ratio and its spread "
+                         "(D79)")
     ap.add_argument("--level", choices=["single", "multiple"], default="single",
                     help="thread level the single-threaded figures are measured at (default: "
                          "%(default)s, where the peers take no locks: the issue's baseline figures); "
@@ -971,12 +1122,19 @@ def main() -> int:
                          "do neither)")
     args = ap.parse_args()
     args.thread_single = args.level == "single"
+    if args.repetitions is None:
+        args.repetitions = 5 if args.lang else 7
 
     known = HOSTS if args.host else LANG_IMPLS if args.lang else IMPLS
     wanted = [s.strip() for s in (args.only or ",".join(known)).split(",") if s.strip()]
     bad = [w for w in wanted if w not in known]
     if bad:
         ap.error(f"unknown {'host' if args.host else 'implementation'}(s): {', '.join(bad)}")
+    if args.aa:  # build only what the A/A check runs
+        aa_known = [i for h in HOSTS for i in (h, over(h))] if args.host else IMPLS
+        if args.lang or args.quick or args.aa not in aa_known:
+            ap.error(f"--aa takes one of {', '.join(aa_known)}, without --lang or --quick")
+        wanted = [args.aa.removeprefix("mpiattr_")] if args.host else [args.aa]
     t_start = args.t_start = time.monotonic()
     args.load_before = os.getloadavg()[0]
     args.busy_before, args.own_before, args.waited, args.repeated = busy_seconds(), own_seconds(), 0.0, 0
@@ -1037,6 +1195,15 @@ def main() -> int:
         return 1 if failures else 0
 
     order = [i for i in (host_order if args.host else IMPLS) if i in impls]
+    if args.aa:  # the A/A check: the same binary on both sides, B a second name for it
+        if args.aa not in impls:
+            log(f"{args.aa}: not built; no A/A check")
+            return 1
+        a = impls[args.aa]
+        b_name = f"{args.aa}_b"
+        LABEL[b_name] = f"{LABEL[args.aa]} (B)"
+        impls = {args.aa: a, b_name: Impl(b_name, a.binary, a.launcher, a.env)}
+        order = [args.aa, b_name]
     raw: dict[str, dict[str, list[float]]] = {i: {} for i in order}
 
     def record(impl: str, figs: dict[str, float]) -> None:
@@ -1071,24 +1238,26 @@ def main() -> int:
             for gname, extra, filt in groups(args.host):
                 if args.groups and not re.search(args.groups, gname):
                     continue
-                for rep in range(args.repetitions):
+                reps = max(group_repetitions(gname, n, args.repetitions) for n in order)
+                for rep in range(reps):
                     rot = order[rep % len(order):] + order[:rep % len(order)]
-                    for name in rot:
+                    for name in [n for n in rot if rep < group_repetitions(gname, n, args.repetitions)]:
                         impl = impls[name]
-                        log(f"[{gname}] rep {rep + 1}/{args.repetitions}: {LABEL[name]}"
+                        log(f"[{gname}] rep {rep + 1}/{reps}: {LABEL[name]}"
                             f"  ({time.monotonic() - t_start:.0f} s)")
 
                         def measure(impl=impl, extra=extra, filt=filt, gname=gname) -> dict[str, float]:
-                            if gname.startswith("finalize"):  # one figure per process
-                                vals = [extra_figures(parse_results(execute(impl, thread_args + extra,
-                                                                            timeout=300)))
-                                        for _ in range(FINALIZE_PROCESSES)]
-                                return {k: statistics.median(v[k] for v in vals) for k in vals[0]}
                             if filt is None:
                                 level = [] if gname == "threads" else thread_args
                                 return extra_figures(parse_results(execute(impl, level + extra, timeout=900)))
+                            if "--front" in extra:  # D79: one run of 0.25 s, as before: these
+                                # ratios alternate both sides inside the run (D69, D74)
+                                times, _ = run_gbench(impl, thread_args + extra, filt, 0.25, tmp,
+                                                      timeout=900, timer=args.timer)
+                                return derive(times)
                             times, _ = run_gbench(impl, thread_args + extra, filt, args.min_time, tmp,
-                                                  timeout=900)
+                                                  timeout=900, batches=args.batches, timer=args.timer,
+                                                  stat=args.batch_stat)
                             return derive(times)
 
                         def one(measure=measure, name=name) -> None:
@@ -1115,7 +1284,8 @@ def main() -> int:
                         record(name, run_callgrind(impl, tmp, thread_args))
                     attempt(name, "callgrind", one)
 
-    fig = {i: {k: statistics.median(v) for k, v in raw[i].items()} for i in order}
+    fig = {i: {k: figure_of(k, v) for k, v in raw[i].items()} for i in order}
+    RAW.update(raw)
     if args.quick:
         # A smoke test: tiny counts, one run, on a machine doing other work. Its figures say nothing
         # (some come out negative once the loop's own cost is subtracted), so none is printed and
@@ -1137,6 +1307,9 @@ def main() -> int:
             failures += [f if f.startswith("mpiattr") else f"(peer) {f}" for f in fails]
         report = "\n".join(lines) + "\n"
         header = lines[0]
+    elif args.aa:
+        table, summary = make_aa_table(fig, order, args.host)
+        header = f"attr_bench --aa {args.aa}{' --host' if args.host else ''}: {machine_info(impls, args)}"
     elif args.host:
         table, met, total = make_host_table(fig, hosts, args.callgrind and not args.quick)
         header = f"attr_bench --host: {machine_info(impls, args)}"
@@ -1154,8 +1327,10 @@ def main() -> int:
     if args.out:
         Path(args.out).write_text(report)
     if args.json:
-        Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig}, indent=1))
+        Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig, "median_is": FIGURE_OF}, indent=1))
 
+    if args.aa:
+        return 1 if failures else 0
     if args.host:  # the hosts alone are the baseline: every build and run counts
         if failures:
             return 1

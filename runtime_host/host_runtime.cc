@@ -349,8 +349,8 @@ void insert(attr_object* o) {
 // record of `kind`, and on those a dup is filling. A dup publishes its record (insert) before it
 // leaves the dups in progress, so that each record is found in one place or the other.
 void census(object_kind kind, std::uint32_t index) {
-  asymmetric::heavy();  // (the keyval is counted: a lock-free dup or free from now on sees it)
-  census_in_construction(kind, index);
+  census_in_construction(kind, index);  // (first its heavy fence: a lock-free dup or free from
+                                        // now on sees the keyval counted, D73)
   with_map(kind, [&](auto& m) { m.for_each([&](attr_object* o) { census_one(*o, index); }); });
 }
 

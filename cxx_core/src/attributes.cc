@@ -4,8 +4,11 @@
 // while a user callback runs. An attribute whose delete callback is running is marked `deleting`:
 // get still sees it, a set or delete of it from another thread or from inside the callback fails
 // with MPI_ERR_OTHER, and it is removed only when the callback succeeds (docs/decisions.md).
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include "mpiattr/api.h"
@@ -156,7 +159,7 @@ status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool&
   // A key the user has freed but whose attributes still exist is still a key (R2.2): its
   // attributes can be read through a copy of the handle (D6). The reference taken keeps the
   // index from being reused while the slot is read.
-  if (keyval_record* r = keyvals().acquire_freed(keyval)) {
+  auto read_freed = [&](keyval_record* r) {
     status st = status::ok();
     if (r->kind == obj.kind) {
       flag = obj.attrs.read(keyval_registry::index_of(keyval), &value);
@@ -166,13 +169,18 @@ status get_attr_slow(const attr_object& obj, int keyval, attr_read& value, bool&
     }
     keyvals().release(r);
     return st;
-  }
+  };
+  if (keyval_record* r = keyvals().acquire_freed(keyval)) return read_freed(r);
   keyval_record* unused = nullptr;
   status st = find_for(obj, keyval, false, &unused);
   if (st.is_ok()) {  // it became live since the caller looked (another thread created it): read
     std::uint32_t index = keyval_registry::index_of(keyval);
     flag = index >= kPredefinedIndices ? obj.attrs.read(index, &value) : read_predefined(obj, index, &value);
     report::add(report::attrs_read, obj.kind, index >= kPredefinedIndices);
+  } else if (keyval_record* r = keyvals().acquire_freed(keyval)) {
+    // Live when acquire_freed() looked, freed (with attributes) when find_for() did: another
+    // thread freed it in between. A get through the handle then reads as after the free (D81).
+    return read_freed(r);
   }
   return st;
 }
@@ -299,7 +307,18 @@ status delete_all(attr_object& obj) {
     s.freeing = true;
     return status::ok();
   }
-  if (sync::concurrent() && asymmetric::enabled()) {
+  if (!sync::concurrent()) {
+    // Below MPI_THREAD_MULTIPLE no call overlaps this one and the lock below is a no-op: the
+    // plain case goes straight, and no reader can overlap the drop (no sequence counter, D73, D77).
+    if (!s.freeing && s.all_plain()) {
+      s.freeing = true;
+      report::add(report::attrs_deleted, obj.kind, s.size());
+      s.drop_plain<false>();
+      return status::ok();
+    }
+    return delete_all_checked(obj);
+  }
+  if (asymmetric::enabled()) {
     // At MPI_THREAD_MULTIPLE, plain attributes go without the store's lock (D73): the only other
     // thread that may touch an object being freed is a census, which marks its keyval counted,
     // makes a heavy fence and waits for `dropping` to be 0 before it visits the object
@@ -324,11 +343,7 @@ status delete_all(attr_object& obj) {
     if (!s.freeing && s.all_plain()) {
       s.freeing = true;
       report::add(report::attrs_deleted, obj.kind, s.size());
-      // (Below MPI_THREAD_MULTIPLE no reader can overlap: no sequence counter to bump, D73.)
-      if (sync::concurrent())
-        s.drop_plain();
-      else
-        s.drop_plain<false>();
+      s.drop_plain();
       return status::ok();
     }
   }
@@ -345,30 +360,43 @@ attr_object* g_building = nullptr;
 // A thread's plain dup in progress at MPI_THREAD_MULTIPLE (dup_in_progress::copy_plain_in_slot,
 // D73): its new object, from before the copy until the runtime has published it; null otherwise.
 // Registered on the thread's first such dup, in a list the census walks (census_in_construction).
+// Constant-initialised and trivially destructible, so that finding it costs one TLS lookup and no
+// guard (a thread_local with a destructor cost four __tls_get_addr calls per dup, D77); a
+// registered slot leaves the list when its thread ends, by a pthread key's destructor.
 struct thread_slot {
   std::atomic<attr_object*> obj{nullptr};
   thread_slot* next = nullptr;
   thread_slot* prev = nullptr;
   bool registered = false;
-  ~thread_slot();
 };
 sync::spinlock g_slots_mu;
 thread_slot* g_slots = nullptr;
-thread_local thread_slot t_slot;
+constinit thread_local thread_slot t_slot;
+static_assert(std::is_trivially_destructible_v<thread_slot>, "t_slot must need no TLS guard");
 
-thread_slot::~thread_slot() {
-  if (!registered) return;
+void unregister_slot(void* p) {
+  thread_slot& ts = *static_cast<thread_slot*>(p);
   std::lock_guard lock(g_slots_mu);
-  (prev ? prev->next : g_slots) = next;
-  if (next) next->prev = prev;
+  (ts.prev ? ts.prev->next : g_slots) = ts.next;
+  if (ts.next) ts.next->prev = ts.prev;
+  ts.registered = false;
 }
 
-[[gnu::noinline]] void register_slot(thread_slot& ts) {
+// The key whose destructor unregisters a thread's slot when the thread ends (the main thread's
+// stays registered until the process ends: its TLS lives as long). Created at the first
+// registration; if it cannot be, the slot is not used (false), and the dup takes the list.
+[[gnu::noinline]] bool register_slot(thread_slot& ts) {
+  static const pthread_key_t* key = [] {
+    static pthread_key_t k;
+    return pthread_key_create(&k, unregister_slot) == 0 ? &k : nullptr;
+  }();
+  if (key == nullptr || pthread_setspecific(*key, &ts) != 0) return false;
   std::lock_guard lock(g_slots_mu);
   ts.next = g_slots;
   if (g_slots) g_slots->prev = &ts;
   g_slots = &ts;
   ts.registered = true;
+  return true;
 }
 
 // Waits until no thread holds a plain dup in progress that began before the caller's heavy
@@ -381,8 +409,12 @@ void wait_for_slots() {
 }  // namespace
 
 bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& to) {
-  thread_slot& ts = t_slot;
-  if (!ts.registered) [[unlikely]] register_slot(ts);
+  thread_slot* slot = &t_slot;
+  asm("" : "+r"(slot));  // (one TLS lookup: GCC looked the address up again at each use)
+  thread_slot& ts = *slot;
+  if (!ts.registered) [[unlikely]] {
+    if (!register_slot(ts)) return false;
+  }
   if (ts.obj.load(std::memory_order_relaxed) != nullptr) return false;  // (a plain dup runs no callback: never)
   ts.obj.store(&to, std::memory_order_relaxed);
   asymmetric::light();  // (the census: counted, heavy fence, then the slots; asymmetric_fence.h)
@@ -550,11 +582,29 @@ namespace {
   }
   return status::ok();
 }
+// Copies `s`'s plain attributes (all MPI_XXX_DUP_FN) into `to` wholesale, counted for
+// MPIATTR_REPORT; `to`'s lock held, or not needed (copy_all).
+[[gnu::always_inline]] inline status copy_plain(const attr_store& s, attr_object& to) {
+  try {
+    s.copy_plain_into(to.attrs);  // (allocates before it copies: a failure leaves `to` empty)
+  } catch (...) {
+    return from_exception("the duplicate's attributes");
+  }
+  report::add(report::attrs_copied, to.kind, to.attrs.size());
+  return status::ok();
+}
 }  // namespace
 
 status copy_all(const attr_object& from, attr_object& to) {
   const attr_store& s = from.attrs;
   attr_store& d = to.attrs;
+  if (!sync::concurrent()) {
+    // Below MPI_THREAD_MULTIPLE no call overlaps this one: the locks below are no-ops and `to` is
+    // never waiting for a registration (dup_in_progress), so the plain case goes straight (D77).
+    if (s.size() == 0) return status::ok();
+    if (!keyvals().counting() && s.all_plain()) return copy_plain(s, to);
+    return copy_all_checked(from, to);
+  }
   {
     std::lock_guard lock(s.mutex());
     if (s.size() == 0) return status::ok();  // nothing to copy: `to` stays unlisted (D67)
@@ -575,15 +625,7 @@ status copy_all(const attr_object& from, attr_object& to) {
       }
     }
     std::lock_guard to_lock(d.mutex());  // (see copy_all_checked)
-    if (!keyvals().counting() && s.all_plain()) {  // all MPI_XXX_DUP_FN: copy the slots wholesale
-      try {
-        s.copy_plain_into(d);  // (allocates before it copies: a failure leaves `to` empty)
-      } catch (...) {
-        return from_exception("the duplicate's attributes");
-      }
-      report::add(report::attrs_copied, to.kind, d.size());
-      return status::ok();
-    }
+    if (!keyvals().counting() && s.all_plain()) return copy_plain(s, to);  // all MPI_XXX_DUP_FN
   }
   return copy_all_checked(from, to);
 }

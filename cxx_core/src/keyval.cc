@@ -195,8 +195,8 @@ status keyval_registry::rebind(int keyval, language lang, void* lang_state) {
 // mu_ (acquire_freed): under mu_, with none taken, its index is recycled at once. That read of
 // used_ is a load, not an exchange: a first set racing the free (an erroneous program) would find
 // the same state either way.
-void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
-  const bool never_used = __atomic_load_n(&used_[i], __ATOMIC_RELAXED) == 0;
+void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i, bool counted_already) {
+  const bool never_used = !counted_already && __atomic_load_n(&used_[i], __ATOMIC_RELAXED) == 0;
   const bool used = !never_used &&
                     (__atomic_exchange_n(&used_[i], std::uint8_t{0}, __ATOMIC_RELAXED) & kUsedAttribute) != 0;
   clear_hot(i, r->kind);
@@ -207,11 +207,12 @@ void keyval_registry::drop_handle(keyval_record* r, std::uint32_t i) {
       recycle(r, i);
       return;
     }
+  } else if (counted_already) {
+    census_(r->kind, i);
   } else if (used && census_ != nullptr) {
     {
       std::lock_guard lock(mu_);  // with recycle(), which resets them
-      r->counted.store(true, std::memory_order_seq_cst);
-      counted_.fetch_add(1, std::memory_order_seq_cst);
+      mark_counted(r);
     }
     census_(r->kind, i);
   }
@@ -232,10 +233,26 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   if (r->kind != kind)
     return fail(MPI_ERR_KEYVAL, "keyval 0x%x was created for %ss, not %ss",
                 static_cast<unsigned>(k), kind_name(r->kind), kind_label);
+  const std::uint32_t i = index_of(k);
   int expected = k;
-  if (!sync::compare_exchange(r->live_handle, expected, 0))
-    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
-  drop_handle(r, index_of(k));
+  // A keyval that has had an attribute is counted from its free on (drop_handle). The handle
+  // goes and the record is marked counted in one hold of mu_, under which acquire_freed() looks:
+  // a get or delete through a copy of the handle, in another thread, finds the keyval either
+  // live or freed and counted, never freed and not counted, which it would take for a keyval
+  // without attributes and refuse (D81).
+  if ((__atomic_load_n(&used_[i], __ATOMIC_RELAXED) & kUsedAttribute) && census_ != nullptr) {
+    {
+      std::lock_guard lock(mu_);
+      if (!sync::compare_exchange(r->live_handle, expected, 0))
+        return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
+      mark_counted(r);
+    }
+    drop_handle(r, i, true);
+  } else {
+    if (!sync::compare_exchange(r->live_handle, expected, 0))
+      return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
+    drop_handle(r, i, false);
+  }
   *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
   return status::ok();
 }

@@ -242,6 +242,17 @@ struct type_ops {
   static int del(object o, int k) { return MPI_Type_delete_attr(o, k); }
 };
 
+// What a get that should have read `want` returned, for a failure's message.
+std::string describe_read(int rc, int flag, void* v, std::uintptr_t want, bool freeing, bool freed) {
+  char text[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  if (rc != MPI_SUCCESS) MPI_Error_string(rc, text, &len);
+  return (::testing::Message() << "rc " << rc << " (" << text << "), flag " << flag << ", value " << v
+                               << " for " << as_value(want) << ", the free "
+                               << (freed ? "done" : freeing ? "under way" : "not begun"))
+      .GetString();
+}
+
 template <class Ops>
 struct held {
   typename Ops::object obj;
@@ -287,6 +298,7 @@ void run_round(int round, copy_mode mode, int threads, std::mt19937& rng, const 
 
   std::atomic<bool> freeing{false}, freed{false};
   std::atomic<long> dups{0}, errors{0}, bad_reads{0};
+  std::string first_bad_read;  // (written by the thread whose bad read was the first)
   std::atomic<int> after_free[kMaxThreads] = {};
   std::vector<std::vector<held<Ops>>> kept(static_cast<std::size_t>(threads > 0 ? threads : 1));
   const unsigned seed = static_cast<unsigned>(rng());
@@ -304,7 +316,13 @@ void run_round(int round, copy_mode mode, int threads, std::mt19937& rng, const 
     }
     ++dups;
     held<Ops> h{d, src.value + step};
-    if (!reads<Ops>(d, handle, h.value)) ++bad_reads;
+    {
+      void* v = nullptr;
+      int flag = 0;
+      const int rc = Ops::get(d, handle, &v, &flag);
+      if ((rc != MPI_SUCCESS || flag != 1 || v != as_value(h.value)) && bad_reads++ == 0)
+        first_bad_read = describe_read(rc, flag, v, h.value, freeing.load(), freed.load());
+    }
     if (mine.size() < kKeepPerThread && (r() & 1)) {
       mine.push_back(h);
     } else if (Ops::free(&d) != MPI_SUCCESS) {
@@ -381,7 +399,8 @@ void run_round(int round, copy_mode mode, int threads, std::mt19937& rng, const 
           << "worker " << t << " made " << after_free[t].load() << " dups after the free";
   }
   EXPECT_EQ(errors.load(), 0) << "a dup or free failed";
-  EXPECT_EQ(bad_reads.load(), 0) << "a new duplicate did not read its value through the handle";
+  EXPECT_EQ(bad_reads.load(), 0) << "a new duplicate did not read its value through the handle; the first: "
+                                 << first_bad_read;
 
   // The survivors: the original first, then the kept duplicates.
   std::vector<held<Ops>> alive{{orig, tag}};
@@ -498,6 +517,87 @@ TEST(D20, R11_1_D20_type_keyval_freed_during_concurrent_dups_lives_until_its_las
   REQUIRE_THREAD_MULTIPLE();
   freed_during_dups::run_rounds<freed_during_dups::type_ops>(3, 60, std::chrono::milliseconds(300),
                                                               20240602u);
+}
+
+// D81: a get through a copy of the handle, in another thread, while the keyval is being freed
+// reads the attribute: the keyval is live or freed with its attributes counted (D6), never in
+// between. (Before D81 the free removed the handle before it marked the keyval counted, and a
+// get in that window failed with MPI_ERR_KEYVAL "has been freed".) A reader gets through the
+// round's handle without pause while the main thread frees the keyval; then, once no reader is
+// inside a get, the attribute is deleted through the handle and the keyval is gone.
+TEST(D20, R11_1_D81_get_through_the_handle_while_another_thread_frees_the_keyval) {
+  using freed_during_dups::as_value;
+  using freed_during_dups::describe_read;
+  REQUIRE_THREAD_MULTIPLE();
+  constexpr int kReaders = 1;  // (with the main thread, one per core of a two-core machine)
+  MPI_Comm c = fresh_comm();
+  std::atomic<int> current{0};  // the round's keyval while the readers may get through it
+  std::atomic<int> inside[kReaders] = {};  // the handle a reader is getting through, or 0
+  std::atomic<long> reads[kReaders] = {};
+  std::atomic<long> bad{0}, during_free{0};
+  std::atomic<bool> freeing{false}, stop{false};
+  std::string first_bad;
+  std::vector<std::thread> readers;
+  for (int t = 0; t < kReaders; ++t)
+    readers.emplace_back([&, t] {
+      while (!stop.load()) {
+        const int h = current.load();
+        if (h == 0) {
+          std::this_thread::yield();
+          continue;
+        }
+        inside[t].store(h);
+        if (current.load() == h) {
+          void* v = nullptr;
+          int flag = 0;
+          const bool in_free = freeing.load();
+          const int rc = MPI_Comm_get_attr(c, h, &v, &flag);
+          if ((rc != MPI_SUCCESS || flag != 1 || v != as_value(static_cast<std::uint32_t>(h))) && bad++ == 0)
+            first_bad = describe_read(rc, flag, v, static_cast<std::uint32_t>(h), in_free, !in_free);
+          if (in_free) ++during_free;
+          ++reads[t];
+        }
+        inside[t].store(0);
+      }
+    });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  int round = 0;
+  for (; (round < 100 || std::chrono::steady_clock::now() < deadline) && bad.load() == 0; ++round) {
+    int k = MPI_KEYVAL_INVALID;
+    ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+    const int handle = k;
+    ASSERT_OK(MPI_Comm_set_attr(c, k, as_value(static_cast<std::uint32_t>(handle))));
+    long before[kReaders];
+    for (int t = 0; t < kReaders; ++t) before[t] = reads[t].load();
+    current.store(handle);
+    // Free once each reader is getting through it (or after 2 ms: a reader not scheduled).
+    const auto wait_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+    for (int t = 0; t < kReaders; ++t)
+      while (reads[t].load() == before[t] && std::chrono::steady_clock::now() < wait_until) {
+      }
+    freeing.store(true);
+    ASSERT_OK(MPI_Comm_free_keyval(&k));
+    freeing.store(false);
+    for (int t = 0; t < kReaders; ++t) before[t] = reads[t].load();
+    const auto after_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+    for (int t = 0; t < kReaders; ++t)
+      while (reads[t].load() < before[t] + 2 && std::chrono::steady_clock::now() < after_until) {
+      }
+    current.store(0);
+    for (int t = 0; t < kReaders; ++t)
+      while (inside[t].load() == handle) std::this_thread::yield();
+    ASSERT_OK(MPI_Comm_delete_attr(c, handle));  // the last attribute: the keyval goes (D6)
+    void* v = nullptr;
+    int flag = 0;
+    EXPECT_CLASS(MPI_Comm_get_attr(c, handle, &v, &flag), MPI_ERR_KEYVAL);
+  }
+  stop.store(true);
+  for (auto& r : readers) r.join();
+  EXPECT_EQ(bad.load(), 0) << "a get through the handle failed while the keyval was freed, round "
+                           << round - 1 << ": " << first_bad;
+  ::testing::Test::RecordProperty("rounds", round);
+  ::testing::Test::RecordProperty("gets_during_the_free", static_cast<int>(during_free.load()));
+  ASSERT_OK(MPI_Comm_free(&c));
 }
 
 // The same rounds with no threads: the main thread frees the keyval between two of its dups (or

@@ -60,7 +60,9 @@ PEERS = {
     # Open MPI 4.1 refuses to run as root without the two ALLOW variables.
     # osc=pt2pt: the default one-sided component (rdma/ucx) cannot create a
     # window in a single process here. btl=self: only one process, no network
-    # probing. Run as a singleton (no mpiexec): faster and just as reliable.
+    # probing. pml=ob1: the one Open MPI selects here anyway, named so that it does not open and
+    # probe cm and its MTLs first (tests/host/hostrun.py OPENMPI_FAST_START, D80). Run as a
+    # singleton (no mpiexec): faster and just as reliable.
     "openmpi": Peer(
         name="openmpi",
         compiler="mpicc.openmpi",
@@ -70,6 +72,7 @@ PEERS = {
             "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
             "OMPI_MCA_osc": "pt2pt",
             "OMPI_MCA_btl": "self",
+            "OMPI_MCA_pml": "ob1",
         },
     ),
 }

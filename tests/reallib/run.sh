@@ -33,6 +33,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Open MPI 4.1's default one-sided component cannot make a window from memory in a one-process job
 # (MPI_ERR_WIN); its UCX component can, at 1 and 4 processes. The same for every configuration.
 export OMPI_MCA_osc=ucx
+# The pml Open MPI selects here anyway (ob1: Debian's openmpi-mca-params.conf excludes ucx, and cm's
+# MTLs find no hardware), named so that each process does not probe cm and its MTLs first, about
+# 0.2 s of every start (tests/host/hostrun.py OPENMPI_FAST_START, D80).
+export OMPI_MCA_pml=ob1
 python=/usr/bin/python3  # Debian's, where python3-mpi4py is (not a python3 earlier in PATH)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpiattr-reallib.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -8,6 +8,9 @@ handles and addresses only it knows. Each case is one ctest test (report_<case>)
 
   report_check.py --list
   report_check.py --case CASE --workdir DIR [--prog PROG] [--lib LIBMPIATTR_HOST] [--src report_prog.c]
+                  [--launch-lock FILE]
+
+Over a host, each run under mpiexec holds --launch-lock's flock (hostrun.py's), its compiles not.
 
 Exit status 0: pass; 1: fail; 77: skipped (the host's mpicc or mpiexec is not installed).
 """
@@ -21,6 +24,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))  # tests/host: hostrun.py
+import hostrun  # noqa: E402  (exclusive: the launch lock; OPENMPI_FAST_START)
+
 PREFIX = "mpiattr report: "
 HOSTS = {
     "mpich": {"cc": "mpicc.mpich", "run": ["mpiexec.mpich"], "name": "over MPICH",
@@ -28,7 +34,8 @@ HOSTS = {
     "openmpi": {"cc": "mpicc.openmpi", "run": ["mpiexec.openmpi", "--oversubscribe"], "name": "over Open MPI",
                 "env": lambda k, v: ["-x", f"{k}={v}"],
                 "launcher_env": {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                                 "OMPI_MCA_btl": "self,vader", "OMPI_MCA_rmaps_base_oversubscribe": "1"}},
+                                 "OMPI_MCA_btl": "self,vader", **hostrun.OPENMPI_FAST_START,
+                                 "OMPI_MCA_rmaps_base_oversubscribe": "1"}},
 }
 RANKS = 2
 
@@ -137,9 +144,12 @@ def check_report(text: str, rank: int, size: int, how: str, what: str, expect: P
         raise Failure(f"{where}: lines without the prefix in the report:\n{text}")
 
 
-def run(argv: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+def run(argv: list[str], env: dict[str, str], timeout: float = 120,
+        lock: Path | None = None) -> subprocess.CompletedProcess:
+    """Run argv; with LOCK (a launch under mpiexec: --launch-lock), holding its flock meanwhile."""
     print("$", " ".join(argv), flush=True)
-    p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+    with hostrun.exclusive(lock, "another test's run"):
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
     if p.stdout:
         print(p.stdout, end="")
     if p.stderr:
@@ -181,7 +191,7 @@ def check_creators(a: argparse.Namespace, where: str) -> int:
             launch = ["mpiexec.mpich", "-n", "1", "-genv", "MPIATTR_REPORT", "1", str(exe)]
         if run(cc, env).returncode != 0:
             raise Failure(f"{src}: compile failed")
-        p = run(launch, env)
+        p = run(launch, env, lock=None if where == "standalone" else a.launch_lock)
         if p.returncode != 0:
             raise Failure(f"{src}: exited with {p.returncode}")
         check_places([ln[len(PREFIX):] for ln in p.stderr.splitlines() if ln.startswith(PREFIX)],
@@ -198,6 +208,7 @@ def main() -> int:
     ap.add_argument("--prog", type=Path, help="report_prog built against standalone mpiattr")
     ap.add_argument("--src", type=Path, help="report_prog.c, built here for a host")
     ap.add_argument("--lib", type=Path, help="libmpiattr_<host>.so")
+    ap.add_argument("--launch-lock", type=Path, help="held during each run under mpiexec (hostrun.py's)")
     a = ap.parse_args()
     if a.list:
         print("\n".join(CASES))
@@ -243,7 +254,7 @@ def main() -> int:
         if value is not None:
             launch += host["env"]("MPIATTR_REPORT", value)
         env.update(host["launcher_env"])
-        p = run(launch + [str(exe), what, level, str(wd)], env)
+        p = run(launch + [str(exe), what, level, str(wd)], env, lock=a.launch_lock)
         if p.returncode != 0:
             raise Failure(f"mpiexec exited with {p.returncode}")
         reports = {r: None for r in range(RANKS)}

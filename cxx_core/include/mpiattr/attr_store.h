@@ -95,18 +95,20 @@ class attr_store {
   // overlap; at it (Locked true) the work is done under the store's lock and fenced for readers.
   // For a new attribute, added() is called (under the lock): it returns whether the attribute
   // holds a reference on its keyval (keyval_registry::attach).
+  // When Locked and the lock is held by another thread, not_done too: the fast path then makes no
+  // call before its work (its caller keeps no registers for one) and the checked path waits (D77).
   enum class fast_put { not_done, added, replaced };
   template <bool Locked, typename Added>
   MPIATTR_HOT fast_put put_fast(std::uint32_t index, attribute_value v, std::uint8_t flags, Added&& added) {
-    struct lock_if_locked {  // mu_, held for the whole put when Locked
+    if constexpr (Locked) {
+      if (!mu_.try_lock()) return fast_put::not_done;
+    }
+    struct unlock_if_locked {  // mu_, held for the whole put when Locked
       sync::spinlock& mu;
-      explicit lock_if_locked(sync::spinlock& m) : mu(m) {
-        if constexpr (Locked) mu.lock();
-      }
-      ~lock_if_locked() {
+      ~unlock_if_locked() {
         if constexpr (Locked) mu.unlock();
       }
-    } lock(mu_);
+    } lock{mu_};
     slot* s = const_cast<slot*>(slot_at(index - kPredefinedIndices, std::memory_order_relaxed));
     if (s == nullptr || freeing) return fast_put::not_done;
     const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);

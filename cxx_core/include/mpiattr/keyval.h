@@ -442,7 +442,14 @@ class keyval_registry {
     set_hot(i, h, kind, flags);
     return static_cast<int>(h);
   }
-  void drop_handle(keyval_record* r, std::uint32_t i);
+  // The user's handle is gone (live_handle 0): counts the keyval's attributes if it had any
+  // (`counted_already`: free() marked it under mu_ with the handle's removal), else recycles it.
+  void drop_handle(keyval_record* r, std::uint32_t i, bool counted_already = false);
+  // The record is counted from now on (requires mu_, with recycle(), which resets it).
+  void mark_counted(keyval_record* r) {
+    r->counted.store(true, std::memory_order_seq_cst);
+    counted_.fetch_add(1, std::memory_order_seq_cst);
+  }
   // free_fast's other cases: an index that is not the spare, or a keyval that had an attribute.
   [[gnu::noinline]] void free_rest(keyval_record* r, std::uint32_t i, object_kind kind) {
     if (used_[i] == 0) {

@@ -59,6 +59,8 @@ class spinlock {
   void unlock() {
     if (concurrent()) held_.store(false, std::memory_order_release);
   }
+  // lock() when the lock is free; false, taking nothing, when another thread holds it.
+  bool try_lock() { return !concurrent() || !held_.exchange(true, std::memory_order_acquire); }
 
  private:
   [[gnu::noinline]] void lock_contended() {

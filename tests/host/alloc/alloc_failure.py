@@ -25,6 +25,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/host: hostrun.py
+import hostrun  # noqa: E402  (OPENMPI_FAST_START)
+
 HOSTS = {
     "mpich": ("mpicc.mpich", "mpifort.mpich", ["mpiexec.mpich", "-n", "1"], lambda k, v: ["-genv", k, v]),
     "openmpi": ("mpicc.openmpi", "mpifort.openmpi", ["mpiexec.openmpi", "--oversubscribe", "-n", "1"],
@@ -71,9 +74,10 @@ def main() -> int:
         flags += ["-Wno-deprecated-declarations"]
     if not run([compiler, *flags, f"-I{a.src.parent}", str(a.src), *objects, "-o", str(exe), "-ldl"]):
         return 1
-    # (Open MPI as hostrun.py sets it up: root allowed, windows over point-to-point, shared memory.)
+    # (Open MPI as hostrun.py sets it up: root allowed, windows over point-to-point, shared memory,
+    # the pml it selects anyway named.)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_osc="pt2pt", OMPI_MCA_btl="self,vader")
+               OMPI_MCA_osc="pt2pt", OMPI_MCA_btl="self,vader", **hostrun.OPENMPI_FAST_START)
     env.pop("LD_PRELOAD", None)
     cmd = launch + (env_arg("LD_PRELOAD", str(a.lib.resolve())) if a.lib else []) + [str(exe)]
     print("$ " + " ".join(cmd), flush=True)

@@ -3,6 +3,7 @@
 
     cxx_chapters.py --host mpich|openmpi --src prog.cc --wrapper build/bin/mpiattr-<host>-cxx
                     --workdir DIR [--divergences divergences.toml] [--np 4] [--timeout 120]
+                    [--launch-lock FILE]
     cxx_chapters.py --host mpich|openmpi --src prog.cc --workdir DIR --host-only
     cxx_chapters.py --src prog.cc --workdir DIR --compare-hosts
 
@@ -13,8 +14,9 @@ twice for the host:
            (the host's own C++ bindings skipped; docs/cxx.md).
 Both run under the host's launcher on --np ranks (the launchers and environment of
 tests/host/hostrun.py: `mpiexec.mpich -n 4`, `mpiexec.openmpi --oversubscribe -n 4` with Open MPI's
-run-as-root variables, osc pt2pt and btl self,vader), each in its own directory under --workdir
-(the I/O program writes a file in its working directory). Both must exit 0 and print the same
+run-as-root variables, osc pt2pt, btl self,vader and pml ob1), each in its own directory under --workdir
+(the I/O program writes a file in its working directory), each run holding --launch-lock's flock
+(the compiles do not: they go on beside another test's run). Both must exit 0 and print the same
 lines, except for the lines divergences.toml records for this host and program, where the host's
 own bindings depart from MPI-2.2: the host must print exactly the recorded `observed` value (so a
 host that changes shows up), and mpiattr exactly the `expected` one (the standard's). The two
@@ -108,8 +110,10 @@ def needed(exe: Path) -> list[str]:
     return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
 
 
-def run(host: hostrun.Host, exe: Path, np: int, rundir: Path, timeout: float) -> str:
-    """Run exe on np ranks with rundir as the working directory; its stdout."""
+def run(host: hostrun.Host, exe: Path, np: int, rundir: Path, timeout: float,
+        lock: Path | None = None) -> str:
+    """Run exe on np ranks with rundir as the working directory, holding LOCK (hostrun.py
+    --launch-lock) for the run only; its stdout."""
     env = hostrun.clean_env()
     env.update(host.env)
     rundir.mkdir(parents=True, exist_ok=True)
@@ -117,7 +121,9 @@ def run(host: hostrun.Host, exe: Path, np: int, rundir: Path, timeout: float) ->
     cwd = os.getcwd()
     os.chdir(rundir)  # run_tool has no cwd; this script runs one thing at a time
     try:
-        out, err, secs = hostrun.run_tool(argv, env, f"{host.name}: run {exe.name} on {np} ranks", timeout)
+        with hostrun.exclusive(lock, f"another test's run on {np} ranks"):
+            out, err, secs = hostrun.run_tool(argv, env, f"{host.name}: run {exe.name} on {np} ranks",
+                                              timeout)
     finally:
         os.chdir(cwd)
     (rundir / f"{exe.name}.out").write_text(out)
@@ -135,10 +141,10 @@ def exe_path(host: hostrun.Host, kind: str, src: Path, workdir: Path) -> Path:
 
 
 def build_and_run(host: hostrun.Host, compiler: str, kind: str, src: Path, workdir: Path,
-                  np: int, timeout: float) -> tuple[str, Path]:
+                  np: int, timeout: float, lock: Path | None = None) -> tuple[str, Path]:
     exe = exe_path(host, kind, src, workdir)
     build(compiler, src, exe, f"{host.name} ({kind})")
-    return run(host, exe, np, exe.parent / "run", timeout), exe
+    return run(host, exe, np, exe.parent / "run", timeout, lock), exe
 
 
 def host_tools_missing(host: hostrun.Host) -> list[str]:
@@ -208,7 +214,7 @@ def mode_compare(args, host: hostrun.Host, src: Path, divs: list[Divergence]) ->
         exe = exes[kind]
         try:
             compiled[kind].result()
-            outs[kind] = run(host, exe, args.np, exe.parent / "run", args.timeout)
+            outs[kind] = run(host, exe, args.np, exe.parent / "run", args.timeout, args.launch_lock)
         except hostrun.RunError as e:
             print(f"FAIL {tag} ({kind} build)\n{e}")
             errs = compile_errors(str(e))
@@ -247,7 +253,7 @@ def mode_compare(args, host: hostrun.Host, src: Path, divs: list[Divergence]) ->
 def mode_host_only(args, host: hostrun.Host, src: Path, divs: list[Divergence]) -> int:
     try:
         out, _ = build_and_run(host, host.wrapper_for("cxx"), "host", src, args.workdir.resolve(),
-                               args.np, args.timeout)
+                               args.np, args.timeout, args.launch_lock)
     except hostrun.RunError as e:
         print(e)
         return 1
@@ -266,7 +272,8 @@ def mode_compare_hosts(args, src: Path) -> int:
             return SKIP
         try:
             outs[name], _ = build_and_run(host, host.wrapper_for("cxx"), "host", src,
-                                          args.workdir.resolve() / name, args.np, args.timeout)
+                                          args.workdir.resolve() / name, args.np, args.timeout,
+                                          args.launch_lock)
         except hostrun.RunError as e:
             print(e)
             return 1
@@ -286,6 +293,9 @@ def main() -> int:
     ap.add_argument("--divergences", type=Path, help="divergences.toml")
     ap.add_argument("--np", type=int, default=4)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds for each run")
+    ap.add_argument("--launch-lock", type=Path, metavar="FILE",
+                    help="hold an exclusive flock on FILE during each run under mpiexec, not during "
+                         "the compiles (hostrun.py --launch-lock)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--host-only", action="store_true")
     mode.add_argument("--compare-hosts", action="store_true")

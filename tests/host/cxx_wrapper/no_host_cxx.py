@@ -30,12 +30,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/host: hostrun.py
+import hostrun  # noqa: E402  (OPENMPI_FAST_START)
+
 # host -> (C wrapper, mpiexec and its arguments, C++ library name, its environment)
 HOSTS = {
     "mpich": ("mpicc.mpich", ["mpiexec.mpich", "-n", "2"], "mpichcxx", {}),
     "openmpi": ("mpicc.openmpi", ["mpiexec.openmpi", "--oversubscribe", "-n", "2"], "mpi_cxx",
                 {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                 "OMPI_MCA_btl": "self,vader", "OMPI_MCA_rmaps_base_oversubscribe": "1"}),
+                 "OMPI_MCA_btl": "self,vader", **hostrun.OPENMPI_FAST_START,
+                 "OMPI_MCA_rmaps_base_oversubscribe": "1"}),
 }
 # Any host's C++ bindings library, or its C++ wrapper.
 HOST_CXX = re.compile(r"mpichcxx|mpi_cxx|mpicxx\.(mpich|openmpi)")

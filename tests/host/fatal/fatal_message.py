@@ -35,6 +35,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/host: hostrun.py
+import hostrun  # noqa: E402  (OPENMPI_FAST_START)
+
 HOSTS = {
     "mpich": ("mpicc.mpich", ["mpiexec.mpich", "-n", "1"]),
     "openmpi": ("mpicc.openmpi", ["mpiexec.openmpi", "--oversubscribe", "-n", "1"]),
@@ -126,7 +129,9 @@ def main() -> int:
     subprocess.run([cc, str(a.src), "-o", str(plain)], check=True)
     subprocess.run([cc, str(a.src), "-o", str(linked), f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}",
                     f"-l:{lib.name}"], check=True)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    # (The pml Open MPI selects anyway, named: its ranks start faster, hostrun.py.)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               **hostrun.OPENMPI_FAST_START)
     env.pop("LD_PRELOAD", None)
     # (LD_PRELOAD reaches the ranks through the launcher's option, not the launcher itself.)
     preload = (["-genv", "LD_PRELOAD", str(lib)] if a.host == "mpich" else ["-x", f"LD_PRELOAD={lib}"])

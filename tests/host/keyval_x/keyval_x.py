@@ -3,7 +3,7 @@
 
     keyval_x.py --host mpich|openmpi --mode linked|wrapper|cxx-header --lib libmpiattr_<host>.so
                 --bindir BUILD/bin --incdir BUILD/include --src D35_keyval_x_destructor.c
-                --workdir DIR
+                --workdir DIR [--launch-lock FILE]
 
 Neither host of the stage has these routines (Debian's MPICH 4.0.2 and Open MPI 4.1.4 declare and
 define none), so hostrun.py's "alone" run, which needs the program to build on the host by itself,
@@ -16,6 +16,8 @@ The modes:
   cxx-header  the program compiled as C++ by the host's mpicxx with -I<incdir>/host (and without
               the host's MPI:: classes): the header's declarations are C++-clean (extern "C", the
               typedef beside the host's)
+With --launch-lock, each run under mpiexec holds an exclusive flock on FILE (hostrun.py's
+--launch-lock); the compiles, and the cxx-header mode, which runs nothing, do not.
 Exit status: 0 passed, 1 failed, 77 skipped (the host is not installed).
 """
 from __future__ import annotations
@@ -26,6 +28,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/host: hostrun.py
+import hostrun  # noqa: E402  (exclusive: the launch lock; OPENMPI_FAST_START)
 
 HOSTS = {
     "mpich": ("mpicc.mpich", "mpicxx.mpich", ["mpiexec.mpich", "-n", "2"]),
@@ -47,6 +52,7 @@ def main() -> int:
     ap.add_argument("--incdir", required=True, type=Path)
     ap.add_argument("--src", required=True, type=Path)
     ap.add_argument("--workdir", required=True, type=Path)
+    ap.add_argument("--launch-lock", type=Path, metavar="FILE")
     a = ap.parse_args()
     cc, cxx, launch = HOSTS[a.host]
     if shutil.which(cc) is None or shutil.which(launch[0]) is None:
@@ -76,10 +82,13 @@ def main() -> int:
         print("FAIL: the program does not build")
         return 1
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    if a.host == "openmpi":
+        env.update(hostrun.OPENMPI_FAST_START)
     env.pop("LD_PRELOAD", None)
     failed = False
     for args in ([], ["multiple"]):
-        p = run(launch + [str(exe), *args], env=env, timeout=120)
+        with hostrun.exclusive(a.launch_lock, "another test's run"):
+            p = run(launch + [str(exe), *args], env=env, timeout=120)
         print(f"exit status {p.returncode}\n---- stdout ----\n{p.stdout}---- stderr ----\n{p.stderr}")
         if p.returncode != 0 or "passed" not in p.stdout or "FAIL" in p.stderr:
             print(f"FAIL: the run {' '.join(args) or '(MPI_Init)'} did not pass")
