@@ -526,13 +526,15 @@ template <object_kind K>
 MPIATTR_HOT bool fast_free(std::uintptr_t h) {
   if (!g_fast.load(std::memory_order_relaxed)) return false;
   typename kind_traits<K>::object* o;
-  if (!records<K>().cached(h, &o)) return false;
+  void* const entry = records<K>().cached_at(h, &o);
+  if (entry == nullptr) return false;
   if (o == nullptr) return host_frees_alone<K>(h);
   if (o->predefined) return false;  // (before_free refuses it)
   attr_store& s = o->attrs;
   if (!s.all_plain() || s.freeing || !s.inline_only()) return false;
   s.template drop_plain<false>();
-  if (!records<K>().retire_unsynchronised(h, o)) [[unlikely]] let_go(o, K, h);
+  // (The entry cached_at found: nothing has changed the map since.)
+  if (!records<K>().retire_at(entry, h, o)) [[unlikely]] let_go(o, K, h);
   return true;
 }
 
