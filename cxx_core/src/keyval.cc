@@ -240,19 +240,16 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
   // a get or delete through a copy of the handle, in another thread, finds the keyval either
   // live or freed and counted, never freed and not counted, which it would take for a keyval
   // without attributes and refuse (D81).
-  if ((__atomic_load_n(&used_[i], __ATOMIC_RELAXED) & kUsedAttribute) && census_ != nullptr) {
-    {
-      std::lock_guard lock(mu_);
-      if (!sync::compare_exchange(r->live_handle, expected, 0))
-        return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
-      mark_counted(r);
-    }
-    drop_handle(r, i, true);
-  } else {
+  const bool count = (__atomic_load_n(&used_[i], __ATOMIC_RELAXED) & kUsedAttribute) && census_ != nullptr;
+  if (count) [[unlikely]] {
+    std::lock_guard lock(mu_);
     if (!sync::compare_exchange(r->live_handle, expected, 0))
       return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
-    drop_handle(r, i, false);
+    mark_counted(r);
+  } else if (!sync::compare_exchange(r->live_handle, expected, 0)) {
+    return fail(MPI_ERR_KEYVAL, "keyval 0x%x was freed concurrently", static_cast<unsigned>(k));
   }
+  drop_handle(r, i, count);
   *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
   return status::ok();
 }
