@@ -9,18 +9,16 @@
 #
 # It prints one line per stage and a summary; each stage's full output is in build/test-logs/
 # (NN-stage.log). A failing stage stops the run and prints the end of its log. The last lines are
-# ctest's own closing lines of the ASan + UBSan run, which CI reads. The sanitizer builds (configure
-# and build) start in the background when the main build is done and run beside ctest and the
-# stages after it at idle priority (SCHED_IDLE: they only take a core the tests leave idle, and
-# much of the host tests' time is their mpiexec runs' waiting); their stages wait for them and say
-# so (docs/decisions.md D75, D80).
+# ctest's own closing lines of the ASan + UBSan run, which CI reads. The sanitizer builds' configure
+# steps run in the background beside the consumer stage and those after it (their stages wait for
+# them and say so), since those leave a core idle (docs/decisions.md D75).
 set -uo pipefail
 cd "$(dirname "$0")"
 jobs=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 logs=$PWD/build/test-logs
 mkdir -p "$logs"
-rm -f "$logs"/*.log "$logs"/background-*
+rm -f "$logs"/*.log
 n=0
 results=()
 started=$SECONDS
@@ -60,28 +58,15 @@ no_warnings() {
   echo "no compiler warning in: $*"
 }
 
-# background NAME [--after NAME0] COMMAND...: starts COMMAND now (with --after, when the background
-# command NAME0 has ended, if it succeeded), beside the stages that follow, at idle priority (chrt
-# --idle, else nice 19: it gets a core only when no stage's process wants it), its output in a
-# log; `stage NAME joined NAME` later waits for it and reports it as that stage (its own duration,
-# and the wait).
-# For work the stages do not need (the sanitizer builds), put beside stages that leave a core idle
-# (D75, D80).
+# background NAME COMMAND...: starts COMMAND now, beside the stages that follow, its output in a log;
+# `stage NAME joined NAME` later waits for it and reports it as that stage (its own duration, and
+# the wait). For commands that are one process at a time (cmake configuring), put beside stages
+# that leave a core idle (D75).
 declare -A bg_pid bg_log
-idle=(nice -n 19)
-if chrt --idle 0 true 2>/dev/null; then idle=(chrt --idle 0); fi
 background() {
-  local name=$1 after="" first=""; shift
-  if [ "$1" = "--after" ]; then first=$2; after=${bg_log[$2]}.rc; shift 2; fi
+  local name=$1; shift
   bg_log[$name]=$logs/background-$name.log
-  ( if [ -n "$after" ]; then
-      while [ ! -e "$after" ]; do sleep 1; done
-      if [ "$(cat "$after")" != 0 ]; then
-        echo "not run: $first failed"; echo 1 >"${bg_log[$name]}.rc"; exit 1
-      fi
-    fi
-    t0=$SECONDS; rc=0; "${idle[@]}" "$@" || rc=$?
-    echo "$((SECONDS - t0))" >"${bg_log[$name]}.took"; echo $rc >"${bg_log[$name]}.rc"; exit $rc ) \
+  ( t0=$SECONDS; rc=0; "$@" || rc=$?; echo "$((SECONDS - t0))" >"${bg_log[$name]}.took"; exit $rc ) \
     >"${bg_log[$name]}" 2>&1 &
   bg_pid[$name]=$!
 }
@@ -92,7 +77,7 @@ joined() {
   wait "${bg_pid[$name]}" || rc=$?
   cat "${bg_log[$name]}"
   echo "(started in the background; it took $(cat "${bg_log[$name]}.took" 2>/dev/null || echo '?') s there)"
-  rm -f "${bg_log[$name]}" "${bg_log[$name]}.took"  # (not .rc: a job --after this one reads it)
+  rm -f "${bg_log[$name]}" "${bg_log[$name]}.took"
   return $rc
 }
 
@@ -107,22 +92,17 @@ stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenc
 stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo
 stage build cmake --build build -j"$jobs"
 stage build-has-no-warnings no_warnings "$log"
-
-# The sanitizer builds, from here on beside the stages (idle priority, D80): ctest's host tests
-# leave a core idle much of their time (one multi-rank run at a time, whose ranks wait for each
-# other), and so do the stages after it; the TSan and ASan stages below wait for them.
-background tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
-      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
-background tsan-build --after tsan-configure \
-  cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_d35_keyval_x_threads test_native_map
-background asan-configure --after tsan-build cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
-      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS=
-background asan-build --after asan-configure cmake --build build-asan -j"$jobs"
-
 stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
 
 # mpiattr in front of real libraries (mpi4py, parallel HDF5, Boost.MPI): tests/reallib/run.sh.
 stage real-libraries tests/reallib/run.sh build
+
+# The sanitizer builds' configure steps (one process each, half a minute) run beside the consumer
+# stage and those after it, which leave a core idle; their stages below wait for them (D75).
+background tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
+      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
+background asan-configure cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
+      -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS=
 
 # An installed mpiattr used as its users would: find_package, pkg-config, the wrappers, a moved
 # prefix, add_subdirectory, the .deb.
@@ -138,13 +118,13 @@ stage D62-icount-guard /usr/bin/python3 bench/icount.py --build-dir build -j"$jo
 stage bench-smoke /usr/bin/python3 bench/run.py --quick --mpiattr-prefix build
 
 stage tsan-configure joined tsan-configure
-stage tsan-build joined tsan-build
+stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_d35_keyval_x_threads test_native_map
 stage tsan-build-has-no-warnings no_warnings "$log"
 stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(R11_|D20\.|D35\.|record_table\.)'"
 
 # Last: CI reads ctest's closing lines.
 stage asan-configure joined asan-configure
-stage asan-build joined asan-build
+stage asan-build cmake --build build-asan -j"$jobs"
 stage asan-build-has-no-warnings no_warnings "$log"
 stage asan-ctest bash -c "cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j$jobs -E '_(mpich|openmpi)_|^spec_pytest\$'"
