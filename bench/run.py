@@ -71,6 +71,16 @@ NS_SMALL = [1, 4096]
 CXXFLAGS = ["-std=c++17", "-O2", "-DNDEBUG"]
 BENCH_LIBS = ["-lbenchmark", "-lpthread"]
 
+# The timed loops' placement (D86): every implementation's attr_bench is built once per padding
+# of LAYOUT_PADS (ATTR_BENCH_PAD, bytes of padding before each timed loop, functions aligned to 64
+# bytes and loops not aligned), so that each is measured at the same four placements of its loops
+# in the 64-byte lines, rotated over its processes, and no side's figure rests on where its build
+# happened to put one loop. --aa builds its B side at the same placements shifted by AA_SHIFT
+# bytes, so the A/A check sees placement luck too.
+LAYOUT_PADS = (0, 16, 32, 48)
+LAYOUT_FLAGS = ["-falign-functions=64", "-fno-align-loops"]
+AA_SHIFT = 8
+
 # Open MPI as a singleton: root is allowed, and one-sided windows need an osc
 # component that works in a single process: ucx under MPI_THREAD_MULTIPLE,
 # pt2pt otherwise (pt2pt refuses MPI_THREAD_MULTIPLE in 4.1).
@@ -118,9 +128,36 @@ class Impl:
     binary: Path
     launcher: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    layouts: list[Path] = field(default_factory=list)  # the same benchmark at each of LAYOUT_PADS
 
     def command(self, args: list[str], wrapper: list[str] | None = None) -> list[str]:
         return self.launcher + (wrapper or []) + [str(self.binary)] + args
+
+    def at(self, layout: int) -> "Impl":
+        """The same implementation, its benchmark built with the `layout`th padding (D86)."""
+        if not self.layouts:
+            return self
+        return Impl(self.name, self.layouts[layout % len(self.layouts)], self.launcher, self.env,
+                    self.layouts)
+
+
+def compile_layouts(name: str, cmd: list[str], exe: Path, pads: list[int]) -> str | None:
+    """Compiles `cmd` (without -o) once per padding of `pads` into exe.<pad>, two at a time;
+    returns an error or None (D86)."""
+    jobs: list[tuple[list[str], subprocess.Popen]] = []
+    err = None
+    for pad in pads:
+        full = [*cmd, *LAYOUT_FLAGS, f"-DATTR_BENCH_PAD={pad}", "-o", f"{exe}.{pad}"]
+        log(f"{LABEL.get(name, name)}: " + " ".join(full))
+        jobs.append((full, subprocess.Popen(full, text=True, stdout=subprocess.PIPE,
+                                            stderr=subprocess.STDOUT)))
+        while len([j for _, j in jobs if j.poll() is None]) >= 2:
+            time.sleep(0.05)
+    for full, j in jobs:
+        out = j.communicate()[0]
+        if j.returncode != 0 and err is None:
+            err = f"{' '.join(full)}: failed:\n{out[-4000:]}"
+    return err
 
 
 def run_cmd(cmd: list[str], **kw) -> subprocess.CompletedProcess:
@@ -177,10 +214,14 @@ def cmake_build(args, targets: list[str]) -> tuple[Path, str | None]:
     return prefix, None
 
 
-def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
-    """Returns (impl, error).  (None, None) means 'skipped, not an error'."""
+def build_mpiattr(args, out_dir: Path, pads: list[int] | None = None,
+                  impl_name: str = "mpiattr") -> tuple[Impl | None, str | None]:
+    """Returns (impl, error).  (None, None) means 'skipped, not an error'. With `pads`, the
+    benchmark once per padding (D86)."""
     if args.mpiattr_prefix:
         prefix = Path(args.mpiattr_prefix).resolve()
+    elif pads and impl_name != "mpiattr":  # --aa's B side: the library is built already
+        prefix = Path(args.build_dir).resolve()
     else:
         if not (REPO / "CMakeLists.txt").is_file():
             log(f"mpiattr: no top-level CMakeLists.txt in {REPO} yet; skipping mpiattr")
@@ -192,19 +233,20 @@ def build_mpiattr(args, out_dir: Path) -> tuple[Impl | None, str | None]:
     if found is None:
         return None, f"no mpi.h and libmpiattr.{{so,a}} found under {prefix}"
     incs, libdir, libfile = found
-    exe = out_dir / "attr_bench.mpiattr"
+    exe = out_dir / f"attr_bench.{impl_name}"
     cxx = os.environ.get("CXX", "g++")
-    cmd = [cxx, *CXXFLAGS, *[f"-I{d}" for d in incs], str(SOURCE), "-o", str(exe),
+    cmd = [cxx, *CXXFLAGS, *[f"-I{d}" for d in incs], str(SOURCE),
            f"-L{libdir}", "-lmpiattr", f"-Wl,-rpath,{libdir}", *BENCH_LIBS]
-    log("mpiattr: " + " ".join(cmd))
-    r = run_cmd(cmd)
-    if r.returncode != 0:
-        return None, f"compiling attr_bench against mpiattr failed:\n{r.stderr[-4000:]}"
-    return Impl("mpiattr", exe), None
+    err = compile_layouts(impl_name, cmd, exe, pads or [0])
+    if err:
+        return None, f"compiling attr_bench against mpiattr failed:\n{err}"
+    layouts = [Path(f"{exe}.{p}") for p in pads or [0]]
+    return Impl(impl_name, layouts[0], layouts=layouts), None
 
 
 def build_peer(name: str, out_dir: Path, thread_single: bool,
-               host_lib: Path | None = None) -> tuple[Impl | None, str | None]:
+               host_lib: Path | None = None, pads: list[int] | None = None,
+               tag: str = "") -> tuple[Impl | None, str | None]:
     """The benchmark built with the host's wrapper: the host alone, or (host_lib, host mode)
     with mpiattr's host library linked in front of it (the wrapper appends the host's own
     libraries after the user's arguments, so -lmpiattr_<host> comes first)."""
@@ -215,24 +257,24 @@ def build_peer(name: str, out_dir: Path, thread_single: bool,
     if cxx is None:
         log(f"{LABEL[impl_name]}: mpicxx.{suffix} not found (libmpich-dev / libopenmpi-dev missing); n/a")
         return None, None
-    exe = out_dir / f"attr_bench.{impl_name}"
-    cmd = [cxx, *CXXFLAGS, str(SOURCE), "-o", str(exe)]
+    exe = out_dir / f"attr_bench.{impl_name}{tag}"
+    cmd = [cxx, *CXXFLAGS, str(SOURCE)]
     if host_lib:
         libdir = host_lib.parent
         cmd += [f"-L{libdir}", f"-Wl,-rpath,{libdir}", f"-lmpiattr_{name}"]
     cmd += BENCH_LIBS
-    log(f"{LABEL[impl_name]}: " + " ".join(cmd))
-    r = run_cmd(cmd)
-    if r.returncode != 0:
-        return None, f"compiling attr_bench with {cxx} failed:\n{r.stderr[-4000:]}"
+    err = compile_layouts(impl_name, cmd, exe, pads or [0])
+    if err:
+        return None, f"compiling attr_bench with {cxx} failed:\n{err}"
+    layouts = [Path(f"{exe}.{p}") for p in pads or [0]]
     if name == "mpich":
         if mpiexec is None:
             return None, "mpiexec.mpich not found"
-        return Impl(impl_name, exe, launcher=[mpiexec, "-n", "1"]), None
+        return Impl(impl_name, layouts[0], launcher=[mpiexec, "-n", "1"], layouts=layouts), None
     env = dict(OMPI_ENV)
     if thread_single:
         env["OMPI_MCA_osc"] = "pt2pt,ucx"
-    return Impl(impl_name, exe, env=env), None  # singleton: run the binary directly
+    return Impl(impl_name, layouts[0], env=env, layouts=layouts), None  # singleton: run directly
 
 
 def host_libraries(args, hosts: list[str]) -> tuple[dict[str, Path], str | None]:
@@ -357,7 +399,8 @@ def parse_results(stdout: str) -> dict[str, str]:
 
 def run_gbench(impl: Impl, extra: list[str], bench_filter: str | None, min_time: float | None,
                tmp: Path, timeout: float, batches: int = 1, timer: str = "real",
-               stat: str = "min") -> tuple[dict[str, float], dict[str, str]]:
+               stat: str = "min", wrapper: list[str] | None = None
+               ) -> tuple[dict[str, float], dict[str, str]]:
     """One process: each benchmark of `bench_filter` timed in `batches` batches of at least
     `min_time` s (Google Benchmark's repetitions), by the calling thread's CPU time (`timer`
     "cpu": time the process spent preempted by other work on the machine is not counted) or by
@@ -371,7 +414,7 @@ def run_gbench(impl: Impl, extra: list[str], bench_filter: str | None, min_time:
         args.append(f"--benchmark_min_time={min_time}")
     if batches > 1:
         args.append(f"--benchmark_repetitions={batches}")
-    stdout = execute(impl, args, timeout)
+    stdout = execute(impl, args, timeout, wrapper)
     data = json.loads(out.read_text())
     out.unlink()
     per: dict[str, list[float]] = {}
@@ -553,6 +596,19 @@ def rows(with_callgrind: bool, host: bool = False) -> list[Row]:
 # Every process's figures of the run ({impl: {figure: [one value per process]}}), for the spread
 # of the ratios (set by main before the tables are made).
 RAW: dict[str, dict[str, list[float]]] = {}
+# The vCPU each of those processes was pinned to (-1: not pinned), in the same order (D86).
+STRATA: dict[str, dict[str, list[int]]] = {}
+
+
+def resample(rng: random.Random, values: list[float], strata: list[int]) -> list[float]:
+    """One bootstrap sample of a side's processes: resampled within each vCPU's processes, as the
+    run placed them (the same number on each vCPU, D86), or all together when not pinned."""
+    if len(strata) != len(values):
+        strata = [-1] * len(values)
+    groups: dict[int, list[float]] = {}
+    for v, c in zip(values, strata):
+        groups.setdefault(c, []).append(v)
+    return [x for g in groups.values() for x in rng.choices(g, k=len(g))]
 
 
 # What the JSON's "median" (kept under that name for the scripts that read it) holds since D79.
@@ -577,19 +633,20 @@ def figure_of(key: str, values: list[float]) -> float:
     return v[len(v) // 4]
 
 
-def ratio_interval(a: list[float], b: list[float], key: str = "",
-                   rounds: int = 2000) -> tuple[float, float] | None:
+def ratio_interval(a: list[float], b: list[float], key: str = "", rounds: int = 2000,
+                   sa: list[int] | None = None, sb: list[int] | None = None
+                   ) -> tuple[float, float] | None:
     """The 90 % bootstrap interval of figure_of(a) / figure_of(b): both sides' processes resampled
-    with replacement (a fixed seed, so a report is reproducible from its JSON). None with fewer
-    than 3 processes on a side."""
+    with replacement, within each vCPU's (`sa`, `sb`: the vCPU of each process, D86; a fixed seed,
+    so a report is reproducible from its JSON). None with fewer than 3 processes on a side."""
     if len(a) < 3 or len(b) < 3:
         return None
     rng = random.Random(79)
     rs = []
     for _ in range(rounds):
-        mb = figure_of(key, rng.choices(b, k=len(b)))
+        mb = figure_of(key, resample(rng, b, sb or []))
         if mb:
-            rs.append(figure_of(key, rng.choices(a, k=len(a))) / mb)
+            rs.append(figure_of(key, resample(rng, a, sa or [])) / mb)
     if not rs:
         return None
     rs.sort()
@@ -599,7 +656,7 @@ def ratio_interval(a: list[float], b: list[float], key: str = "",
 def spread_pct(a_impl: str, b_impl: str, key: str) -> float | None:
     """Half the width of the ratio's 90 % interval, in percent of the ratio (D79)."""
     a, b = RAW.get(a_impl, {}).get(key, []), RAW.get(b_impl, {}).get(key, [])
-    iv = ratio_interval(a, b, key)
+    iv = ratio_interval(a, b, key, sa=STRATA.get(a_impl, {}).get(key), sb=STRATA.get(b_impl, {}).get(key))
     if iv is None or not a or not b or not figure_of(key, b):
         return None
     r = figure_of(key, a) / figure_of(key, b)
@@ -627,7 +684,8 @@ def make_aa_table(fig: dict[str, dict[str, float]], order: list[str], host: bool
         if a is None or b is None or row.key not in RAW.get(a_impl, {}):
             continue
         r = a / b if b else None
-        iv = ratio_interval(RAW[a_impl][row.key], RAW[b_impl].get(row.key, []), row.key)
+        iv = ratio_interval(RAW[a_impl][row.key], RAW[b_impl].get(row.key, []), row.key,
+                            sa=STRATA.get(a_impl, {}).get(row.key), sb=STRATA.get(b_impl, {}).get(row.key))
         sp = spread_pct(a_impl, b_impl, row.key)
         if r is not None:
             devs.append((abs(r - 1), row.label))
@@ -781,6 +839,12 @@ def machine_info(impls: dict[str, Impl], args) -> str:
     if args.lang and not args.quick:
         mode = (f"lower quartile of {args.repetitions} interleaved runs, each the median of 11 batches "
                 "of 200,000 calls timed by CPU time")
+    if not args.quick:  # D86
+        mode += (f" · each turn's processes pinned to one vCPU, the turns cycling over "
+                 f"{len(args.cpus)}" if args.cpus else " · not pinned")
+        if not args.lang:
+            mode += (f" · the timed loops at {args.layouts} placements ({'/'.join(map(str, LAYOUT_PADS[:args.layouts]))}"
+                     f" bytes of padding{f', B side +{AA_SHIFT}' if args.aa else ''}), rotated (D86)")
     host = f"host mode, mpiattr {source_state()} · " if args.host or args.lang else ""
     elapsed = max(time.monotonic() - args.t_start, 1e-9)
     others = (busy_seconds() - args.busy_before) - (own_seconds() - args.own_before)
@@ -914,16 +978,20 @@ def lang_run(args, built: dict[str, list[Impl]], quick: bool) -> tuple[dict[str,
             for impl in built[name]:
                 log(f"[lang] rep {rep + 1}/{reps}: {LABEL[name]} {impl.binary.name}"
                     f"  ({time.monotonic() - args.t_start:.0f} s)")
+                pin = ["taskset", "-c", str(args.cpus[rep % len(args.cpus)])] \
+                    if args.cpus and not quick else None  # D86
                 try:
                     if args.wait_idle:
                         args.waited += wait_idle(args.wait_idle)
-                    res = parse_results(execute(impl, level, timeout=300))
+                    res = parse_results(execute(impl, level, timeout=300, wrapper=pin))
                 except RunError as e:
                     log(f"{LABEL[name]}: {impl.binary.name} failed: {e}")
                     failures.append(f"{LABEL[name]}: {impl.binary.name} run")
                     continue
                 for k, v in res.items():
                     raw[name].setdefault(k, []).append(float(v))
+                    STRATA.setdefault(name, {}).setdefault(k, []).append(
+                        int(pin[-1]) if pin else -1)
     return raw, failures
 
 
@@ -1014,7 +1082,7 @@ def lang_main(args, out_dir: Path) -> int:
         report = (f"{header}\n\n{table}\n\ntargets met: {met}/{total} (time; instructions: "
                   f"bench/icount.py)\n")
         if args.json:
-            Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig, "median_is": FIGURE_OF}, indent=1))
+            Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "vcpu": STRATA, "median": fig, "median_is": FIGURE_OF}, indent=1))
     print(report)
     if failures:
         print("failures: " + "; ".join(failures))
@@ -1100,6 +1168,15 @@ def main() -> int:
                          "with --host: mpich, mpiattr_mpich, openmpi, mpiattr_openmpi) against itself, "
                          "as two interleaved sides, and report each figure's ratio and its spread "
                          "(D79)")
+    ap.add_argument("--layouts", type=int, default=len(LAYOUT_PADS), choices=range(1, len(LAYOUT_PADS) + 1),
+                    metavar="K",
+                    help="placements of the timed loops: each implementation's benchmark is built "
+                         f"with the first K paddings of {LAYOUT_PADS} bytes, rotated over its "
+                         "processes (default: %(default)s; 1: one placement, as before D86)")
+    ap.add_argument("--no-pin", dest="pin", action="store_false",
+                    help="do not pin the processes: by default each process of a single-threaded "
+                         "group runs on one vCPU (taskset), every implementation's process of a turn "
+                         "on the same one, the turns cycling over the vCPUs (D86)")
     ap.add_argument("--level", choices=["single", "multiple"], default="single",
                     help="thread level the single-threaded figures are measured at (default: "
                          "%(default)s, where the peers take no locks: the issue's baseline figures); "
@@ -1122,8 +1199,12 @@ def main() -> int:
                          "do neither)")
     args = ap.parse_args()
     args.thread_single = args.level == "single"
-    if args.repetitions is None:
-        args.repetitions = 5 if args.lang else 7
+    args.cpus = sorted(os.sched_getaffinity(0)) if args.pin and shutil.which("taskset") else []
+    if args.pin and not args.cpus:
+        log("taskset not found; the processes are not pinned")
+    if args.repetitions is None:  # D86: every (vCPU, placement) the same number of times
+        cycle = max(1, len(args.cpus)) * (1 if args.lang else args.layouts)
+        args.repetitions = -(-(5 if args.lang else 7) // cycle) * cycle
 
     known = HOSTS if args.host else LANG_IMPLS if args.lang else IMPLS
     wanted = [s.strip() for s in (args.only or ",".join(known)).split(",") if s.strip()]
@@ -1152,6 +1233,8 @@ def main() -> int:
     failures: list[str] = []
     impls: dict[str, Impl] = {}
     thread_args = ["--thread-single"] if args.thread_single else []
+    # D86: the placements of the timed loops (one for the smoke test: it times nothing)
+    pads = list(LAYOUT_PADS[:1 if args.quick else args.layouts])
     if args.host:
         hosts = [h for h in HOSTS if h in wanted and shutil.which(f"mpicxx.{h}")]
         for h in wanted:
@@ -1164,7 +1247,7 @@ def main() -> int:
         for h in hosts:
             for lib in [None] + ([libs[h]] if h in libs else []):
                 name = over(h) if lib else h
-                impl, err = build_peer(h, out_dir, args.thread_single, host_lib=lib)
+                impl, err = build_peer(h, out_dir, args.thread_single, host_lib=lib, pads=pads)
                 if err:
                     log(f"{LABEL[name]}: {err}")
                     failures.append(f"{LABEL[name]}: build failed")
@@ -1181,10 +1264,10 @@ def main() -> int:
                 log(f"{LABEL[over(h)]}: no host library; n/a")
         host_order = [i for h in hosts for i in (h, over(h))]
     else:
-        hosts, host_order = [], []
+        hosts, host_order, libs = [], [], {}
         for name in wanted:
-            impl, err = build_mpiattr(args, out_dir) if name == "mpiattr" else \
-                build_peer(name, out_dir, args.thread_single)
+            impl, err = build_mpiattr(args, out_dir, pads) if name == "mpiattr" else \
+                build_peer(name, out_dir, args.thread_single, pads=pads)
             if err:
                 log(f"{LABEL[name]}: {err}")
                 failures.append(f"{LABEL[name]}: build failed")
@@ -1202,13 +1285,25 @@ def main() -> int:
         a = impls[args.aa]
         b_name = f"{args.aa}_b"
         LABEL[b_name] = f"{LABEL[args.aa]} (B)"
-        impls = {args.aa: a, b_name: Impl(b_name, a.binary, a.launcher, a.env)}
+        # D86: B is the same source and library built with its loops AA_SHIFT bytes further
+        b_pads = [p + AA_SHIFT for p in pads]
+        if args.aa == "mpiattr":
+            b, err = build_mpiattr(args, out_dir, b_pads, impl_name=b_name)
+        else:
+            h = args.aa.removeprefix("mpiattr_")
+            b, err = build_peer(h, out_dir, args.thread_single,
+                                host_lib=libs.get(h) if args.aa != h else None, pads=b_pads, tag="_b")
+        if err or b is None:
+            log(f"{LABEL[b_name]}: {err}")
+            return 1
+        impls = {args.aa: a, b_name: Impl(b_name, b.binary, b.launcher, b.env, b.layouts)}
         order = [args.aa, b_name]
     raw: dict[str, dict[str, list[float]]] = {i: {} for i in order}
 
-    def record(impl: str, figs: dict[str, float]) -> None:
+    def record(impl: str, figs: dict[str, float], cpu: int = -1) -> None:
         for k, v in figs.items():
             raw[impl].setdefault(k, []).append(v)
+            STRATA.setdefault(impl, {}).setdefault(k, []).append(cpu)
 
     def attempt(name: str, what: str, fn) -> None:
         try:
@@ -1242,25 +1337,31 @@ def main() -> int:
                 for rep in range(reps):
                     rot = order[rep % len(order):] + order[:rep % len(order)]
                     for name in [n for n in rot if rep < group_repetitions(gname, n, args.repetitions)]:
-                        impl = impls[name]
+                        # D86: this turn's vCPU and placement, the same for every implementation
+                        cpu = args.cpus[rep % len(args.cpus)] if args.cpus else None
+                        impl = impls[name].at(rep // max(1, len(args.cpus)))
+                        pin = None if cpu is None or gname == "threads" else ["taskset", "-c", str(cpu)]
                         log(f"[{gname}] rep {rep + 1}/{reps}: {LABEL[name]}"
+                            + (f" on vCPU {cpu}" if pin else "") + f", {impl.binary.name}"
                             f"  ({time.monotonic() - t_start:.0f} s)")
 
-                        def measure(impl=impl, extra=extra, filt=filt, gname=gname) -> dict[str, float]:
+                        def measure(impl=impl, extra=extra, filt=filt, gname=gname,
+                                    pin=pin) -> dict[str, float]:
                             if filt is None:
                                 level = [] if gname == "threads" else thread_args
-                                return extra_figures(parse_results(execute(impl, level + extra, timeout=900)))
+                                return extra_figures(parse_results(
+                                    execute(impl, level + extra, timeout=900, wrapper=pin)))
                             if "--front" in extra:  # D79: one run of 0.25 s, as before: these
                                 # ratios alternate both sides inside the run (D69, D74)
                                 times, _ = run_gbench(impl, thread_args + extra, filt, 0.25, tmp,
-                                                      timeout=900, timer=args.timer)
+                                                      timeout=900, timer=args.timer, wrapper=pin)
                                 return derive(times)
                             times, _ = run_gbench(impl, thread_args + extra, filt, args.min_time, tmp,
                                                   timeout=900, batches=args.batches, timer=args.timer,
-                                                  stat=args.batch_stat)
+                                                  stat=args.batch_stat, wrapper=pin)
                             return derive(times)
 
-                        def one(measure=measure, name=name) -> None:
+                        def one(measure=measure, name=name, cpu=-1 if pin is None else cpu) -> None:
                             # --wait-idle: start on an idle machine, and repeat (at most 3 times)
                             # a run during which other processes were busy.
                             for tries in range(4):
@@ -1274,7 +1375,7 @@ def main() -> int:
                                     break
                                 args.repeated += 1
                                 log(f"  other processes used {other:.2f} CPUs during the run; repeating it")
-                            record(name, figs)
+                            record(name, figs, cpu)
                         attempt(name, gname, one)
             if args.callgrind:
                 for name in order:
@@ -1327,7 +1428,7 @@ def main() -> int:
     if args.out:
         Path(args.out).write_text(report)
     if args.json:
-        Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "median": fig, "median_is": FIGURE_OF}, indent=1))
+        Path(args.json).write_text(json.dumps({"info": header, "runs": raw, "vcpu": STRATA, "median": fig, "median_is": FIGURE_OF}, indent=1))
 
     if args.aa:
         return 1 if failures else 0
