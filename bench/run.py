@@ -636,17 +636,34 @@ def figure_of(key: str, values: list[float]) -> float:
 def ratio_interval(a: list[float], b: list[float], key: str = "", rounds: int = 2000,
                    sa: list[int] | None = None, sb: list[int] | None = None
                    ) -> tuple[float, float] | None:
-    """The 90 % bootstrap interval of figure_of(a) / figure_of(b): both sides' processes resampled
-    with replacement, within each vCPU's (`sa`, `sb`: the vCPU of each process, D86; a fixed seed,
-    so a report is reproducible from its JSON). None with fewer than 3 processes on a side."""
+    """The 90 % bootstrap interval of figure_of(a) / figure_of(b): the turns resampled with
+    replacement when both sides ran the same turns (process i of each in turn i, pinned runs:
+    `sa`, `sb`, the vCPU of each process, equal), else each side's processes apart; within each
+    vCPU's (D86; a fixed seed, so a report is reproducible from its JSON). None with fewer than 3
+    processes on a side."""
     if len(a) < 3 or len(b) < 3:
         return None
     rng = random.Random(79)
     rs = []
-    for _ in range(rounds):
-        mb = figure_of(key, resample(rng, b, sb or []))
-        if mb:
-            rs.append(figure_of(key, resample(rng, a, sa or [])) / mb)
+    sa = sa if sa and len(sa) == len(a) else [-1] * len(a)
+    sb = sb if sb and len(sb) == len(b) else [-1] * len(b)
+    if len(a) == len(b) and sa == sb:
+        # D86: process i of both sides ran in the same turn, on the same vCPU, at the same
+        # placement of the loops, one right after the other: resample the turns, not each side's
+        # processes apart (within each vCPU's turns)
+        turns: dict[int, list[int]] = {}
+        for i, c in enumerate(sa):
+            turns.setdefault(c, []).append(i)
+        for _ in range(rounds):
+            idx = [i for g in turns.values() for i in rng.choices(g, k=len(g))]
+            mb = figure_of(key, [b[i] for i in idx])
+            if mb:
+                rs.append(figure_of(key, [a[i] for i in idx]) / mb)
+    else:
+        for _ in range(rounds):
+            mb = figure_of(key, resample(rng, b, sb))
+            if mb:
+                rs.append(figure_of(key, resample(rng, a, sa)) / mb)
     if not rs:
         return None
     rs.sort()
@@ -1151,7 +1168,8 @@ def main() -> int:
     ap.add_argument("--callgrind", action="store_true", help="add instruction counts (valgrind)")
     ap.add_argument("-r", "--repetitions", type=int, default=None,
                     help="processes per figure and implementation, interleaved (A B C A B C ...); "
-                         "the figure is their lower quartile (default: 7; --lang: 5). D79")
+                         "the figure is their lower quartile (default: 7 rounded up to a multiple of --layouts, "
+                         "i.e. 8; --lang: 5 rounded up to a multiple of the vCPUs). D79, D86")
     ap.add_argument("--min-time", type=float, default=0.02,
                     help="Google Benchmark min time per batch, seconds (default: %(default)s)")
     ap.add_argument("--batches", type=int, default=5,
