@@ -1168,8 +1168,8 @@ def main() -> int:
     ap.add_argument("--callgrind", action="store_true", help="add instruction counts (valgrind)")
     ap.add_argument("-r", "--repetitions", type=int, default=None,
                     help="processes per figure and implementation, interleaved (A B C A B C ...); "
-                         "the figure is their lower quartile (default: 7 rounded up to a multiple of --layouts, "
-                         "i.e. 8; --lang: 5 rounded up to a multiple of the vCPUs). D79, D86")
+                         "the figure is their lower quartile (default: 7 rounded up to a multiple of --layouts x "
+                         "the vCPUs, i.e. 8; --lang: 5 rounded up to a multiple of the vCPUs). D79, D86")
     ap.add_argument("--min-time", type=float, default=0.02,
                     help="Google Benchmark min time per batch, seconds (default: %(default)s)")
     ap.add_argument("--batches", type=int, default=5,
