@@ -37,13 +37,23 @@ double cpu_ns() {
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
 
+// One batch: body(i) for i in [0, iters). Each figure's loop is a function of its own, starting
+// on a 64-byte boundary, so that every figure's loop sits in the same place relative to the
+// fetch blocks: inlined into main, the loops of MPI::Comm, MPI::Datatype and MPI::Win (the same
+// instructions) fell at different offsets, and the placement alone moved a 2-3 ns get by up to
+// 0.6 ns, which read as a difference between the kinds (docs/decisions.md D84).
+template <typename Body>
+[[gnu::noinline, gnu::aligned(64)]] void batch(Body& body, int iters) {
+  for (int i = 0; i < iters; ++i) body(i);
+}
+
 // Runs body(i) for i in [0, iters) per batch; prints the median batch in ns per call.
 template <typename Body>
 void figure(const char* name, Body&& body) {
   std::vector<double> ns;
   for (int b = 0; b <= g_batches; ++b) {
     const double t0 = cpu_ns();
-    for (int i = 0; i < g_iters; ++i) body(i);
+    batch(body, g_iters);
     const double t1 = cpu_ns();
     if (b > 0) ns.push_back((t1 - t0) / g_iters);
   }

@@ -485,6 +485,10 @@ bool world_active() {
     for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win})
       insert(new_record(k, reinterpret_cast<std::uintptr_t>(&pin), false));
   }
+  // (The record caches' set 0 holds no empty entry before a fast path may look in it: D84.)
+  g_comms.seal();
+  g_types.seal();
+  g_wins.seal();
   g_fast.store(level != host_thread_multiple && !reporting);
   g_fast_concurrent.store(level == host_thread_multiple && !reporting);
   g_state.store(kRunning, std::memory_order_release);

@@ -97,8 +97,12 @@ class native_map {
 
   // A two-way set-associative cache of recent lookups in front of the table, below
   // MPI_THREAD_MULTIPLE only, where no two MPI calls overlap (it is plain memory). An entry says of
-  // a handle: {key, record}, its record; {key, nullptr}, it has none; {key | kDormant, record}, it
-  // has none, and `record` sleeps in its slot (retire). A handle has at most one entry, in one of
+  // a handle: {key, record}, its record; {key | kNone, nullptr}, it has none; {key | kDormant,
+  // record}, it has none, and `record` sleeps in its slot (retire). So an entry whose key is the
+  // handle itself always holds a record, and a hit needs no test of it (D84: two instructions of
+  // every fast get and set). The one entry that could match a handle and hold none is an empty one
+  // ({0, nullptr}) for handle 0, which no host issues but a program may pass: handle 0's set is set
+  // 0, which seal() keeps free of empty entries once the fast paths may run. A handle has at most one entry, in one of
   // the two ways of its set (hot_set); every change of the table for a handle rewrites that
   // entry (hot_slot), so none is ever stale. A handle the set does not hold goes into way 0, the
   // entry there moving to way 1 (and the one in way 1 leaving the cache): the handle used last is
@@ -107,8 +111,8 @@ class native_map {
   // keep what was found, record or none, in the cache.
   MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
     const hot_entry* set = hot_set(key);
-    if (set[0].key == key) [[likely]] return set[0].obj;
-    return set[1].key == key ? set[1].obj : nullptr;
+    if (set[0].key == key) [[likely]] return recorded(set[0].obj);
+    return set[1].key == key ? recorded(set[1].obj) : nullptr;
   }
   // find_hot, and on a miss the table (find_and_cache), below MPI_THREAD_MULTIPLE: what the fast
   // paths read, so that their cost does not depend on how many objects have records (a program
@@ -116,18 +120,26 @@ class native_map {
   // entry that says key's record sleeps (retire) is left for revive_unsynchronised: nullptr.
   MPIATTR_HOT T* find_unsynchronised(std::uintptr_t key) {
     const hot_entry* set = hot_set(key);
-    if (set[0].key == key) [[likely]] return set[0].obj;
-    if (set[1].key == key) return set[1].obj;
+    if (set[0].key == key) [[likely]] return recorded(set[0].obj);
+    if (set[1].key == key) return recorded(set[1].obj);
     return find_missed(key);
+  }
+  // Makes set 0 (handle 0's) hold no empty entry: each empty one says that handle 0 has no record
+  // ({kNone, nullptr}). The runtime calls it before the fast paths may run (host_runtime.cc:
+  // start); the map keeps it so (grow_cache, drop_dormant, release). A map whose set 0 is not
+  // sealed must not be asked for handle 0 by find_hot or find_unsynchronised.
+  void seal() {
+    for (int w = 0; w < 2; ++w)
+      if (hot_[w].key == kEmpty) hot_[w] = hot_entry{kNone, nullptr};
   }
   // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
   // when the cache does not say.
   MPIATTR_HOT bool cached(std::uintptr_t key, T** out) const {
     const hot_entry* set = hot_set(key);
     const hot_entry* h = &set[0];
-    if ((h->key & ~kDormant) != key) {
+    if ((h->key & ~kTags) != key) {
       h = &set[1];
-      if ((h->key & ~kDormant) != key) return false;
+      if ((h->key & ~kTags) != key) return false;
     }
     *out = h->key == key ? h->obj : nullptr;
     return true;
@@ -137,16 +149,16 @@ class native_map {
   MPIATTR_HOT void* cached_at(std::uintptr_t key, T** out) {
     hot_entry* set = hot_set(key);
     hot_entry* h = &set[0];
-    if ((h->key & ~kDormant) != key) {
+    if ((h->key & ~kTags) != key) {
       h = &set[1];
-      if ((h->key & ~kDormant) != key) return nullptr;
+      if ((h->key & ~kTags) != key) return nullptr;
     }
     *out = h->key == key ? h->obj : nullptr;
     return h;
   }
   T* find_and_cache(std::uintptr_t key) {
     T* o = find(key);
-    hot_slot(key) = hot_entry{key, o};
+    hot_slot(key) = hot_entry{o != nullptr ? key : key | kNone, o};
     return o;
   }
 
@@ -302,7 +314,7 @@ class native_map {
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
-    if (!sync::concurrent()) hot_slot(key) = hot_entry{key, nullptr};
+    if (!sync::concurrent()) hot_slot(key) = hot_entry{key | kNone, nullptr};
     table* t = cur_.load(std::memory_order_relaxed);
     if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
@@ -358,7 +370,7 @@ class native_map {
       live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     });
     for (std::size_t i = 0; i < hot_size(); ++i)
-      if (hot_[i].key & kDormant) hot_[i] = hot_entry{};
+      if (hot_[i].key & kDormant) hot_[i] = hot_entry{(hot_[i].key & ~kTags) | kNone, nullptr};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);  // (sleeping)
   }
 
@@ -379,6 +391,7 @@ class native_map {
     hot_ = hot_initial_;
     hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));
     for (hot_entry& h : hot_initial_) h = hot_entry{};
+    seal();
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
   }
   std::size_t capacity() const {
@@ -392,6 +405,9 @@ class native_map {
   static constexpr std::uintptr_t kEmpty = 0, kTombstone = 1;
  public:
   static constexpr std::uintptr_t kDormant = std::uintptr_t{1} << 63;
+  // A cache entry's mark of a handle that has no record (nor bit 62 has a host handle).
+  static constexpr std::uintptr_t kNone = std::uintptr_t{1} << 62;
+  static constexpr std::uintptr_t kTags = kDormant | kNone;
   static constexpr std::size_t kMaxDormant = 64;
 
  private:
@@ -409,6 +425,11 @@ class native_map {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
+  // The record of an entry whose key is the handle itself: never null (the cache's comment).
+  MPIATTR_HOT static T* recorded(T* obj) {
+    if (obj == nullptr) __builtin_unreachable();
+    return obj;
+  }
   // The plain cache starts with 4,096 entries (2,048 sets of two) in the map itself
   // (docs/decisions.md D63) and, below MPI_THREAD_MULTIPLE, grows with the table: whenever the
   // table grows past half the cache's entries, the cache is replaced by one with twice the table's
@@ -445,8 +466,8 @@ class native_map {
   // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
   hot_entry& hot_slot(std::uintptr_t key) {
     hot_entry* set = hot_set(key);
-    if ((set[0].key & ~kDormant) == key) return set[0];
-    if ((set[1].key & ~kDormant) == key) return set[1];
+    if ((set[0].key & ~kTags) == key) return set[0];
+    if ((set[1].key & ~kTags) == key) return set[1];
     set[1] = set[0];
     return set[0];
   }
@@ -537,10 +558,12 @@ class native_map {
   // No lookup overlaps a change of the table here, so the probe needs no sequence check.
   [[gnu::noinline]] T* find_missed(std::uintptr_t key) {
     hot_entry& h = hot_slot(key);
-    if ((h.key & ~kDormant) == key) return nullptr;  // (asleep: see above)
+    if ((h.key & ~kTags) == key) return nullptr;  // (none, or asleep: see above)
     const table* t = cur_.load(std::memory_order_relaxed);
     T* found = nullptr;
-    if (t != nullptr) {
+    // (0 and 1 are the table's marks of an empty and a deleted slot, and no host's handle; a
+    // program may still pass them, and a slot so marked holds no record: D84.)
+    if (t != nullptr && key > kTombstone) {
       for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
         const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
         if (k == key) {
@@ -555,7 +578,7 @@ class native_map {
         if (k == kEmpty) break;
       }
     }
-    h = hot_entry{key, found};
+    h = hot_entry{found != nullptr ? key : key | kNone, found};
     return found;
   }
 
@@ -666,6 +689,7 @@ class native_map {
       T* o = t->slots[i].obj.load(std::memory_order_relaxed);
       hot_slot(k) = hot_entry{o->native == k ? k : k | kDormant, o};  // (awake, or asleep)
     }
+    seal();
   }
 
   alignas(64) hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};  // (a set in a line)

@@ -354,6 +354,53 @@ TEST(record_table, D32_the_cache_never_answers_for_a_handle_whose_record_changed
   mpiattr::sync::set_concurrent(true);
 }
 
+// D84: an entry whose key is the handle always holds a record (the fast get and set do not test
+// it): "none" is marked in the entry's key, and handle 0, which no host issues but a program may
+// pass, is never answered by an empty entry once the map is sealed, before and after its cache
+// grows, and after the cache forgets the records asleep.
+TEST(record_table, D84_a_cached_handle_always_has_its_record) {
+  mpiattr::sync::set_concurrent(false);
+  test_map<> map;
+  map.seal();
+  record* o = nullptr;
+  auto handle_zero_has_none = [&] {
+    EXPECT_EQ(map.find_hot(0), nullptr);
+    EXPECT_EQ(map.find_unsynchronised(0), nullptr);
+    record dummy{handle_of(1)};
+    record* z = &dummy;
+    EXPECT_TRUE(map.cached(0, &z));
+    EXPECT_EQ(z, nullptr);
+  };
+  handle_zero_has_none();
+  record r{handle_of(7)};
+  EXPECT_EQ(map.find_unsynchronised(handle_of(7)), nullptr);  // probed: none, remembered
+  EXPECT_EQ(map.find_hot(handle_of(7)), nullptr);
+  EXPECT_TRUE(map.cached(handle_of(7), &o));
+  EXPECT_EQ(o, nullptr);
+  map.insert(r.native, &r);
+  EXPECT_EQ(map.find_hot(handle_of(7)), &r);
+  EXPECT_EQ(map.erase(handle_of(7)), &r);  // none again, in the cache
+  EXPECT_EQ(map.find_hot(handle_of(7)), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(7)), nullptr);
+  o = &r;
+  EXPECT_TRUE(map.cached(handle_of(7), &o));
+  EXPECT_EQ(o, nullptr);
+  // Enough records that the cache grows (twice the table's slots, D69): rebuilt, and sealed.
+  std::vector<record> recs(3000);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i].native = handle_of(100 + i);
+    map.insert(recs[i].native, &recs[i]);
+  }
+  handle_zero_has_none();
+  for (std::size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(map.find_unsynchronised(handle_of(100 + i)), &recs[i]) << i;
+  ASSERT_TRUE(map.retire(handle_of(100), &recs[0]));
+  map.drop_dormant([](record*) {});  // (the test's records are its own)
+  EXPECT_EQ(map.find_hot(handle_of(100)), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_of(100)), nullptr);
+  handle_zero_has_none();
+  mpiattr::sync::set_concurrent(true);
+}
+
 // Below MPI_THREAD_MULTIPLE the fast get and set find records through find_unsynchronised: with
 // far more objects than the cache has entries, every record must still be found, from the cache or
 // the table, with none for a handle that has none and none for a record asleep (which the cache
