@@ -15,8 +15,9 @@
  *
  * Every name of a selected binding must resolve (an unresolved name fails the check in both
  * directions: the program calls it, so something defines it). MPI_ERROR_CLASS is the host's in
- * every run (docs/decisions.md D87: the codes mpiattr returns are the host's): its names must
- * never come from the <text> of HOSTCHECK_PROVIDER.
+ * every run over a host (docs/decisions.md D87: the codes mpiattr returns are the host's): its
+ * names must never come from libmpiattr_mpich or libmpiattr_openmpi (standalone mpiattr, which
+ * is the MPI library, defines them in libmpiattr).
  *
  * Callable from Fortran (BIND(C)):
  *   int fhc_provider_check(int bindings, char *info, int info_len)
@@ -128,12 +129,13 @@ int fhc_provider_check(const int *bindings, char *info, const int *info_len)
             ok &= fhc_one(sym, want, avoid, first, sizeof first);
         }
     }
-    for (int i = 0; want && *want && i < 3; i++) { /* D87: the host's, under mpiattr too */
+    for (int i = 0; i < 3; i++) { /* D87: the host's, under mpiattr's host library too */
         static const char *const host_own[] = {"MPI_Error_class", "mpi_error_class_",
                                                "mpi_error_class_f08_"};
         void *p = dlsym(RTLD_DEFAULT, host_own[i]);
         Dl_info di;
-        if (p && dladdr(p, &di) && di.dli_fname && strstr(di.dli_fname, want)) {
+        if (p && dladdr(p, &di) && di.dli_fname &&
+            (strstr(di.dli_fname, "libmpiattr_mpich") || strstr(di.dli_fname, "libmpiattr_openmpi"))) {
             fprintf(stderr, "fhost_check: %s comes from %s (want the host's)\n", host_own[i],
                     di.dli_fname);
             ok = 0;
