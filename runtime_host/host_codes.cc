@@ -46,14 +46,6 @@ std::mutex g_add_mu;  // making rings, adding codes, writing the table and the r
 unsigned g_added = 0;
 int g_lo = 0, g_hi = 0;
 
-bool predefined(MPI_Errhandler eh) {
-  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
-#ifdef MPI_ERRORS_ABORT
-         || eh == MPI_ERRORS_ABORT
-#endif
-      ;
-}
-
 // A new code of the host's class host_cls, or 0. Under g_add_mu.
 int add_code(int host_cls, MPI_Comm quiet, unsigned cls, unsigned slot) {
   if (g_added >= kMaxCodes) return 0;
@@ -69,7 +61,7 @@ int add_code(int host_cls, MPI_Comm quiet, unsigned cls, unsigned slot) {
   int code = 0;
   const int rc = PMPI_Add_error_code(host_cls, &code);
   if (swapped) PMPI_Comm_set_errhandler(quiet, old);
-  if (!predefined(old)) PMPI_Errhandler_free(&old);
+  if (!predefined_handler(old)) PMPI_Errhandler_free(&old);
   if (rc != MPI_SUCCESS || code <= 0) return 0;
   const auto u = static_cast<std::uint32_t>(code);
   for (unsigned i = code_hash(u);; i = (i + 1) & (kCodeTable - 1)) {

@@ -167,6 +167,15 @@ void after_session_init(MPI_Session session);
 void before_session_finalize();
 void after_session_finalize();
 #endif
+// The handlers PMPI_Comm_get_errhandler gives without a reference to free.
+inline bool predefined_handler(MPI_Errhandler eh) {
+  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
+#ifdef MPI_ERRORS_ABORT
+         || eh == MPI_ERRORS_ABORT
+#endif
+      ;
+}
+
 // The codes mpiattr returns over a host are the host's (host_codes.cc, D87): per class a ring of
 // codes the host added, found again through a table of their values (code << 32 | class << 8 |
 // slot; 0: empty), written under a lock and read without one. g_code_range is the lowest code

@@ -362,14 +362,6 @@ void census(object_kind kind, std::uint32_t index) {
 std::atomic<int> g_probe_world_calls{0}, g_probe_self_calls{0};
 void probe_on_world(MPI_Comm*, int*, ...) { g_probe_world_calls.fetch_add(1); }
 void probe_on_self(MPI_Comm*, int*, ...) { g_probe_self_calls.fetch_add(1); }
-// The handlers PMPI_Comm_get_errhandler gives without a reference to free.
-bool predefined_handler(MPI_Errhandler eh) {
-  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
-#ifdef MPI_ERRORS_ABORT
-         || eh == MPI_ERRORS_ABORT
-#endif
-      ;
-}
 void measure_no_object_handler() {
   MPI_Errhandler prog_world = MPI_ERRHANDLER_NULL, prog_self = MPI_ERRHANDLER_NULL;
   MPI_Errhandler on_world = MPI_ERRHANDLER_NULL, on_self = MPI_ERRHANDLER_NULL;
