@@ -167,16 +167,49 @@ void after_session_init(MPI_Session session);
 void before_session_finalize();
 void after_session_finalize();
 #endif
-// Whether mpiattr made `code` (MPI_Error_class, MPI_Error_string answer it, the host every other):
-// one unsigned compare for a code outside make_code's range, where the hosts' codes practically
-// always are (MPICH's carry a ring index from bit 19 up, Open MPI's are small), then the
-// kept-message check for one inside, which a host's code there fails (D74).
-MPIATTR_HOT bool owns_code(int code) {
-  return errors::may_be_made_code(code) && errors::made_code(code);
+// The handlers PMPI_Comm_get_errhandler gives without a reference to free.
+inline bool predefined_handler(MPI_Errhandler eh) {
+  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
+#ifdef MPI_ERRORS_ABORT
+         || eh == MPI_ERRORS_ABORT
+#endif
+      ;
 }
-// The answers for a code owns_code says mpiattr made: out of line, so that the entry points'
+
+// The codes mpiattr returns over a host are the host's (host_codes.cc, D87): per class a ring of
+// codes the host added, found again through a table of their values (code << 32 | class << 8 |
+// slot; 0: empty), written under a lock and read without one. g_code_range is the lowest code
+// added << 32 | the highest less the lowest; before any, it holds 0x80000000 alone, which is no
+// code (codes are not negative).
+inline constexpr std::uint64_t kNoCodeRange = std::uint64_t{0x80000000u} << 32;
+inline constexpr unsigned kCodeTable = 4096;
+extern std::atomic<std::uint64_t> g_code_range;
+extern std::atomic<std::uint64_t> g_code_table[kCodeTable];
+inline unsigned code_hash(std::uint32_t code) { return (code * 0x9E3779B1u) >> 20; }
+static_assert(kCodeTable == 1u << 12, "code_hash gives 12 bits");
+// The table's entry for `code`, or 0 when mpiattr did not issue it. A host code outside the range
+// of mpiattr's (every code before mpiattr's first failure, and the hosts' own codes: MPICH's
+// classes and encoded codes, Open MPI's classes below the added ones) costs a load, a subtraction
+// and one unsigned compare.
+MPIATTR_HOT std::uint64_t issued_entry(int code) {
+  const std::uint64_t r = g_code_range.load(std::memory_order_relaxed);
+  const auto u = static_cast<std::uint32_t>(code);
+  if (u - static_cast<std::uint32_t>(r >> 32) > static_cast<std::uint32_t>(r)) [[likely]] return 0;
+  for (unsigned i = code_hash(u);; i = (i + 1) & (kCodeTable - 1)) {
+    const std::uint64_t e = g_code_table[i].load(std::memory_order_acquire);
+    if (e == 0) return 0;
+    if (static_cast<std::uint32_t>(e >> 32) == u) return e;
+  }
+}
+// Whether mpiattr issued `code` (MPI_Error_string answers it, the host every other).
+MPIATTR_HOT bool owns_code(int code) { return issued_entry(code) != 0; }
+// The code to return for a failure of mpiattr's class `cls` (the host's value host_cls) with the
+// message `text`: one of the class's ring, or host_cls when no code can be had. `quiet`: the
+// communicator whose handler the host raises a refused MPI_Add_error_code on, set to
+// MPI_ERRORS_RETURN for the call (MPI_COMM_NULL: left alone, at MPI_THREAD_MULTIPLE).
+int issue_code(int cls, int host_cls, const char* text, MPI_Comm quiet) noexcept;
+// MPI_Error_string of a code owns_code says mpiattr issued: out of line, so that the entry point's
 // path for the host's codes keeps no stack frame (a compare and a tail call, D74).
-[[gnu::cold, gnu::noinline]] int error_class(int code, int* error_class);
 [[gnu::cold, gnu::noinline]] int error_string(int code, char* string, int* resultlen);
 
 // The predefined callbacks and error classes as the host's mpi.h defines them (generated).

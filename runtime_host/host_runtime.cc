@@ -362,14 +362,6 @@ void census(object_kind kind, std::uint32_t index) {
 std::atomic<int> g_probe_world_calls{0}, g_probe_self_calls{0};
 void probe_on_world(MPI_Comm*, int*, ...) { g_probe_world_calls.fetch_add(1); }
 void probe_on_self(MPI_Comm*, int*, ...) { g_probe_self_calls.fetch_add(1); }
-// The handlers PMPI_Comm_get_errhandler gives without a reference to free.
-bool predefined_handler(MPI_Errhandler eh) {
-  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
-#ifdef MPI_ERRORS_ABORT
-         || eh == MPI_ERRORS_ABORT
-#endif
-      ;
-}
 void measure_no_object_handler() {
   MPI_Errhandler prog_world = MPI_ERRHANDLER_NULL, prog_self = MPI_ERRHANDLER_NULL;
   MPI_Errhandler on_world = MPI_ERRHANDLER_NULL, on_self = MPI_ERRHANDLER_NULL;
@@ -527,27 +519,45 @@ MPI_Comm no_object_comm() {
   return g_no_object_on_world.load(std::memory_order_relaxed) ? MPI_COMM_WORLD : MPI_COMM_SELF;
 }
 
-// The code to call the host's error handler `eh` with, for `code` (D56). A fatal handler
-// (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT) is to end the process as the host does for its own
-// errors: mpiattr's message, naming the routine, is printed first (the host can say neither what
-// an mpiattr code means nor in which routine it was raised), then the handler gets the host's own
-// code for the error's class, which it decodes and takes its exit status from. Any other handler
-// gets mpiattr's code, which mpiattr's MPI_Error_string and MPI_Error_class decode. A code mpiattr
-// did not make (a callback's own, R4.5) is the host's, and goes as it is. Frees eh's reference.
-int code_for_handler(MPI_Errhandler eh, int code, const char* routine) {
+// The code the program gets for `code` (D87): for a code mpiattr made, one the host added to the
+// error class (issue_code: the host's MPI_Error_class classes it, this library's MPI_Error_string
+// gives mpiattr's message), or the bare host class when the host gives none; any other code (a
+// callback's own, R4.5; a bare class) as it is.
+[[gnu::cold]] int issued(int code) {
+  if (!errors::made_code(code)) return code;
+  int cls = 0;
+  errors::class_of(code, &cls);
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  errors::string_of(code, text, sizeof text, &len);
+  // (A refused code raises on the handler of the host's errors with no object: silenced for the
+  // call below MPI_THREAD_MULTIPLE; at it another thread's errors there could be lost.)
+  const MPI_Comm quiet = sync::concurrent() || !world_active() ? MPI_COMM_NULL : no_object_comm();
+  return issue_code(cls, host_class(cls), text, quiet);
+}
+
+// The code to call the host's error handler `eh` with, for `code` (D56), and the code the program
+// gets back (*out). A fatal handler (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT) is to end the process
+// as the host does for its own errors: mpiattr's message, naming the routine, is printed first
+// (the host's handler prints the class's text and cannot say in which routine the error was
+// raised), then the handler gets the host's own code for the error's class, which it takes its
+// exit status from (a code the host added would give Open MPI's exit status the code's value, 0
+// for code 512: D83). Any other handler gets the code the program gets (issued). Frees eh's
+// reference.
+int code_for_handler(MPI_Errhandler eh, int code, int* out, const char* routine) {
   bool fatal = eh == MPI_ERRORS_ARE_FATAL;
 #ifdef MPI_ERRORS_ABORT
   fatal = fatal || eh == MPI_ERRORS_ABORT;
 #endif
   if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
-  if (!fatal) return code;
+  if (!fatal) return *out = issued(code);
   print_fatal(code, routine);
   return host_code_for(code);
 }
-void call_comm_handler(MPI_Comm c, int code, const char* routine) {
+void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Comm_get_errhandler(c, &eh);
-  PMPI_Comm_call_errhandler(c, code_for_handler(eh, code, routine));
+  PMPI_Comm_call_errhandler(c, code_for_handler(eh, code, out, routine));
 }
 // An error with no object while only sessions are live: no MPI_COMM_SELF to take it (MPI-4.1
 // §11.3.1 gives sessions' errors to the session's handler, and a caching routine names none), so
@@ -556,13 +566,13 @@ void call_comm_handler(MPI_Comm c, int code, const char* routine) {
 [[noreturn, gnu::cold]] void fatal_without_world(int code, const char* routine) {
   print_fatal(code, routine);
   int cls = MPI_ERR_OTHER;
-  MPIATTR_HOST_PMPI(MPI_Error_class)(host_code_for(code), &cls);
+  PMPI_Error_class(host_code_for(code), &cls);
   std::_Exit(cls > 0 && cls < 256 ? cls : 1);
 }
-void call_win_handler(MPI_Win w, int code, const char* routine) {
+void call_win_handler(MPI_Win w, int code, int* out, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Win_get_errhandler(w, &eh);
-  PMPI_Win_call_errhandler(w, code_for_handler(eh, code, routine));
+  PMPI_Win_call_errhandler(w, code_for_handler(eh, code, out, routine));
 }
 
 }  // namespace
@@ -627,15 +637,16 @@ int raise(object_kind kind, std::uintptr_t key, bool has_target, status st, cons
     print_fatal(code, routine);
     std::_Exit(1);
   }
+  int out = -1;  // the code the program gets (the handler's, unless that was fatal and returned)
   if (has_target && kind == object_kind::win)
-    call_win_handler(from_native<MPI_Win>(key), code, routine);
+    call_win_handler(from_native<MPI_Win>(key), code, &out, routine);
   else if (has_target && kind == object_kind::comm)
-    call_comm_handler(from_native<MPI_Comm>(key), code, routine);
+    call_comm_handler(from_native<MPI_Comm>(key), code, &out, routine);
   else if (!world_active())  // sessions alone: the initial handler, fatal, as the host's (D57)
     fatal_without_world(code, routine);
   else  // datatypes, keyvals, null handles: the host's handler for its own such errors (D56)
-    call_comm_handler(no_object_comm(), code, routine);
-  return code;
+    call_comm_handler(no_object_comm(), code, &out, routine);
+  return out != -1 ? out : host_code_for(code);
 }
 
 int after_dup(object_kind kind, const char* routine, std::uintptr_t old, std::uintptr_t fresh,
@@ -754,18 +765,6 @@ void release(object_kind kind, std::uintptr_t key) {
     t.native = key;
     g_life.type_release(t);
   }
-}
-
-int error_class(int code, int* cls) {
-  int c = 0;
-  errors::class_of(code, &c);
-  *cls = host_class(c);
-  return MPI_SUCCESS;
-}
-
-int error_string(int code, char* string, int* resultlen) {
-  errors::string_of(code, string, MPI_MAX_ERROR_STRING, resultlen);
-  return MPI_SUCCESS;
 }
 
 }  // namespace mpiattr::host

@@ -9,12 +9,14 @@ Each routine of the spec gets a host role, derived from its `core` key:
     the object handle, which the host runtime finds in its own table (or validates with the host).
   - dup: the host duplicates, then mpiattr's copy callbacks run (host::after_dup).
   - free: mpiattr's delete callbacks run at the call, then the host frees (host::before_free).
-  - finalize, error: MPI_Finalize deletes MPI_COMM_SELF's attributes first; MPI_Error_class and
-    MPI_Error_string answer for mpiattr's error codes and pass the host's through.
+  - finalize, error_string: MPI_Finalize deletes MPI_COMM_SELF's attributes first;
+    MPI_Error_string answers for the codes mpiattr issued (codes the host added, whose class the
+    host's own MPI_Error_class gives: the library does not define that one, docs/decisions.md D87)
+    and passes the host's through.
   - session_init, session_finalize: the host's call, then mpiattr counts the live sessions, so that
     caching works with sessions alone and stops with the last model (docs/decisions.md D57). Only
     where the host has sessions (MPICH 4; Open MPI 4.1 has none): guarded like any MPI-4 routine.
-The dup, free, finalize, error and session routines are defined under their PMPI_ names too
+The dup, free, finalize, error-string and session routines are defined under their PMPI_ names too
 (both_names).
 Every other routine is the host's: it is not defined here.
 
@@ -58,7 +60,7 @@ def role(fn: Function) -> str | None:
         return "dup"
     if fn.core in _FREE:
         return "free"
-    if fn.core in ("finalize", "error_class", "error_string", "session_init", "session_finalize"):
+    if fn.core in ("finalize", "error_string", "session_init", "session_finalize"):
         return fn.core
     return None
 

@@ -124,6 +124,32 @@ static void plain_case(const char *what, int rc, int cls)
     CHECK(name, intact());
 }
 
+/* Whether `name` resolves (for this program's calls) to mpiattr's host library,
+ * libmpiattr_<host> (D87; standalone mpiattr's is libmpiattr, where D3 holds instead). */
+static int d87_from_mpiattr(const char *name)
+{
+    void *p = dlsym(RTLD_DEFAULT, name);
+    Dl_info di;
+    return p && dladdr(p, &di) && di.dli_fname &&
+           (strstr(di.dli_fname, "libmpiattr_mpich") || strstr(di.dli_fname, "libmpiattr_openmpi"));
+}
+
+/* Whether MPI_Error_string of `code` contains both words. */
+static int d87_message_has(int code, const char *a, const char *b)
+{
+    char s[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    return MPI_Error_string(code, s, &len) == MPI_SUCCESS && len == (int)strlen(s) &&
+           strstr(s, a) && strstr(s, b);
+}
+
+static long d87_lastusedcode(void)
+{
+    int *last = NULL, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+    return flag && last ? *last : -1;
+}
+
 int main(int argc, char **argv)
 {
     int rc, f;
@@ -278,6 +304,65 @@ int main(int argc, char **argv)
     hc_errors_return();
     MPI_Errhandler_free(&ehw);
     MPI_Errhandler_free(&ehs);
+
+    /* D87: over a host, a failure of mpiattr's returns a code the host added to the failure's
+     * class, so the host's own MPI_Error_class (and PMPI_, Fortran, mpi_f08: the library defines
+     * none of them) classes it; the library's MPI_Error_string gives mpiattr's message for it.
+     * Per class, a ring of D87_RING codes, reused round-robin: the code of failure D87_RING + 1
+     * is that of the first, and its message the last failure's. On the host alone the codes are
+     * the host's own, and standalone mpiattr's its own (D3): only the class is checked there. */
+    {
+#define D87_RING 64
+        static const char *const host_names[] = {"MPI_Error_class", "PMPI_Error_class",
+                                                 "mpi_error_class_", "mpi_error_class_f08_", NULL};
+        int under = d87_from_mpiattr("MPI_Comm_set_attr"), names_ok = 1, cls = -1, ok;
+        for (int i = 0; host_names[i]; i++)
+            names_ok &= !d87_from_mpiattr(host_names[i]);
+        CHECK("D87_MPI_Error_class_is_the_hosts_own_routine",
+              names_ok && (!under || d87_from_mpiattr("MPI_Error_string")));
+        rc = MPI_Type_get_attr(MPI_INT, kc, &v, &f);
+        CHECK("D87_code_classes_with_the_hosts_MPI_Error_class",
+              rc != MPI_SUCCESS && PMPI_Error_class(rc, &cls) == MPI_SUCCESS &&
+                  cls == MPI_ERR_KEYVAL && (!under || rc != MPI_ERR_KEYVAL));
+        CHECK("D87_code_gives_mpiattrs_message",
+              !under || d87_message_has(rc, "MPI_Type_get_attr", "keyval"));
+        int codes[D87_RING + 1], distinct = 1, all_keyval = 1;
+        codes[0] = rc;
+        for (int i = 1; i <= D87_RING; i++) {
+            codes[i] = i < D87_RING ? MPI_Type_get_attr(MPI_INT, kc, &v, &f)
+                                    : MPI_Type_delete_attr(MPI_INT, kc);
+            cls = -1;
+            MPI_Error_class(codes[i], &cls);
+            all_keyval &= cls == MPI_ERR_KEYVAL;
+            for (int j = 0; j < i && i < D87_RING; j++)
+                distinct &= codes[j] != codes[i];
+        }
+        ok = !under || (distinct && codes[D87_RING] == codes[0] &&
+                        d87_message_has(codes[0], "MPI_Type_delete_attr", "keyval") &&
+                        d87_message_has(codes[1], "MPI_Type_get_attr", "keyval"));
+        CHECK("D87_ring_of_codes_per_class_wraps_after_64", all_keyval && ok);
+        INFO("D87_MPI_LASTUSEDCODE_after_failures", d87_lastusedcode());
+#undef D87_RING
+    }
+
+    /* What docs/decisions.md D83 rests on (mpiattr's error routines stay in front of the host):
+     * a code MPI_Add_error_code makes in a predefined class has that class, and MPI_Error_string
+     * gives the string MPI_Add_error_string set, replaced by a second call (MPI-4.1 §10.5).
+     * MPICH 4.0.2 gives the class's text and an unrelated message of its own instead
+     * (divergences.toml): the day it passes, D83's design can be revisited. Last but one: the
+     * code stays in the host's table. */
+    {
+        int code = MPI_SUCCESS, cls = MPI_SUCCESS, len = 0, added;
+        char s[MPI_MAX_ERROR_STRING] = "";
+        added = MPI_Add_error_code(MPI_ERR_KEYVAL, &code) == MPI_SUCCESS &&
+                MPI_Add_error_string(code, "D83 probe: first") == MPI_SUCCESS &&
+                MPI_Add_error_string(code, "D83 probe: replaced") == MPI_SUCCESS;
+        CHECK("D83_added_code_of_a_predefined_class_has_that_class",
+              added && MPI_Error_class(code, &cls) == MPI_SUCCESS && cls == MPI_ERR_KEYVAL);
+        CHECK("D83_added_code_of_a_predefined_class_gives_its_added_string",
+              added && MPI_Error_string(code, s, &len) == MPI_SUCCESS &&
+                  strcmp(s, "D83 probe: replaced") == 0 && len == (int)strlen(s));
+    }
 
     /* ---- last: set with a freed key (see the header); ucomm is never freed ---- */
     rc = MPI_Comm_set_attr(ucomm, kstale_value, (void *)1);

@@ -82,6 +82,8 @@ program R3_bad_input_f08
              ierr == MPI_SUCCESS .and. slen > 0 .and. slen <= MPI_MAX_ERROR_STRING .and. &
              len_trim(text) > 0)
   call info_text('error_string_of_comm_set_attr_type_keyval', text(1:min(max(slen, 1), 120)))
+  call check_added_code('D87_code_is_added_and_gives_mpiattrs_message', rc, MPI_ERR_KEYVAL, &
+                        text, 'MPI_COMM_SET_ATTR')
 
   ! ---- a predefined attribute cannot be set or deleted (R8.1) ----
   call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, MPI_TAG_UB, 5_ak, rc)

@@ -14,7 +14,10 @@
  *   bit 4  `use mpi_f08`                               mpi_comm_set_attr_f08_, ...
  *
  * Every name of a selected binding must resolve (an unresolved name fails the check in both
- * directions: the program calls it, so something defines it).
+ * directions: the program calls it, so something defines it). MPI_ERROR_CLASS is the host's in
+ * every run over a host (docs/decisions.md D87: the codes mpiattr returns are the host's): its
+ * names must never come from libmpiattr_mpich or libmpiattr_openmpi (standalone mpiattr, which
+ * is the MPI library, defines them in libmpiattr).
  *
  * Callable from Fortran (BIND(C)):
  *   int fhc_provider_check(int bindings, char *info, int info_len)
@@ -46,7 +49,7 @@ static const struct { const char *stem; int mpi1_only; } fhc_f_names[] = {
     {"mpi_comm_free", 0},        {"mpi_type_create_keyval", 0}, {"mpi_type_set_attr", 0},
     {"mpi_type_get_attr", 0},    {"mpi_type_dup", 0},           {"mpi_type_free", 0},
     {"mpi_win_create_keyval", 0}, {"mpi_win_set_attr", 0},      {"mpi_win_get_attr", 0},
-    {"mpi_win_free", 0},         {"mpi_error_class", 0},        {"mpi_keyval_create", 1},
+    {"mpi_win_free", 0},         {"mpi_error_string", 0},       {"mpi_keyval_create", 1},
     {"mpi_attr_put", 1},         {"mpi_attr_get", 1},           {NULL, 0}};
 
 static void fhc_pad(char *dst, int len, const char *src)
@@ -124,6 +127,18 @@ int fhc_provider_check(const int *bindings, char *info, const int *info_len)
         if ((*bindings & 4) && !fhc_f_names[i].mpi1_only) {
             snprintf(sym, sizeof sym, "%s_f08_", fhc_f_names[i].stem);
             ok &= fhc_one(sym, want, avoid, first, sizeof first);
+        }
+    }
+    for (int i = 0; i < 3; i++) { /* D87: the host's, under mpiattr's host library too */
+        static const char *const host_own[] = {"MPI_Error_class", "mpi_error_class_",
+                                               "mpi_error_class_f08_"};
+        void *p = dlsym(RTLD_DEFAULT, host_own[i]);
+        Dl_info di;
+        if (p && dladdr(p, &di) && di.dli_fname &&
+            (strstr(di.dli_fname, "libmpiattr_mpich") || strstr(di.dli_fname, "libmpiattr_openmpi"))) {
+            fprintf(stderr, "fhost_check: %s comes from %s (want the host's)\n", host_own[i],
+                    di.dli_fname);
+            ok = 0;
         }
     }
     fhc_pad(info, *info_len, first);
