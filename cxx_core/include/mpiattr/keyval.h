@@ -238,8 +238,8 @@ class keyval_registry {
     // The kind's row as one address (`lea hot_win_(%rip)`): each row is its own symbol, so no
     // kind's offset is added to the index (D76, D78; the window row was 16 MiB into one array,
     // past the offset x86-64's small model folds into a symbol's address: one `add` more, D82).
+    // (No longer pinned to a register: the pin made the free copy the row's address, D82.)
     const hot_entry* row = hot_row(kind);
-    asm("" : "+r"(row));
     if (__atomic_load_n(&row[i].handle, __ATOMIC_RELAXED) !=
         static_cast<std::uint32_t>(keyval))
       return false;
