@@ -57,9 +57,19 @@ template <object_kind K, typename T, bool Concurrent = false>
 MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, void* attribute_val,
                           int* flag) {
   if (attribute_val == nullptr || flag == nullptr) return false;
+  if constexpr (!Concurrent) {
+    switch (fast::get_attr<K>(table, h, keyval, [attribute_val](const attr_store& s, std::size_t i) {
+              return s.read_c_unsynchronised(i, static_cast<void**>(attribute_val));
+            })) {
+      case fast::got::not_done: return false;
+      case fast::got::present: fast::put_flag(flag, 1); return true;
+      case fast::got::absent: break;
+    }
+    fast::put_flag(flag, 0);
+    return true;
+  }
   attr_read r;
-  if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
-    return false;
+  if (!fast::get_attr_concurrent<K>(table, h, keyval, r)) return false;  // (Concurrent)
   if (r.found) [[likely]] {
     *static_cast<void**>(attribute_val) = r.as_c();
     fast::put_flag(flag, 1);

@@ -33,9 +33,24 @@ inline H c_handle(MPI_Fint f) {
 template <object_kind K, bool F08, typename T, typename V, bool Concurrent = false>
 MPIATTR_HOT bool fast_get(const object_table<T>& table, handle_t h, int keyval, V* value, MPI_Fint* flag,
                           MPI_Fint* ierror) {
+  if constexpr (!Concurrent) {
+    // (The word whoever wrote it: the hit is one test of the slot's origin, D82.)
+    aint word;
+    switch (fast::get_attr<K>(table, h, keyval,
+                             [&word](const attr_store& s, std::size_t i) { return s.read_word_unsynchronised(i, &word); })) {
+      case fast::got::not_done: return false;
+      case fast::got::present:
+        if constexpr (std::is_same_v<V, MPI_Fint>) *value = attribute_value(word, origin::c_address).as_fortran_int();
+        else *value = word;
+        fast::put_flag(flag, MPIATTR_F_TRUE);
+        break;
+      case fast::got::absent: fast::put_flag(flag, MPIATTR_F_FALSE); break;
+    }
+    if (!F08 || ierror != nullptr) [[likely]] *ierror = MPI_SUCCESS;
+    return true;
+  }
   attr_read r;
-  if (!(Concurrent ? fast::get_attr_concurrent<K>(table, h, keyval, r) : fast::get_attr<K>(table, h, keyval, r)))
-    return false;
+  if (!fast::get_attr_concurrent<K>(table, h, keyval, r)) return false;  // (Concurrent)
   // (A hit is the likely case, laid out straight through with the flag a constant store: the
   // compiler otherwise put it out of line with a jump back, D71; it still did until the flag
   // stores became volatile and read_unsynchronised's test [[likely]], D76.)

@@ -121,7 +121,7 @@ keyval_record* keyval_registry::acquire_freed(int keyval) {
 // any keyval exists, whichever runtime runs the core; no user keyval has index 0
 // (kFirstUserIndex), so nothing ever writes the entry again.
 bool keyval_registry::reserve_hot_entry_zero() {
-  for (auto& kind_entries : hot_) kind_entries[0].handle = 1;
+  for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win}) hot_row(k)[0].handle = 1;
   return true;
 }
 const bool keyval_registry::hot_entry_zero_reserved_ = keyval_registry::reserve_hot_entry_zero();

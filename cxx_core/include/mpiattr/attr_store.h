@@ -89,6 +89,47 @@ class attr_store {
     }
     return out->found;
   }
+  // read_unsynchronised for the fast gets' hits (D82), on the tag's low byte (origin, kDeleting,
+  // kCounted), loaded plainly so that GCC folds it into one compare with the slot's offset (an
+  // atomic load it does not fold): no writer runs beside these reads, and a char-typed access may
+  // alias the tag. For C (c_glue.h: fast_get): whether an attribute is there, and if so *value
+  // set to what C's get_attr returns (attribute_value::as_c); the hit on a value C wrote is one
+  // compare, the low byte being exactly origin::c_address, and the word is the result. Every
+  // other state (empty; written from Fortran, whose home C reads, R7.3; being deleted or counted)
+  // is decided after it, as read_unsynchronised decides.
+  MPIATTR_HOT bool read_c_unsynchronised(std::size_t index, void** value) const {
+    if (index < kPredefinedIndices + kChunk) [[likely]] {
+      const slot* s = &inline_chunk_[index - kPredefinedIndices];
+      if (low_tag(s) == static_cast<std::uint8_t>(origin::c_address)) [[likely]] {
+        *value = reinterpret_cast<void*>(s->word.load(std::memory_order_relaxed));
+        return true;
+      }
+      asm("" : "+r"(s));  // (so that the hit's compare takes the byte from memory and the address
+                          // is made here: GCC otherwise loads the byte and makes it before, D82)
+      if (!(low_tag(s) & kOriginMask)) return false;
+      *value = attribute_value(s->word.load(std::memory_order_relaxed), static_cast<origin>(low_tag(s) & kOriginMask))
+                   .as_c(reinterpret_cast<const aint*>(&s->word));
+      return true;
+    }
+    attr_read r;
+    if (!read_unsynchronised(index, &r)) return false;
+    *value = r.as_c();
+    return true;
+  }
+  // For Fortran (f_glue.h: fast_get), which reads the word whoever wrote it (R7.3): whether an
+  // attribute is there, and if so its word in *word; the hit is one test of the origin's bits.
+  MPIATTR_HOT bool read_word_unsynchronised(std::size_t index, aint* word) const {
+    if (index < kPredefinedIndices + kChunk) [[likely]] {
+      const slot* s = &inline_chunk_[index - kPredefinedIndices];
+      if (!(low_tag(s) & kOriginMask)) [[unlikely]] return false;
+      *word = s->word.load(std::memory_order_relaxed);
+      return true;
+    }
+    attr_read r;
+    if (!read_unsynchronised(index, &r)) return false;
+    *word = r.value.word();
+    return true;
+  }
   // The set fast paths: store the value if the slot exists and is empty, or holds a value with no
   // delete callback to run (`flags` are the keyval's); otherwise not_done, changing nothing, and
   // the checked path must do it. Below MPI_THREAD_MULTIPLE (Locked false) no reader or writer can
@@ -290,6 +331,11 @@ class attr_store {
     std::uint32_t seq = 0;
   };
   static_assert(sizeof(slot) == 16, "an attribute slot is 16 bytes");
+  // The tag's low byte, plainly: for the fast gets below MPI_THREAD_MULTIPLE.
+  static std::uint8_t low_tag(const slot* s) {
+    static_assert((kOriginMask | kDeleting | kCounted) < 256 && kFlagShift >= 8);
+    return reinterpret_cast<const std::uint8_t*>(&s->tag)[MPIATTR_BIG_ENDIAN ? sizeof(s->tag) - 1 : 0];
+  }
   static entry entry_of(std::uint32_t index, const slot& s) {
     const std::uint32_t tag = s.tag.load(std::memory_order_relaxed);
     return entry{index, s.seq,

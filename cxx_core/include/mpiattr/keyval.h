@@ -221,8 +221,8 @@ class keyval_registry {
   MPIATTR_HOT keyval_record* at(std::uint32_t index) const { return &records_[index]; }
 
   // The fast path's check (mpiattr/fast.h): whether `keyval` is a live keyval created by the
-  // user for objects of kind `kind` (comm, type or win); if so, sets *index. hot_ holds, per
-  // kind and index, the live handle (0 for free, freed and predefined keyvals, and for keyvals of
+  // user for objects of kind `kind` (comm, type or win); if so, sets *index. The hot rows
+  // (hot_row) hold, per kind and index, the live handle (0 for free, freed and predefined keyvals, and for keyvals of
   // the other kinds; entry 0 holds 1, so MPI_KEYVAL_INVALID matches nothing) and the attribute
   // flags, so this is one compare. Its fields are read and written with relaxed atomic
   // accesses (plain loads and stores on the machines we know), so that the fast paths of
@@ -235,12 +235,11 @@ class keyval_registry {
   MPIATTR_HOT bool live_user(int keyval, object_kind kind, Index* index) const {
     std::size_t i = static_cast<std::uint32_t>(keyval) & (kMaxIndex - 1);
     asm("" : "+r"(i));  // (one register: GCC otherwise computes the AND twice)
-    // The kind's row as one address (`lea hot_+row(%rip)`): indexed as hot_[kind][i], GCC adds
-    // the row's offset to the index with a separate `lea` in the datatype and window gets (D76,
-    // D78). The window row, 16 MiB into hot_, is past the offset x86-64's small model folds into
-    // a symbol's address, so a window get keeps one instruction more.
-    const hot_entry* row = hot_[static_cast<int>(kind)];
-    asm("" : "+r"(row));
+    // The kind's row as one address (`lea hot_win_(%rip)`): each row is its own symbol, so no
+    // kind's offset is added to the index (D76, D78; the window row was 16 MiB into one array,
+    // past the offset x86-64's small model folds into a symbol's address: one `add` more, D82).
+    // (No longer pinned to a register: the pin made the free copy the row's address, D82.)
+    const hot_entry* row = hot_row(kind);
     if (__atomic_load_n(&row[i].handle, __ATOMIC_RELAXED) !=
         static_cast<std::uint32_t>(keyval))
       return false;
@@ -252,7 +251,7 @@ class keyval_registry {
   }
   // The attr_flags of a keyval live_user() accepted.
   MPIATTR_HOT std::uint8_t hot_flags(object_kind kind, std::uint32_t index) const {
-    return __atomic_load_n(&hot_[static_cast<int>(kind)][index].flags, __ATOMIC_RELAXED);
+    return __atomic_load_n(&hot_row(kind)[index].flags, __ATOMIC_RELAXED);
   }
 
   // A keyval the user may set or get with: created and not yet freed.
@@ -396,16 +395,15 @@ class keyval_registry {
     std::uint8_t flags;    // valid while handle is not 0
   };
   static_assert(sizeof(hot_entry) == 8);
-  static constexpr int kKeyvalKinds = 3;  // comm, type, win: the kinds that carry attributes
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
-    hot_entry& e = hot_[static_cast<int>(kind)][i];
+    hot_entry& e = hot_row(kind)[i];
     // (Unconditional: the handle's store writes the same line, and a load, compare and branch
     // cost a create more than the store, D71.)
     __atomic_store_n(&e.flags, flags, __ATOMIC_RELAXED);
     __atomic_store_n(&e.handle, handle, __ATOMIC_RELAXED);
   }
   void clear_hot(std::uint32_t i, object_kind kind) {
-    __atomic_store_n(&hot_[static_cast<int>(kind)][i].handle, 0u, __ATOMIC_RELAXED);
+    __atomic_store_n(&hot_row(kind)[i].handle, 0u, __ATOMIC_RELAXED);
   }
   // attach() when some keyval is counted: whether this one is (then a reference is taken).
   [[gnu::noinline]] bool attach_counted(std::uint32_t index) {
@@ -479,7 +477,15 @@ class keyval_registry {
   // Static members (the registry is a singleton), so that they are zero-initialised static
   // storage: pages never used cost neither memory nor file size.
   static inline keyval_record records_[kMaxIndex] = {};           // by keyval index
-  static inline hot_entry hot_[kKeyvalKinds][kMaxIndex] = {};  // see live_user()
+  // See live_user(). One array per kind, each its own symbol, so that a get addresses its row
+  // with one RIP-relative `lea` (D82).
+  static inline hot_entry hot_comm_[kMaxIndex] = {};
+  static inline hot_entry hot_type_[kMaxIndex] = {};
+  static inline hot_entry hot_win_[kMaxIndex] = {};
+  // The row of `kind` (comm, type or win): a constant address when `kind` is one.
+  MPIATTR_HOT static hot_entry* hot_row(object_kind kind) {
+    return kind == object_kind::comm ? hot_comm_ : kind == object_kind::type ? hot_type_ : hot_win_;
+  }
   // Why the free of a keyval cannot simply recycle its index (free_fast): an attribute was ever
   // stored under it (drop_handle then counts them, lazy counting), or its language binding holds
   // state for it (release() gives it back).

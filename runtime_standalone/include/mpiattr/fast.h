@@ -67,15 +67,16 @@ MPIATTR_HOT bool set_attr_concurrent(const object_table<T>& table, handle_t h, i
          attr_store::fast_put::not_done;
 }
 
-// MPI_XXX_GET_ATTR: true when done (out.found tells whether an attribute was there).
-// (The keyval's index is computed once, in 64 bits, D71.)
-template <object_kind K, typename T>
-MPIATTR_HOT bool get_attr(const object_table<T>& table, handle_t h, int keyval, attr_read& out) {
+// MPI_XXX_GET_ATTR: not_done, or whether an attribute was there, as read(store, index) says (it
+// writes the value the binding reads; attr_store.h: read_c_unsynchronised, read_word_unsynchronised,
+// one compare or test on the hit, D82). (The keyval's index is computed once, in 64 bits, D71.)
+enum class got { not_done, absent, present };
+template <object_kind K, typename T, typename Read>
+MPIATTR_HOT got get_attr(const object_table<T>& table, handle_t h, int keyval, Read&& read) {
   T* o = table.fast_lookup(h, rt().fast_mask.load(std::memory_order_relaxed));
   std::size_t index;
-  if (o == nullptr || !keyvals().live_user(keyval, K, &index)) return false;
-  o->attrs.read_unsynchronised(index, &out);
-  return true;
+  if (o == nullptr || !keyvals().live_user(keyval, K, &index)) return got::not_done;
+  return read(o->attrs, index) ? got::present : got::absent;
 }
 
 // MPI_XXX_SET_ATTR: true when done.
