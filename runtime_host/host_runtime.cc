@@ -448,6 +448,37 @@ bool world_active() {
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
   keyvals().set_attribute_census(census);
+  // mpiattr's own allocations at its start (D85), made before the host is asked for anything: with
+  // MPIATTR_REPORT, the report's records and a record per kind; without it, none (the D56 probe,
+  // the finalize guard and the host keyvals are the host's allocations, the host routines were
+  // resolved with dlsym at their first call). Out of memory there throws with nothing of the
+  // host's made (std::bad_alloc: the entry point raises MPI_ERR_NO_MEM through the host's
+  // handler, D61), and the next caching call starts from here again.
+  int rank = g_session_rank, size = g_session_size;
+  if (world) {
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h).
+  const bool reporting = report::start(rank, size, kHostName);
+  if (reporting) {
+    // MPIATTR_REPORT names the dup that made an object (D60): every dup and free must pass through
+    // after_dup and before_free, which no_records() skips while a kind has no record. A record per
+    // kind under a key no host handle is (an address of this library's) keeps that test false
+    // while reporting, at no cost when not.
+    static const char pin = 0;
+    const auto key = reinterpret_cast<std::uintptr_t>(&pin);
+    for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win}) {
+      if (find(k, key) != nullptr) continue;  // (pinned by a start that ran out of memory after it)
+      attr_object* o = new_record(k, key, false);
+      try {
+        insert(o);
+      } catch (...) {  // (out of memory: the table is as it was)
+        recycle(o);
+        throw;
+      }
+    }
+  }
   // mpiattr's own host keyvals. The host refuses them only when it is out of memory itself (D66):
   // the routine that started mpiattr then returns the host's code, which the host's handler has
   // had, and the next caching call tries again, from nothing.
@@ -469,22 +500,6 @@ bool world_active() {
     return false;
   }
   g_refused.store(0, std::memory_order_release);
-  // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h).
-  int rank = g_session_rank, size = g_session_size;
-  if (world) {
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  const bool reporting = report::start(rank, size, kHostName);
-  if (reporting) {
-    // MPIATTR_REPORT names the dup that made an object (D60): every dup and free must pass through
-    // after_dup and before_free, which no_records() skips while a kind has no record. A record per
-    // kind under a key no host handle is (an address of this library's) keeps that test false
-    // while reporting, at no cost when not.
-    static const char pin = 0;
-    for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win})
-      insert(new_record(k, reinterpret_cast<std::uintptr_t>(&pin), false));
-  }
   g_fast.store(level != host_thread_multiple && !reporting);
   g_fast_concurrent.store(level == host_thread_multiple && !reporting);
   g_state.store(kRunning, std::memory_order_release);
