@@ -2,11 +2,13 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <mutex>
 #include <iostream>
 #include <iterator>
@@ -140,25 +142,38 @@ status install_handles_locked() {
 }
 
 // The predefined datatypes, all made before any is installed (D85): when memory runs out the
-// unique_ptrs free what was made, and nothing was installed.
+// unique_ptrs free what was made, and nothing was installed. A few allocations in all (an array of
+// the objects, the distinct type maps, the names too long to be kept inline), not four a datatype:
+// less to fail, and less for MPI_Init to do.
 struct predefined_types {
-  std::vector<std::unique_ptr<type_object>> objects;
+  std::unique_ptr<type_object[]> objects;  // (installed, they live as long as the process)
   std::vector<std::unique_ptr<const std::vector<type_block>>> maps;  // (owned until installed)
 };
 
 // A predefined datatype lives as long as the process, and so does its type map: shared without
 // a count (an aliasing pointer with no owner, which allocates nothing), so that copying it (a dup
-// of MPI_INT, the part a constructor keeps) costs no atomic read-modify-write (D67).
-std::shared_ptr<const std::vector<type_block>> immortal(predefined_types& made, std::vector<type_block> blocks) {
-  made.maps.push_back(std::make_unique<const std::vector<type_block>>(std::move(blocks)));
-  return std::shared_ptr<const std::vector<type_block>>(std::shared_ptr<void>(), made.maps.back().get());
+// of MPI_INT, the part a constructor keeps) costs no atomic read-modify-write (D67). Datatypes
+// with the same map (MPI_INT and MPI_FLOAT, ...) share one.
+std::shared_ptr<const std::vector<type_block>> immortal(predefined_types& made, std::initializer_list<type_block> blocks) {
+  auto same = [&](const std::vector<type_block>& m) {
+    return std::equal(m.begin(), m.end(), blocks.begin(), blocks.end(),
+                      [](const type_block& a, const type_block& b) { return a.disp == b.disp && a.len == b.len; });
+  };
+  const std::vector<type_block>* map = nullptr;
+  for (const auto& m : made.maps)
+    if (same(*m)) map = m.get();
+  if (map == nullptr) {
+    made.maps.push_back(std::make_unique<const std::vector<type_block>>(blocks));
+    map = made.maps.back().get();
+  }
+  return std::shared_ptr<const std::vector<type_block>>(std::shared_ptr<void>(), map);
 }
 
 void make_types(predefined_types& made) {
-  made.objects.reserve(std::size(gen::datatypes) + std::size(gen::bound_markers));
+  made.objects = std::make_unique<type_object[]>(std::size(gen::datatypes) + std::size(gen::bound_markers));
   made.maps.reserve(std::size(gen::datatypes));
+  type_object* t = made.objects.get();
   for (const auto& d : gen::datatypes) {
-    auto& t = made.objects.emplace_back(std::make_unique<type_object>());
     t->predefined = true;
     t->size = d.size;
     t->extent = d.extent;
@@ -167,23 +182,24 @@ void make_types(predefined_types& made) {
     t->basic = d.value;
     if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
       const aint second = d.extent - d.second_at;
-      t->map = immortal(made, std::vector<type_block>{type_block{0, d.size - second}, type_block{d.second_at, second}});
+      t->map = immortal(made, {type_block{0, d.size - second}, type_block{d.second_at, second}});
     } else if (d.size > 0)
-      t->map = immortal(made, std::vector<type_block>(1, type_block{0, d.size}));
+      t->map = immortal(made, {type_block{0, d.size}});
     // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4,
     // unless the spec gives it (MPI_LONG_DOUBLE_INT).
     aint a = d.align > 0 ? d.align : d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
     while (a > 1 && (a & (a - 1)) != 0) a &= a - 1;  // a power of two
     t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
+    ++t;
   }
   // MPI_LB and MPI_UB (removed in MPI-3.0, kept: D58): pure bound markers, no data, no alignment.
   for (const auto& m : gen::bound_markers) {
-    auto& t = made.objects.emplace_back(std::make_unique<type_object>());
     t->predefined = true;
     t->committed = true;
     t->name = m.name;
     t->marks = m.upper ? type_object::ub_marked | type_object::lb_absent
                        : type_object::lb_marked | type_object::ub_absent;
+    ++t;
   }
 }
 
@@ -224,10 +240,10 @@ status setup_locked() {
   if (w.has_appnum) set_int(g_environment, MPI_APPNUM, w.appnum);
   set_int(g_environment, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
 
-  std::size_t i = 0;
-  for (const auto& d : gen::datatypes) r.types.install_predefined(d.value, made.objects[i++].release());
-  for (const auto& m : gen::bound_markers) r.types.install_predefined(m.value, made.objects[i++].release());
-  for (auto& m : made.maps) (void)m.release();  // (immortal: the installed datatypes' maps)
+  type_object* t = made.objects.release();  // (immortal: the installed datatypes and their maps)
+  for (const auto& d : gen::datatypes) r.types.install_predefined(d.value, t++);
+  for (const auto& m : gen::bound_markers) r.types.install_predefined(m.value, t++);
+  for (auto& m : made.maps) (void)m.release();
   keyvals().set_attribute_census(census);
   keyvals().use_thread_spares();  // (keyval create + free at MPI_THREAD_MULTIPLE, D67)
   // The core's locks are on until MPI is set up (sync.h); no object is shared yet, so they go
