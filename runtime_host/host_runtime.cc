@@ -440,6 +440,46 @@ bool world_active() {
   register_language(language::c, &g_c_binding);
   if (register_fortran) register_fortran();
   keyvals().set_attribute_census(census);
+  // mpiattr's own allocations at its start (D85): none without MPIATTR_REPORT (the D56 probe, the
+  // finalize guard and the host keyvals below are the host's allocations; the host's routines were
+  // resolved with dlsym at their first call). With it, the report's records and a record per kind:
+  // the report is a diagnostic the program's caching does not need, so when they cannot be
+  // allocated mpiattr starts without it and says so, rather than fail the program's call (whose
+  // error could only go to the initial handler, fatal: no handler of the host's can be chosen
+  // before mpiattr has probed the host's policy, D56).
+  int rank = g_session_rank, size = g_session_size;
+  if (world) {
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  bool reporting = false;
+  try {
+    if (report::requested()) {
+      // MPIATTR_REPORT names the dup that made an object (D60): every dup and free must pass
+      // through after_dup and before_free, which no_records() skips while a kind has no record. A
+      // record per kind under a key no host handle is (an address of this library's) keeps that
+      // test false while reporting, at no cost when not. Made before the report starts, once.
+      static const char pin = 0;
+      const auto key = reinterpret_cast<std::uintptr_t>(&pin);
+      for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win}) {
+        if (find(k, key) != nullptr) continue;  // (pinned by a start the host refused after it)
+        attr_object* o = new_record(k, key, false);
+        try {
+          insert(o);
+        } catch (...) {  // (out of memory: the table is as it was)
+          recycle(o);
+          throw;
+        }
+      }
+    }
+    // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h). It
+    // makes its records all or none.
+    reporting = report::start(rank, size, kHostName);
+  } catch (...) {
+    std::fprintf(stderr, "mpiattr: MPIATTR_REPORT: out of memory while setting up the report; mpiattr runs "
+                         "without it (docs/decisions.md D85)\n");
+    std::fflush(stderr);
+  }
   // mpiattr's own host keyvals. The host refuses them only when it is out of memory itself (D66):
   // the routine that started mpiattr then returns the host's code, which the host's handler has
   // had, and the next caching call tries again, from nothing.
@@ -461,22 +501,6 @@ bool world_active() {
     return false;
   }
   g_refused.store(0, std::memory_order_release);
-  // MPIATTR_REPORT: every call is to be counted, so none may take a fast path (report.h).
-  int rank = g_session_rank, size = g_session_size;
-  if (world) {
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  const bool reporting = report::start(rank, size, kHostName);
-  if (reporting) {
-    // MPIATTR_REPORT names the dup that made an object (D60): every dup and free must pass through
-    // after_dup and before_free, which no_records() skips while a kind has no record. A record per
-    // kind under a key no host handle is (an address of this library's) keeps that test false
-    // while reporting, at no cost when not.
-    static const char pin = 0;
-    for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win})
-      insert(new_record(k, reinterpret_cast<std::uintptr_t>(&pin), false));
-  }
   // (The record caches' set 0 holds no empty entry before a fast path may look in it: D84.)
   g_comms.seal();
   g_types.seal();

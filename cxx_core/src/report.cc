@@ -18,6 +18,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -394,18 +395,27 @@ bool requested() { return target_of(std::getenv("MPIATTR_REPORT")) != target::no
 bool start(int rank, int size, const char* how) {
   std::lock_guard lock(g_mu);
   if (g_decided) return on();
-  g_decided = true;
   const char* value = std::getenv("MPIATTR_REPORT");
   const target t = target_of(value);
-  if (t == target::none) return false;
+  if (t == target::none) {
+    g_decided = true;
+    return false;
+  }
+  // Its records, all or none (D85): out of memory here throws with nothing changed and the report
+  // not yet decided, so that the runtime's setup fails cleanly and a later one decides again.
+  auto creators = std::make_unique<std::unordered_map<std::uint32_t, creator>>();
+  auto stacks = std::make_unique<std::vector<std::vector<void*>>>();
+  auto stack_ids = std::make_unique<std::map<std::vector<void*>, int>>();
+  auto objects = std::make_unique<std::map<std::pair<int, std::uintptr_t>, object_info>>();
+  g_decided = true;
+  if (t == target::file) g_path = strdup(value);
   g_rank = rank;
   g_size = size;
   g_how = how;
-  if (t == target::file) g_path = strdup(value);
-  g_creators = new std::unordered_map<std::uint32_t, creator>;
-  g_stacks = new std::vector<std::vector<void*>>;
-  g_stack_ids = new std::map<std::vector<void*>, int>;
-  g_objects = new std::map<std::pair<int, std::uintptr_t>, object_info>;
+  g_creators = creators.release();
+  g_stacks = stacks.release();
+  g_stack_ids = stack_ids.release();
+  g_objects = objects.release();
   {
     void* warm[1];
     (void)backtrace(warm, 1);  // (its first call loads the unwinder: not later, inside a callback)

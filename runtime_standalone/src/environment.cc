@@ -2,14 +2,19 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <mutex>
 #include <iostream>
+#include <iterator>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "runtime_internal.h"
 
@@ -93,7 +98,8 @@ namespace {
 // The transitions between the models (MPI_Init, MPI_Finalize's end, the first and last session)
 // and the one-time setup. Never held while user code runs (delete callbacks).
 std::mutex g_model_mu;
-bool g_set_up = false;
+bool g_handles_set_up = false;  // the predefined error handlers, MPI_GROUP_EMPTY, MPI_INFO_ENV
+bool g_set_up = false;          // all of it: MPI can be made usable
 
 }  // namespace
 
@@ -104,12 +110,14 @@ std::thread::id g_main_thread;
 
 namespace {
 
-status setup_locked() {
-  if (g_set_up) return status::ok();
+// What the routines that may come before MPI is initialized need (MPI_Session_init's error
+// handler argument, the info routines, MPI_Session_create_errhandler: D49): the predefined error
+// handlers, MPI_GROUP_EMPTY and MPI_INFO_ENV. Static objects, installed without allocating
+// (install_predefined allocates nothing), so this cannot run out of memory (D85).
+status install_handles_locked() {
+  if (g_handles_set_up) return status::ok();
   if (status st = check_launcher(); !st.is_ok()) return st;
   runtime& r = rt();
-  api::g_main_thread = std::this_thread::get_id();
-  if (r.life == nullptr) r.life = &standalone_lifecycle();
   // Error handlers first: raising errors needs them.
   using b = errhandler_object::builtin;
   static errhandler_object fatal, ret, abrt;
@@ -129,7 +137,97 @@ status setup_locked() {
   static info_object env_info;  // MPI_INFO_ENV: no key is known of how this process was started
   env_info.predefined = true;
   r.infos.install_predefined(h::info_env, &env_info);
+  g_handles_set_up = true;
+  return status::ok();
+}
 
+// The predefined datatypes, all made before any is installed (D85): when memory runs out the
+// unique_ptrs free what was made, and nothing was installed. A few allocations in all (an array of
+// the objects, the distinct type maps, the names too long to be kept inline), not four a datatype:
+// less to fail, and less for MPI_Init to do.
+struct predefined_types {
+  std::unique_ptr<type_object[]> objects;  // (installed, they live as long as the process)
+  std::vector<std::unique_ptr<const std::vector<type_block>>> maps;  // (owned until installed)
+};
+
+// A predefined datatype lives as long as the process, and so does its type map: shared without
+// a count (an aliasing pointer with no owner, which allocates nothing), so that copying it (a dup
+// of MPI_INT, the part a constructor keeps) costs no atomic read-modify-write (D67). Datatypes
+// with the same map (MPI_INT and MPI_FLOAT, ...) share one.
+std::shared_ptr<const std::vector<type_block>> immortal(predefined_types& made, std::initializer_list<type_block> blocks) {
+  auto same = [&](const std::vector<type_block>& m) {
+    return std::equal(m.begin(), m.end(), blocks.begin(), blocks.end(),
+                      [](const type_block& a, const type_block& b) { return a.disp == b.disp && a.len == b.len; });
+  };
+  const std::vector<type_block>* map = nullptr;
+  for (const auto& m : made.maps)
+    if (same(*m)) map = m.get();
+  if (map == nullptr) {
+    made.maps.push_back(std::make_unique<const std::vector<type_block>>(blocks));
+    map = made.maps.back().get();
+  }
+  return std::shared_ptr<const std::vector<type_block>>(std::shared_ptr<void>(), map);
+}
+
+void make_types(predefined_types& made) {
+  made.objects = std::make_unique<type_object[]>(std::size(gen::datatypes) + std::size(gen::bound_markers));
+  made.maps.reserve(std::size(gen::datatypes));
+  type_object* t = made.objects.get();
+  for (const auto& d : gen::datatypes) {
+    t->predefined = true;
+    t->size = d.size;
+    t->extent = d.extent;
+    t->committed = true;
+    t->name = d.name;
+    t->basic = d.value;
+    if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
+      const aint second = d.extent - d.second_at;
+      t->map = immortal(made, {type_block{0, d.size - second}, type_block{d.second_at, second}});
+    } else if (d.size > 0)
+      t->map = immortal(made, {type_block{0, d.size}});
+    // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4,
+    // unless the spec gives it (MPI_LONG_DOUBLE_INT).
+    aint a = d.align > 0 ? d.align : d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
+    while (a > 1 && (a & (a - 1)) != 0) a &= a - 1;  // a power of two
+    t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
+    ++t;
+  }
+  // MPI_LB and MPI_UB (removed in MPI-3.0, kept: D58): pure bound markers, no data, no alignment.
+  for (const auto& m : gen::bound_markers) {
+    t->predefined = true;
+    t->committed = true;
+    t->name = m.name;
+    t->marks = m.upper ? type_object::ub_marked | type_object::lb_absent
+                       : type_object::lb_marked | type_object::ub_absent;
+    ++t;
+  }
+}
+
+// The one-time setup of MPI_Init, MPI_Init_thread and the first MPI_Session_init. Out of memory
+// is MPI_ERR_NO_MEM having changed nothing (D85): everything that allocates (the predefined
+// datatypes, MPIATTR_REPORT's records) is made first, then installed by steps that cannot fail,
+// so a failed setup leaves MPI as it was (not initialized) and the next call sets up from
+// nothing.
+status setup_locked() {
+  if (g_set_up) return status::ok();
+  if (status st = install_handles_locked(); !st.is_ok()) return st;
+  runtime& r = rt();
+  predefined_types made;
+  try {
+    make_types(made);
+  } catch (...) {
+    return from_exception("the predefined datatypes");
+  }
+  // MPIATTR_REPORT: decided once, before the first set_phase (a report keeps the fast paths off);
+  // it makes its records or nothing.
+  try {
+    report::start(0, 1, "standalone");
+  } catch (...) {
+    return from_exception("MPIATTR_REPORT's records");
+  }
+  // Nothing below allocates.
+  api::g_main_thread = std::this_thread::get_id();
+  if (r.life == nullptr) r.life = &standalone_lifecycle();
   for (const auto& k : gen::predefined_keys) keyvals().define_predefined(k.value, k.object);
 
   auto w = r.life->world();
@@ -142,51 +240,16 @@ status setup_locked() {
   if (w.has_appnum) set_int(g_environment, MPI_APPNUM, w.appnum);
   set_int(g_environment, MPI_LASTUSEDCODE, MPI_ERR_LASTCODE);
 
-  // A predefined datatype lives as long as the process, and so does its type map: shared without
-  // a count (an aliasing pointer with no owner), so that copying it (a dup of MPI_INT, the part a
-  // constructor keeps) costs no atomic read-modify-write (D67).
-  auto immortal = [](std::vector<type_block> blocks) {
-    return std::shared_ptr<const std::vector<type_block>>(
-        std::shared_ptr<void>(), new const std::vector<type_block>(std::move(blocks)));
-  };
-  for (const auto& d : gen::datatypes) {
-    auto* t = new type_object;
-    t->predefined = true;
-    t->size = d.size;
-    t->extent = d.extent;
-    t->committed = true;
-    t->name = d.name;
-    t->basic = d.value;
-    if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
-      const aint second = d.extent - d.second_at;
-      t->map = immortal(std::vector<type_block>{type_block{0, d.size - second}, type_block{d.second_at, second}});
-    } else if (d.size > 0)
-      t->map = immortal(std::vector<type_block>(1, type_block{0, d.size}));
-    // A basic type aligns to its size (at most 16); a pair type (MPI_DOUBLE_INT) to 8 or 4,
-    // unless the spec gives it (MPI_LONG_DOUBLE_INT).
-    aint a = d.align > 0 ? d.align : d.size == d.extent ? d.size : (d.extent % 8 == 0 ? 8 : 4);
-    while (a > 1 && (a & (a - 1)) != 0) a &= a - 1;  // a power of two
-    t->align = a > 16 ? 16 : (a < 1 ? 1 : a);
-    r.types.install_predefined(d.value, t);
-  }
-  // MPI_LB and MPI_UB (removed in MPI-3.0, kept: D58): pure bound markers, no data, no alignment.
-  for (const auto& m : gen::bound_markers) {
-    auto* t = new type_object;
-    t->predefined = true;
-    t->committed = true;
-    t->name = m.name;
-    t->marks = m.upper ? type_object::ub_marked | type_object::lb_absent
-                       : type_object::lb_marked | type_object::ub_absent;
-    r.types.install_predefined(m.value, t);
-  }
+  type_object* t = made.objects.release();  // (immortal: the installed datatypes and their maps)
+  for (const auto& d : gen::datatypes) r.types.install_predefined(d.value, t++);
+  for (const auto& m : gen::bound_markers) r.types.install_predefined(m.value, t++);
+  for (auto& m : made.maps) (void)m.release();
   keyvals().set_attribute_census(census);
   keyvals().use_thread_spares();  // (keyval create + free at MPI_THREAD_MULTIPLE, D67)
   // The core's locks are on until MPI is set up (sync.h); no object is shared yet, so they go
   // off here, and the first model's level decides: only MPI_THREAD_MULTIPLE turns them back on
   // (provide_level). Left on, every program ran the locked, checked paths, the fast paths off.
   sync::set_concurrent(false);
-  // MPIATTR_REPORT: decided once, before the first set_phase (a report keeps the fast paths off).
-  report::start(0, 1, "standalone");
   g_set_up = true;
   return status::ok();
 }
@@ -212,9 +275,12 @@ void finish_report() {
 
 }  // namespace
 
+// The routines that may come before MPI is initialized (spec `init = "setup"`) need the
+// predefined handles only; MPI_Init and the first session do the rest (setup_locked), so that
+// MPI_Session_init's failure to set up goes to its own error handler (D85).
 status runtime_setup() {
   std::lock_guard lock(g_model_mu);
-  return setup_locked();
+  return install_handles_locked();
 }
 
 const char* not_usable_why() {

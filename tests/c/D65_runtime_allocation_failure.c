@@ -13,7 +13,18 @@
  *     each kind and compares their table indices (docs/decisions.md D1) with those it got before,
  *     so an object published by a failed call shows;
  *   - on success what it made is freed again.
- * Under ASan (./test.sh's last stage) it also shows that nothing leaks. Exit status 0: passed. */
+ * Under ASan (./test.sh's last stage) it also shows that nothing leaks.
+ *
+ * D85: the runtime's own setup, first (before MPI is initialized). MPI_Init (the 1st, 2nd, ...
+ * allocation failing alone) and MPI_Init_thread (with every later one failing too), each attempt in
+ * a forked child: the initial error handler, MPI_ERRORS_ARE_FATAL, ends the child with exit
+ * status 1 (D4) and a message naming the routine and what could not be allocated, never a signal
+ * (no abort, no crash) nor a return. The first MPI_Session_init, with MPI_ERRORS_RETURN, in this
+ * process: each failure returns MPI_ERR_NO_MEM naming the routine, gives MPI_SESSION_NULL and
+ * leaves MPI not initialized (MPI_Initialized, MPI_Finalized false, the routines that need MPI
+ * refused), so that the next attempt sets up from nothing; with every later allocation failing too,
+ * the same in one forked child. Then a session begins, ends, and MPI_Init initializes MPI: a
+ * retry after failed attempts works. Exit status 0: passed. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -23,6 +34,7 @@
 #include <string.h>
 
 #include "c_check.h"
+#include "fatal_child.h"
 
 typedef long (*switch_fn)(long fail_at, int persistent);
 static switch_fn alloc_switch;
@@ -730,13 +742,123 @@ static void run_all(void) {
   sweep("MPI_Comm_create_from_group", H_SELF, NULL, op_comm_create_from_group, check_comm_out);
 }
 
+/* ---- D85: the runtime's own setup ---- */
+static long d85_fail_at;
+/* In a forked child: MPI_Init (which 0) or MPI_Init_thread (1) with allocation d85_fail_at failing
+ * (and, when persistent, every later one). Exit status 1 from the fatal handler; 42 (from
+ * run_child) when it returned success with fewer allocations than d85_fail_at: the sweep's end;
+ * 43 when it returned success though that allocation failed; 44 when it returned an error. */
+static void d85_init_child(int which) {
+  int argc = 0, provided = -1;
+  char **argv = NULL;
+  alloc_switch(d85_fail_at, persistent);
+  int rc = which == 0 ? MPI_Init(&argc, &argv) : MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  long made = alloc_switch(0, 0);
+  if (rc != MPI_SUCCESS) _exit(44);
+  if (made >= d85_fail_at) _exit(43);
+}
+static void d85_init_sweep(int which) {
+  const char *name = which == 0 ? "MPI_Init" : "MPI_Init_thread";
+  for (long n = 1;; ++n) {
+    char msg[4096], want[64];
+    d85_fail_at = n;
+    int status = run_child(d85_init_child, which, msg, sizeof msg);
+    ++attempts;
+    if (status == 42) {
+      CHECK(n > 20, "%s: only %ld allocations: the sweep does not reach the runtime's setup", name, n - 1);
+      return;
+    }
+    ++injected;
+    snprintf(want, sizeof want, "fatal error in %s: MPI_ERR_NO_MEM", name);
+    CHECK(status == 1, "%s, allocation %ld failing%s: exit status %d, not 1 from the initial error handler (43: "
+          "succeeded anyway, 44: returned the error, above 128: a signal)", name, n, persistent ? " and every later one" : "", status);
+    CHECK(strstr(msg, want) != NULL && strstr(msg, "out of memory") != NULL && strstr(msg, "could not be allocated") != NULL,
+          "%s, allocation %ld failing: the message does not say the routine ran out of memory: %s", name, n, msg);
+    if (failures > 20 || n > 2000) {
+      fprintf(stderr, "FAIL: %s: stopping\n", name);
+      exit(1);
+    }
+  }
+}
+/* The first MPI_Session_init, with MPI_ERRORS_RETURN, from the 1st allocation failing on: each
+ * failure changes nothing. Ends with a live session in *made. Returns the attempts that failed. */
+static long d85_session_sweep(MPI_Session *made) {
+  for (long n = 1;; ++n) {
+    MPI_Session s = (MPI_Session)(uintptr_t)0x1234;
+    alloc_switch(n, persistent);
+    int rc = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+    long count = alloc_switch(0, 0);
+    ++attempts;
+    if (rc == MPI_SUCCESS) {
+      CHECK(count < n, "MPI_Session_init succeeded with allocation %ld failing", n);
+      CHECK(n > 20, "MPI_Session_init: only %ld allocations: the sweep does not reach the runtime's setup", n - 1);
+      *made = s;
+      return n - 1;
+    }
+    ++injected;
+    int cls = -1, flag = -1, len = 0;
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_NO_MEM, "MPI_Session_init, allocation %ld failing: class %d, not MPI_ERR_NO_MEM", n, cls);
+    if (!persistent) {
+      MPI_Error_string(rc, msg, &len);
+      CHECK(strstr(msg, "MPI_Session_init") != NULL && strstr(msg, "out of memory") != NULL,
+            "MPI_Session_init, allocation %ld failing: the message does not say it ran out of memory: %s", n, msg);
+    }
+    CHECK(s == MPI_SESSION_NULL, "MPI_Session_init, allocation %ld failing: the session is not MPI_SESSION_NULL", n);
+    OK(MPI_Initialized(&flag));
+    CHECK(flag == 0, "MPI_Session_init, allocation %ld failing: MPI_Initialized says true", n);
+    OK(MPI_Finalized(&flag));
+    CHECK(flag == 0, "MPI_Session_init, allocation %ld failing: MPI_Finalized says true", n);
+    MPI_Info info = MPI_INFO_NULL;
+    OK(MPI_Info_create(&info));  /* (the routines MPI-4.1 allows before initialization still work) */
+    OK(MPI_Info_free(&info));
+    if (failures > 20 || n > 2000) {
+      fprintf(stderr, "FAIL: MPI_Session_init: stopping\n");
+      exit(1);
+    }
+  }
+}
+static void d85_session_child(int which) {
+  (void)which;
+  MPI_Session s = MPI_SESSION_NULL;
+  d85_session_sweep(&s);
+  OK(MPI_Session_finalize(&s));
+  _exit(failures == 0 ? 0 : 1);
+}
+static void d85_setup(void) {
+  /* (each allocation fails in both modes, each entry point in one: a fork per attempt costs) */
+  persistent = 0;
+  d85_init_sweep(0);
+  persistent = 1;
+  d85_init_sweep(1);
+  /* every later allocation failing too: in a child, as this process must set up once only */
+  persistent = 1;
+  char msg[8192];
+  int status = run_child(d85_session_child, 0, msg, sizeof msg);
+  CHECK(status == 0, "MPI_Session_init with every allocation from the nth failing: the child ended with %d: %s", status, msg);
+  persistent = 0;
+  MPI_Session s = MPI_SESSION_NULL;
+  long failed = d85_session_sweep(&s);
+  CHECK(s != MPI_SESSION_NULL, "MPI_Session_init gave no session");
+  OK(MPI_Session_finalize(&s));
+  printf("D85: MPI_Init, MPI_Init_thread, MPI_Session_init swept (the first session failed %ld times, then began)\n", failed);
+}
+
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
   alloc_switch = (switch_fn)dlsym(RTLD_DEFAULT, "mpiattr_test_fail_allocation");
   if (alloc_switch == NULL) {
     fprintf(stderr, "FAIL: mpiattr's test switch mpiattr_test_fail_allocation is not there\n");
     return 1;
   }
+  d85_setup();
+  {
+    int flag = -1;
+    OK(MPI_Initialized(&flag));
+    CHECK(flag == 0, "after the sessions, MPI_Initialized says true");
+  }
+  OK(MPI_Init(&argc, &argv));  /* (D85: initialization after failed attempts works) */
+  persistent = 0;
   f_info_create = (f_info_create_fn)dlsym(RTLD_DEFAULT, "mpi_info_create_");
   f_indexed_c = (f_indexed_c_fn)dlsym(RTLD_DEFAULT, "mpi_type_indexed_c_f08_");
   printf("Fortran entry points: mpi_info_create_ %s, mpi_type_indexed_c_f08_ %s\n", f_info_create ? "swept" : "absent",

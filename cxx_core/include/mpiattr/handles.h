@@ -82,13 +82,16 @@ class object_table {
     return (obj != nullptr && obj->handle == h) ? obj : nullptr;
   }
 
-  // Registers a predefined object under its fixed handle value.
+  // Registers a predefined object under its fixed handle value. Allocates nothing, so that the
+  // runtime's setup cannot fail half-way through its installs (docs/decisions.md D85).
   void install_predefined(handle_t h, T* obj) {
     if (h == 0 || h >= handles::kPredefinedLimit) std::abort();  // entry 0 stays empty
     obj->handle = h;
     slots_[h].store(obj, std::memory_order_release);
     std::lock_guard lock(mu_);
-    predefined_.push_back(h);
+    for (std::uint32_t i = 0; i < npredefined_; ++i)
+      if (predefined_[i] == h) return;  // (installed again: listed once)
+    predefined_[npredefined_++] = h;
   }
   void remove_predefined(handle_t h) { slots_[h].store(nullptr, std::memory_order_release); }
 
@@ -132,8 +135,8 @@ class object_table {
   template <typename F>
   void for_each_predefined(F&& f) {
     std::lock_guard lock(mu_);
-    for (handle_t h : predefined_)
-      if (T* o = slots_[h].load(std::memory_order_acquire)) f(o);
+    for (std::uint32_t i = 0; i < npredefined_; ++i)
+      if (T* o = slots_[predefined_[i]].load(std::memory_order_acquire)) f(o);
   }
 
  private:
@@ -144,7 +147,10 @@ class object_table {
   // dup + free at MPI_THREAD_MULTIPLE takes it twice.
   sync::spinlock mu_;
   std::vector<std::uint32_t> free_;
-  std::vector<handle_t> predefined_;
+  // The installed predefined handles, in the order installed (a fixed array: installing one
+  // never allocates, D85).
+  handle_t predefined_[handles::kPredefinedLimit] = {};
+  std::uint32_t npredefined_ = 0;
   std::uint32_t next_ = handles::kPredefinedLimit;  // created objects' indices start here
 };
 
