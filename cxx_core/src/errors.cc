@@ -17,8 +17,7 @@ namespace {
 
 constexpr int kClassBits = 7;  // classes below 128; MPI_ERR_LASTCODE itself is not a real class
 constexpr int kSlots = 4096;
-constexpr int kCodeBase = errors::kMadeCodeBase;
-static_assert(static_cast<unsigned>(kSlots) << kClassBits == errors::kMadeCodeSpan, "errors.h's range");
+constexpr int kCodeBase = 1 << 20;  // make_code's values: kCodeBase + a slot index times 128 + a class
 
 thread_local char t_detail[512];
 thread_local int t_user_code = 0;

@@ -19,14 +19,6 @@ int make_code(int error_class, const char* routine);
 bool class_of(int code, int* error_class);
 // Whether `code` is one make_code returned whose message is still kept (not a bare class).
 bool made_code(int code);
-// The values make_code can return: [kMadeCodeBase, kMadeCodeBase + kMadeCodeSpan) (a slot index
-// times 128 plus a class). A code outside is none of them, which one unsigned compare says without
-// a call (host mode's MPI_Error_class and MPI_Error_string of a host's code, D74).
-inline constexpr int kMadeCodeBase = 1 << 20;
-inline constexpr unsigned kMadeCodeSpan = 4096u << 7;
-inline bool may_be_made_code(int code) {
-  return static_cast<unsigned>(code) - static_cast<unsigned>(kMadeCodeBase) < kMadeCodeSpan;
-}
 // MPI_Error_string: writes at most `cap` bytes including the terminating NUL.
 bool string_of(int code, char* buf, std::size_t cap, int* len);
 // The name (MPI_ERR_KEYVAL) and description of a class; nullptr for an unknown class.
