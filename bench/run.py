@@ -456,7 +456,8 @@ def extra_figures(res: dict[str, str]) -> dict[str, float]:
     fig = {}
     for key in ("mem_bytes_per_attr", "threads_1_ns_per_get", "threads_2_distinct_ratio",
                 "threads_2_same_ratio", "threads_2_distinct_ratio_median_trial",
-                "threads_2_same_ratio_median_trial"):
+                "threads_2_same_ratio_median_trial", "threads_2_trivial_ratio",
+                "threads_1_vcpu_ratio"):
         if key in res:
             fig[key] = float(res[key])
     for key in res:
@@ -586,6 +587,12 @@ def rows(with_callgrind: bool, host: bool = False) -> list[Row]:
                  "ratio"))
     r.append(Row("the same, distinct comms, median trial (machine-dependent)",
                  "threads_2_distinct_ratio_median_trial", "ratio"))
+    # D91: the threads pinned one per vCPU, one thread's time the slower vCPU's; the same trials
+    # of a trivial call (no MPI) give the machine's ceiling in that run.
+    r.append(Row("the machine's ceiling: a trivial call, 2 threads / 1 thread (fastest trials)",
+                 "threads_2_trivial_ratio", "ratio"))
+    r.append(Row("one thread's get, slower vCPU / faster vCPU (fastest trials)", "threads_1_vcpu_ratio",
+                 "ratio"))
     if with_callgrind:
         for op in ("get", "set"):
             for n in (1, 4096):
@@ -613,7 +620,7 @@ def resample(rng: random.Random, values: list[float], strata: list[int]) -> list
 
 # What the JSON's "median" (kept under that name for the scripts that read it) holds since D79.
 FIGURE_OF = ("per implementation and figure, figure_of() of its processes' values: the lower "
-             "quartile of times, the upper quartile of two-thread ratios, the median of the rest")
+             "quartile of times, the median of the rest (two-thread ratios since D91)")
 
 
 def figure_of(key: str, values: list[float]) -> float:
@@ -623,12 +630,13 @@ def figure_of(key: str, values: list[float]) -> float:
     a time (and a cost per attribute) is the lower quartile of the processes' (the 2nd fastest of
     7), which is the fast period's value when at least two processes of each side fell in one,
     and is not moved by a single process that read low. A ratio where more is better (two
-    threads over one) the upper quartile, for the same reason. The one-process ratios (front),
-    memory and instruction counts, which have no slow period, the median."""
+    threads over one) was the upper quartile, for the same reason, until D91 pinned the threads
+    and measured one thread on each vCPU: a slow vCPU no longer lowers it, a disturbed one-thread
+    trial raises it as a disturbed two-thread trial lowers it, so it is the median. The
+    one-process ratios (front), memory and instruction counts, which have no slow period, the
+    median."""
     v = sorted(values)
-    if key.startswith("threads_2_"):
-        return v[len(v) - 1 - len(v) // 4]
-    if key.endswith(":front_ratio") or key.startswith(("mem_", "ir_")):
+    if key.endswith(":front_ratio") or key.startswith(("mem_", "ir_", "threads_2_")):
         return statistics.median(v)
     return v[len(v) // 4]
 
@@ -782,6 +790,10 @@ def make_table(fig: dict[str, dict[str, float]], with_callgrind: bool) -> tuple[
         if verdict in ("yes", "**NO**"):
             total += 1
             met += verdict == "yes"
+        ceiling = fig.get("mpiattr", {}).get("threads_2_trivial_ratio")
+        if verdict == "**NO**" and row.key.startswith("threads_2_") and ceiling is not None \
+                and ceiling < row.target[1]:  # D91: the machine gave no two threads that scale
+            verdict += f" (the machine's ceiling {ceiling:.2f}×)"
         lines.append("| " + " | ".join([row.label, *(fmt(vals[i], row.unit) for i in IMPLS), *ratios,
                                           target_text(row.target, row.unit), verdict]) + " |")
     return "\n".join(lines), met, total
@@ -862,6 +874,8 @@ def machine_info(impls: dict[str, Impl], args) -> str:
         if not args.lang:
             mode += (f" · the timed loops at {args.layouts} placements ({'/'.join(map(str, LAYOUT_PADS[:args.layouts]))}"
                      f" bytes of padding{f', B side +{AA_SHIFT}' if args.aa else ''}), rotated (D86)")
+            mode += (" · two-thread figures: one thread per vCPU, against one thread on the slower "
+                     "vCPU, the median process (D91)")
     host = f"host mode, mpiattr {source_state()} · " if args.host or args.lang else ""
     elapsed = max(time.monotonic() - args.t_start, 1e-9)
     others = (busy_seconds() - args.busy_before) - (own_seconds() - args.own_before)
