@@ -763,10 +763,10 @@ void run_mem() {
 // to the t-th of the first two), the 1-thread trials run on each of the two,
 // and a ratio is two threads' throughput over one thread's on the slower of
 // the two vCPUs: it measures whether the code scales, not where the scheduler
-// started the threads (unpinned, it started both on one vCPU in most trials:
-// the main thread, which starts them, holds the other) nor whether one vCPU
-// was in its slow mode (about 1.9x slower for the whole process: 2 / 1.9 =
-// 1.05x for any code).  The same trials run a trivial call (a function of this
+// started the threads (unpinned, at load 7-9, both on one vCPU in 60 % of the
+// trials, which then read at most 1.00x) nor whether one vCPU was in the VM's
+// slow mode (1.5-1.9x slower for seconds to minutes: 2 / 1.9 = 1.05x for any
+// code).  The same trials run a trivial call (a function of this
 // program with the shape of a get hit, no MPI): its ratio is the machine's
 // ceiling in that run, and a figure below the target is the code's only when
 // the ceiling is not.  With fewer than two vCPUs, nothing is pinned.
