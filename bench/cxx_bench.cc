@@ -1,15 +1,18 @@
-// cxx_bench.cc - the MPI:: figures of bench/run.py --lang (docs/decisions.md D68), and the C
+// cxx_bench.cc - the MPI:: figures of bench/run.py --lang (docs/decisions.md D68, D92), and the C
 // routines beside them measured the same way.
 //
 // One source, the MPI-2.2 C++ bindings (MPI::Comm, MPI::Datatype, MPI::Win Get_attr / Set_attr)
 // and the C API, built unchanged with mpiattr's wrapper (mpiattr-cxx: libmpiattr_cxx), each
 // host's own (mpicxx.mpich: libmpichcxx; mpicxx.openmpi: Open MPI 4.1's libmpi_cxx) and mpiattr's
 // over each host (mpiattr-<host>-cxx: mpiattr's MPI:: over the host's C library, libmpiattr_<host>
-// in front). No Google Benchmark: the same loop as lang_bench.F90's, `iters` calls per batch,
-// `nbatch` batches timed by the thread's CPU time after one untimed, the median batch printed in
-// ns per call as
+// in front). No Google Benchmark, but attr_bench's method (D79): per figure one untimed sizing
+// batch, then `batches` batches of at least `mintime` s each, timed by the thread's CPU time; the
+// fastest batch is printed in ns per call as
 //   RESULT <figure> <ns>
-// Arguments: `quick` (tiny counts, a smoke test), `multiple` (MPI_THREAD_MULTIPLE).
+// Arguments: `quick` (tiny counts, a smoke test), `multiple` (MPI_THREAD_MULTIPLE), `batches=B`
+// (default 5), `mintime=S` (default 0.02).
+// ATTR_BENCH_PAD = 0, 16, 32, 48 (D86, D92): bytes of padding, executed once per batch, before
+// each timed loop, so that run.py measures every implementation at the same four placements.
 #include <mpi.h>
 
 #define BENCH_NAME "cxx_bench"
@@ -21,12 +24,22 @@
 #include <cstring>
 #include <vector>
 
+#include <cmath>
+#include <cstdlib>
+
 #include <time.h>
+
+#ifndef ATTR_BENCH_PAD
+#define ATTR_BENCH_PAD 0
+#endif
+#define CXX_BENCH_STR2(x) #x
+#define CXX_BENCH_STR(x) CXX_BENCH_STR2(x)
 
 namespace {
 
-int g_iters = 200000;
-int g_batches = 11;
+int g_iters = 200000;  // the sizing batch (and every batch with `quick`)
+int g_batches = 5;
+double g_min_ns = 0.02e9;  // a timed batch's minimum, ns of CPU time (`quick`: 0, no sizing)
 long g_bad = 0;
 
 // The calling thread's CPU time in ns: time the process spent preempted by other work on the
@@ -42,23 +55,33 @@ double cpu_ns() {
 // fetch blocks: inlined into main, the loops of MPI::Comm, MPI::Datatype and MPI::Win (the same
 // instructions) fell at different offsets, and the placement alone moved a 2-3 ns get by up to
 // 0.6 ns, which read as a difference between the kinds (docs/decisions.md D84).
+// The loop follows ATTR_BENCH_PAD bytes of padding (D92: the four placements of D86).
 template <typename Body>
-[[gnu::noinline, gnu::aligned(64)]] void batch(Body& body, int iters) {
-  for (int i = 0; i < iters; ++i) body(i);
+[[gnu::noinline, gnu::aligned(64)]] void batch(Body& body, long iters) {
+#if ATTR_BENCH_PAD > 0
+  __asm__ volatile(".skip " CXX_BENCH_STR(ATTR_BENCH_PAD) ", 0x90");
+#endif
+  for (long i = 0; i < iters; ++i) body(static_cast<int>(i));
 }
 
-// Runs body(i) for i in [0, iters) per batch; prints the median batch in ns per call.
+// One untimed batch of g_iters calls sizes the timed ones to at least g_min_ns each; prints the
+// fastest of g_batches timed batches in ns per call (D79's min of batches, D92).
 template <typename Body>
 void figure(const char* name, Body&& body) {
-  std::vector<double> ns;
-  for (int b = 0; b <= g_batches; ++b) {
-    const double t0 = cpu_ns();
-    batch(body, g_iters);
-    const double t1 = cpu_ns();
-    if (b > 0) ns.push_back((t1 - t0) / g_iters);
+  double t0 = cpu_ns();
+  batch(body, g_iters);
+  const double per = (cpu_ns() - t0) / g_iters;
+  long iters = g_iters;
+  if (g_min_ns > 0 && per > 0)
+    iters = std::max<long>(iters, static_cast<long>(std::ceil(g_min_ns / per)));
+  double best = 0;
+  for (int b = 0; b < g_batches; ++b) {
+    t0 = cpu_ns();
+    batch(body, iters);
+    const double ns = (cpu_ns() - t0) / static_cast<double>(iters);
+    if (b == 0 || ns < best) best = ns;
   }
-  std::sort(ns.begin(), ns.end());
-  std::printf("RESULT %s %.3f\n", name, ns[ns.size() / 2]);
+  std::printf("RESULT %s %.3f\n", name, best);
 }
 
 void* val_of(std::intptr_t i) { return reinterpret_cast<void*>(i); }
@@ -71,6 +94,11 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "quick") == 0) {
       g_iters = 200;
       g_batches = 3;
+      g_min_ns = 0;
+    } else if (std::strncmp(argv[i], "batches=", 8) == 0) {
+      g_batches = std::max(1, std::atoi(argv[i] + 8));
+    } else if (std::strncmp(argv[i], "mintime=", 8) == 0) {
+      g_min_ns = std::atof(argv[i] + 8) * 1e9;
     } else if (std::strcmp(argv[i], "multiple") == 0) {
       multiple = true;
     }

@@ -865,15 +865,16 @@ def machine_info(impls: dict[str, Impl], args) -> str:
         (f"lower quartile of {args.repetitions} interleaved processes per figure (D79), each the "
          f"{args.batch_stat} of {args.batches} batches of ≥ {args.min_time} s timed by "
          f"{'the thread CPU time' if args.timer == 'cpu' else 'the wall clock'}")
-    if args.lang and not args.quick:
-        mode = (f"lower quartile of {args.repetitions} interleaved runs, each the median of 11 batches "
-                "of 200,000 calls timed by CPU time")
+    if args.lang and not args.quick:  # D92: attr_bench's method
+        mode = (f"lower quartile of {args.repetitions} interleaved singleton processes per figure, "
+                f"each the fastest of {args.batches} batches of ≥ {args.min_time} s timed by the "
+                "thread CPU time (D92)")
     if not args.quick:  # D86
         mode += (f" · each turn's processes pinned to one vCPU, the turns cycling over "
                  f"{len(args.cpus)}" if args.cpus else " · not pinned")
+        mode += (f" · the timed loops at {args.layouts} placements ({'/'.join(map(str, LAYOUT_PADS[:args.layouts]))}"
+                 f" bytes of padding{f', B side +{AA_SHIFT}' if args.aa else ''}), rotated (D86)")
         if not args.lang:
-            mode += (f" · the timed loops at {args.layouts} placements ({'/'.join(map(str, LAYOUT_PADS[:args.layouts]))}"
-                     f" bytes of padding{f', B side +{AA_SHIFT}' if args.aa else ''}), rotated (D86)")
             mode += (" · two-thread figures: one thread per vCPU, against one thread on the slower "
                      "vCPU, the median process (D91)")
     host = f"host mode, mpiattr {source_state()} · " if args.host or args.lang else ""
@@ -944,9 +945,21 @@ def lang_prefix(args) -> tuple[Path | None, str | None]:
     return cmake_build(args, args.cmake_target or ["mpiattr_bindings"])
 
 
-def lang_build(args, prefix: Path | None, out_dir: Path, wanted: list[str]
+def lang_pad_source(out_dir: Path, pad: int) -> Path:
+    """An assembler file whose .text is 64 + `pad` bytes aligned to 64: linked before lang_bench.o
+    (whose functions are aligned to 16), it moves every Fortran loop by `pad` bytes in the 64-byte
+    lines (D92: D86's four placements, without touching the Fortran source)."""
+    src = out_dir / f"lang_pad_{pad}.s"
+    src.write_text("\t.text\n\t.p2align 6\n\t.globl lang_bench_pad\nlang_bench_pad:\n"
+                   f"\t.skip {64 + pad}, 0x90\n\t.section .note.GNU-stack,\"\",@progbits\n")
+    return src
+
+
+def lang_build(args, prefix: Path | None, out_dir: Path, wanted: list[str], pads: list[int]
                ) -> tuple[dict[str, list[Impl]], list[str]]:
-    """Builds lang_bench.F90 and cxx_bench.cc for each implementation: {name: [fortran, c++]}."""
+    """Builds lang_bench.F90 and cxx_bench.cc for each implementation at each padding of `pads`
+    (D92): {name: [fortran, c++]}, each Impl carrying its builds as its layouts. Every
+    implementation runs as a singleton (no mpiexec; Open MPI without its orted), D92."""
     built: dict[str, list[Impl]] = {}
     failures: list[str] = []
     for name in wanted:
@@ -966,50 +979,64 @@ def lang_build(args, prefix: Path | None, out_dir: Path, wanted: list[str]
             if fc is None or cxx is None:
                 log(f"{LABEL[name]}: mpifort.{host} / mpicxx.{host} not found; n/a")
                 continue
-        launcher: list[str] = []
+        # D92: singletons on both sides of every comparison. MPICH's starts without mpiexec (no
+        # hydra processes); Open MPI's without the orted a singleton forks (which inherits the
+        # benchmark's vCPU), by ess_singleton_isolated.
         env: dict[str, str] = {}
-        if host == "mpich":
-            mpiexec = shutil.which("mpiexec.mpich")
-            if mpiexec is None:
-                log(f"{LABEL[name]}: mpiexec.mpich not found; n/a")
-                continue
-            launcher = [mpiexec, "-n", "1"]
-        elif host == "openmpi":
-            env = dict(OMPI_ENV)
+        if host == "openmpi":
+            env = dict(OMPI_ENV, OMPI_MCA_ess_singleton_isolated="1")
             if args.thread_single:
                 env["OMPI_MCA_osc"] = "pt2pt,ucx"
         moddir = out_dir / f"mod-{name}"
         moddir.mkdir(parents=True, exist_ok=True)
         fexe, cexe = out_dir / f"lang_bench.{name}", out_dir / f"cxx_bench.{name}"
-        cmds = [[fc, "-O2", f"-J{moddir}", str(LANG_FORTRAN), "-o", str(fexe)],
-                [cxx, *CXXFLAGS, str(LANG_CXX), "-o", str(cexe)]]
+        fobj = moddir / "lang_bench.o"
         ok = True
-        for cmd in cmds:
+        # Fortran: compiled once, linked once per padding after the padding object.
+        steps = [[fc, "-O2", f"-J{moddir}", "-c", str(LANG_FORTRAN), "-o", str(fobj)]]
+        steps += [[fc, "-O2", str(lang_pad_source(out_dir, pad)), str(fobj), "-o", f"{fexe}.{pad}"]
+                  for pad in pads]
+        for cmd in steps:
             log(f"{LABEL[name]}: " + " ".join(cmd))
             r = run_cmd(cmd, cwd=moddir)
             if r.returncode != 0:
                 log(f"{LABEL[name]}: build failed:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
-                failures.append(f"{LABEL[name]}: {Path(cmd[-3]).name} build failed")
+                failures.append(f"{LABEL[name]}: {LANG_FORTRAN.name} build failed")
                 ok = False
+                break
+        # C++: ATTR_BENCH_PAD bytes before each timed loop, as attr_bench (D86).
+        err = compile_layouts(name, [cxx, *CXXFLAGS, str(LANG_CXX)], cexe, pads)
+        if err:
+            log(f"{LABEL[name]}: build failed:\n{err}")
+            failures.append(f"{LABEL[name]}: {LANG_CXX.name} build failed")
+            ok = False
         if ok:
-            built[name] = [Impl(name, fexe, launcher, env), Impl(name, cexe, launcher, env)]
+            flays = [Path(f"{fexe}.{p}") for p in pads]
+            clays = [Path(f"{cexe}.{p}") for p in pads]
+            built[name] = [Impl(name, flays[0], [], env, flays), Impl(name, clays[0], [], env, clays)]
     return built, failures
 
 
 def lang_run(args, built: dict[str, list[Impl]], quick: bool) -> tuple[dict[str, dict[str, list[float]]], list[str]]:
-    """Runs each implementation's two programs, in rotation, -r times (quick: once, tiny counts)."""
+    """Runs each implementation's two programs in turns (quick: once, tiny counts). As attr_bench's
+    groups (D86, D92): a turn runs one process of each implementation, in rotation, all pinned to
+    one vCPU; turn r on vCPU r mod #vCPUs at the placement floor(r / #vCPUs) mod #placements; each
+    figure the fastest of --batches batches of at least --min-time s by the thread's CPU time."""
     order = [n for n in LANG_IMPLS if n in built]
     raw: dict[str, dict[str, list[float]]] = {n: {} for n in order}
     failures: list[str] = []
-    level = (["quick"] if quick else []) + ([] if args.thread_single else ["multiple"])
+    level = (["quick"] if quick else [f"batches={args.batches}", f"mintime={args.min_time}"]) + \
+        ([] if args.thread_single else ["multiple"])
     reps = 1 if quick else args.repetitions
+    ncpu = max(1, len(args.cpus))
     for rep in range(reps):
         rot = order[rep % len(order):] + order[:rep % len(order)] if order else []
         for name in rot:
-            for impl in built[name]:
+            for prog in built[name]:
+                impl = prog.at(rep // ncpu)
                 log(f"[lang] rep {rep + 1}/{reps}: {LABEL[name]} {impl.binary.name}"
                     f"  ({time.monotonic() - args.t_start:.0f} s)")
-                pin = ["taskset", "-c", str(args.cpus[rep % len(args.cpus)])] \
+                pin = ["taskset", "-c", str(args.cpus[rep % ncpu])] \
                     if args.cpus and not quick else None  # D86
                 try:
                     if args.wait_idle:
@@ -1071,7 +1098,8 @@ def lang_smoke(args, out_dir: Path) -> tuple[list[str], list[str]]:
     prefix, err = lang_prefix(args)
     if err:
         return [f"  lang: {err}"], ["mpiattr (lang): build failed"]
-    built, failures = lang_build(args, prefix, out_dir, [n for n in LANG_IMPLS if n.startswith("mpiattr")])
+    built, failures = lang_build(args, prefix, out_dir, [n for n in LANG_IMPLS if n.startswith("mpiattr")],
+                                 list(LAYOUT_PADS[:1]))
     raw, fails = lang_run(args, built, quick=True)
     failures += fails
     lines = []
@@ -1093,7 +1121,8 @@ def lang_main(args, out_dir: Path) -> int:
     need_mpiattr = any(w.startswith("mpiattr") for w in wanted)
     prefix, err = lang_prefix(args) if need_mpiattr else (None, None)
     failures = [f"mpiattr: {err}"] if err else []
-    built, fails = lang_build(args, prefix, out_dir, wanted)
+    built, fails = lang_build(args, prefix, out_dir, wanted,
+                              list(LAYOUT_PADS[:1 if args.quick else args.layouts]))
     failures += fails
     if not built:
         log("nothing to run")
@@ -1183,9 +1212,10 @@ def main() -> int:
     ap.add_argument("-r", "--repetitions", type=int, default=None,
                     help="processes per figure and implementation, interleaved (A B C A B C ...); "
                          "the figure is their lower quartile (default: 7 rounded up to a multiple of --layouts x "
-                         "the vCPUs, i.e. 8; --lang: 5 rounded up to a multiple of the vCPUs). D79, D86")
+                         "the vCPUs, i.e. 8, --lang too since D92). D79, D86")
     ap.add_argument("--min-time", type=float, default=0.02,
-                    help="Google Benchmark min time per batch, seconds (default: %(default)s)")
+                    help="Google Benchmark min time per batch, seconds (--lang: its programs' own, D92; "
+                         "default: %(default)s)")
     ap.add_argument("--batches", type=int, default=5,
                     help="timed batches per figure in one process (Google Benchmark repetitions); "
                          "the process's figure is their minimum (default: %(default)s)")
@@ -1235,8 +1265,8 @@ def main() -> int:
     if args.pin and not args.cpus:
         log("taskset not found; the processes are not pinned")
     if args.repetitions is None:  # D86: every (vCPU, placement) the same number of times
-        cycle = max(1, len(args.cpus)) * (1 if args.lang else args.layouts)
-        args.repetitions = -(-(5 if args.lang else 7) // cycle) * cycle
+        cycle = max(1, len(args.cpus)) * args.layouts  # --lang too since D92
+        args.repetitions = -(-7 // cycle) * cycle
 
     known = HOSTS if args.host else LANG_IMPLS if args.lang else IMPLS
     wanted = [s.strip() for s in (args.only or ",".join(known)).split(",") if s.strip()]
