@@ -483,8 +483,8 @@ MPIATTR_HOT bool no_records() {
 // of the call when the object has no record (the host's objects mpiattr has nothing on), or when
 // every attribute is plain (attr_store::all_plain: copied by MPI_XXX_DUP_FN, no delete callback,
 // no keyval reference). Then a dup copies to the record the fresh handle's last object left asleep
-// (native_map::revive_unsynchronised), and a free empties the record and puts it to sleep
-// (retire_unsynchronised): neither takes the table's lock nor reads the thread level, which
+// (native_map::revive_unsynchronised), over what that object left in it, and a free puts the
+// record to sleep with its plain attributes in place (retire_at; D90): neither takes the table's lock nor reads the thread level, which
 // g_fast implies. True when done; false, having changed nothing, when the general path must do it.
 //
 // At MPI_THREAD_MULTIPLE the same cases: a dup copies, under the source's store lock, into the
@@ -552,7 +552,7 @@ MPIATTR_HOT bool fast_dup(std::uintptr_t old, std::uintptr_t fresh) {
   if (!s.all_plain() || s.size() == 0 || keyvals().counting()) return false;
   auto* to = records<K>().revive_unsynchronised(fresh);
   if (to == nullptr) return false;
-  s.copy_plain_into(to->attrs);
+  s.copy_plain_over(to->attrs);  // (over what the fast free left in it, D90)
   return true;
 }
 template <object_kind K>
@@ -565,9 +565,14 @@ MPIATTR_HOT bool fast_free(std::uintptr_t h) {
   if (o->predefined) return false;  // (before_free refuses it)
   attr_store& s = o->attrs;
   if (!s.all_plain() || s.freeing || !s.inline_only()) return false;
-  s.template drop_plain<false>();
-  // (The entry cached_at found: nothing has changed the map since.)
-  if (!records<K>().retire_at(entry, h, o)) [[unlikely]] let_go(o, K, h);
+  // The record sleeps with its plain attributes in place (D90): no lookup returns a record asleep,
+  // the next fast dup to the handle copies over them (attr_store::copy_plain_over), and every
+  // other wake clears them first (host_runtime.cc: revive). (The entry cached_at found: nothing
+  // has changed the map since.)
+  if (!records<K>().retire_at(entry, h, o)) [[unlikely]] {
+    s.template drop_plain<false>();
+    let_go(o, K, h);
+  }
   return true;
 }
 

@@ -231,18 +231,22 @@ class native_map {
     }
     T* obj = h->obj;
     wake(obj, key);
-    *h = hot_entry{key, obj};
+    h->key = key;  // (the entry names obj already)
     return obj;
   }
   MPIATTR_HOT bool retire_unsynchronised(std::uintptr_t key, T* o) {
-    return retire_at(&hot_slot(key), key, o);
+    hot_entry& h = hot_slot(key);  // (which may name another record: written whole)
+    if (!take_token(o)) [[unlikely]] return false;
+    put_to_sleep(o, key);
+    h = hot_entry{key | kDormant, o};
+    return true;
   }
   // retire_unsynchronised where the caller has key's entry from cached_at, with no change of the
   // map since: the set is not hashed and searched a second time (fast_free, D78).
   MPIATTR_HOT bool retire_at(void* entry, std::uintptr_t key, T* o) {
     if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
-    *static_cast<hot_entry*>(entry) = hot_entry{key | kDormant, o};
+    static_cast<hot_entry*>(entry)->key = key | kDormant;  // (the entry names o already)
     return true;
   }
 

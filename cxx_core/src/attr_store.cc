@@ -194,6 +194,13 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
   if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
 }
 
+void attr_store::copy_plain_over_rest(attr_store& to) const {
+  // A whole inline chunk copied overwrites every slot `to` can hold (its attributes are all in
+  // its inline chunk); any other copy expects a fresh destination.
+  if (to.count_ != 0 && !(all_inline() && count_ > kWholeInlineChunk)) to.drop_plain<false>();
+  copy_plain_into(to);
+}
+
 void attr_store::drop_plain_rest() {
   if (all_inline() && count_ > kWholeInlineChunk) {
     begin_write();

@@ -272,14 +272,27 @@ class attr_store {
   MPIATTR_HOT void copy_plain_into(attr_store& to) const {
     if (!all_inline() || count_ > kWholeInlineChunk) [[unlikely]] return copy_plain_into_rest(to);
     // (Whole slots, as copy_plain_into_rest copies whole chunks: no other thread reads either.)
-    for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
-      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
+    // (A 64-bit mask and index, so that the slot's offset needs no sign extension: D90.)
+    for (std::uint64_t m = inline_mask_; m != 0; m &= m - 1) {
+      const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(m));
       std::memcpy(static_cast<void*>(&to.inline_chunk_[i]), static_cast<const void*>(&inline_chunk_[i]), sizeof(slot));
     }
     to.inline_mask_ = inline_mask_;
     to.count_ = count_;
     to.unusual_ = 0;
-    if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
+    // (Every attribute `to` holds is one copied here, older than next_seq_: taking it whatever
+    // `to` counted before keeps R10.1's order, and needs no compare.)
+    to.next_seq_ = next_seq_;
+  }
+  // copy_plain_into for a destination that may still hold the plain attributes of its record's
+  // last object: a record asleep that host mode's fast free did not clear (D90). `to` is not yet
+  // visible to other threads, and is fresh or holds plain attributes in its inline chunk alone.
+  // What the copy overwrites is not cleared first: the one-slot dup of a handle whose last object
+  // had the same attribute (a program's dup + free in a loop) writes its slot and nothing else.
+  MPIATTR_HOT void copy_plain_over(attr_store& to) const {
+    if (!all_inline() || count_ > kWholeInlineChunk || (to.inline_mask_ & ~inline_mask_) != 0) [[unlikely]]
+      return copy_plain_over_rest(to);
+    copy_plain_into(to);
   }
   // Removes every attribute at once; all_plain() must hold. No callback, no keyval count. Readers
   // that may overlap are fenced (the sequence counter), unless Fenced is false: below
@@ -288,8 +301,8 @@ class attr_store {
   MPIATTR_HOT void drop_plain() {
     if (!all_inline() || count_ > kWholeInlineChunk) [[unlikely]] return drop_plain_rest();
     if constexpr (Fenced) begin_write();
-    for (std::uint32_t m = inline_mask_; m != 0; m &= m - 1) {
-      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(m));
+    for (std::uint64_t m = inline_mask_; m != 0; m &= m - 1) {
+      const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(m));
       std::memset(static_cast<void*>(&inline_chunk_[i]), 0, sizeof(slot));
     }
     if constexpr (Fenced) end_write();
@@ -320,6 +333,7 @@ class attr_store {
   // instructions per slot visited).
   static constexpr std::uint32_t kWholeInlineChunk = 6;
   void copy_plain_into_rest(attr_store& to) const;  // (copy_plain_into's other cases)
+  void copy_plain_over_rest(attr_store& to) const;   // (copy_plain_over's)
   void drop_plain_rest();
   static constexpr std::uint32_t kOriginMask = 3u;
   static constexpr std::uint32_t kDeleting = 4u;

@@ -108,6 +108,30 @@ static void communicators(int rank)
     CHECK("R6_1_comm_dup_of_a_reused_handle_copies_its_own", second == 40);
     INFO("comm_handles_reused_of_40", reused);
 
+    /* Below MPI_THREAD_MULTIPLE mpiattr's fast free leaves a record's plain attributes in place
+     * while it sleeps, and the next dup to the handle copies over them (docs/decisions.md D90):
+     * a dup onto a handle whose last object had the same, fewer or more plain attributes carries
+     * exactly the source's values. */
+    MPI_Comm both;
+    MPI_Comm_dup(MPI_COMM_WORLD, &both);
+    MPI_Comm_set_attr(both, kp, (void *)(intptr_t)(40 + rank));
+    MPI_Comm_set_attr(both, kq, (void *)(intptr_t)(50 + rank));
+    int over = 0;
+    for (int i = 0; i < 10; i++) {
+        MPI_Comm d, e;
+        MPI_Comm_dup(base, &d);
+        over += comm_value(d, kp) == 10 + rank && comm_value(d, kq) == -1;
+        MPI_Comm_free(&d);
+        MPI_Comm_dup(both, &e);
+        over += comm_value(e, kp) == 40 + rank && comm_value(e, kq) == 50 + rank;
+        MPI_Comm_free(&e);
+        MPI_Comm_dup(base, &d);
+        over += comm_value(d, kp) == 10 + rank && comm_value(d, kq) == -1;
+        MPI_Comm_free(&d);
+    }
+    MPI_Comm_free(&both);
+    CHECK("D90_comm_dup_onto_a_freed_objects_plain_attributes_copies_exactly_the_source", over == 30);
+
     /* Attributes with callbacks: each copy and each delete runs once. */
     ncopy = ndel = 0;
     int counted_ok = 0;
@@ -195,6 +219,39 @@ static void datatypes(int rank)
     CHECK("R4_1_type_first_attribute_on_a_reused_handle", first == 200);
     CHECK("R6_1_type_dup_of_a_reused_handle_copies_its_own", second == 200);
     INFO("type_handles_reused_of_200", reused);
+
+    /* As for communicators (D90), and with more plain attributes than a slot-by-slot copy takes. */
+    MPI_Datatype both, wide;
+    MPI_Type_contiguous(6, MPI_INT, &both);
+    MPI_Type_set_attr(both, kp, (void *)(intptr_t)(40 + rank));
+    MPI_Type_set_attr(both, kq, (void *)(intptr_t)(50 + rank));
+    int kw[8];
+    MPI_Type_contiguous(7, MPI_INT, &wide);
+    for (int j = 0; j < 8; j++) {
+        MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &kw[j], NULL);
+        MPI_Type_set_attr(wide, kw[j], (void *)(intptr_t)(60 + j));
+    }
+    int over = 0;
+    for (int i = 0; i < 10; i++) {
+        MPI_Datatype d, e, w;
+        MPI_Type_dup(base, &d);
+        over += type_value(d, kp) == 10 + rank && type_value(d, kq) == -1;
+        MPI_Type_free(&d);
+        MPI_Type_dup(both, &e);
+        over += type_value(e, kp) == 40 + rank && type_value(e, kq) == 50 + rank;
+        MPI_Type_free(&e);
+        MPI_Type_dup(wide, &w);
+        over += type_value(w, kp) == -1 && type_value(w, kw[7]) == 67;
+        MPI_Type_free(&w);
+        MPI_Type_dup(base, &d);
+        over += type_value(d, kp) == 10 + rank && type_value(d, kq) == -1 && type_value(d, kw[0]) == -1;
+        MPI_Type_free(&d);
+    }
+    MPI_Type_free(&both);
+    MPI_Type_free(&wide);
+    for (int j = 0; j < 8; j++)
+        MPI_Type_free_keyval(&kw[j]);
+    CHECK("D90_type_dup_onto_a_freed_objects_plain_attributes_copies_exactly_the_source", over == 40);
 
     ncopy = ndel = 0;
     int counted_ok = 0;
