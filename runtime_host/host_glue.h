@@ -512,8 +512,8 @@ template <object_kind K>
     std::lock_guard lock(s.mutex());
     // (A census that has begun is seen here: counting(). Under the table's lock, one that has
     // passed this table; without it, one that has made its heavy fence.)
-    if (!s.all_plain() || s.size() == 0 || keyvals().counting()) return false;
-    s.copy_plain_into(to->attrs);
+    if (!s.all_plain() || !s.all_inline() || s.size() == 0 || keyvals().counting()) return false;
+    s.copy_plain_into(to->attrs);  // (allocates nothing: all_inline, D93)
     return true;
   };
   // (The lock-free form finds what the locked one would: only a call on `fresh`, which no other
@@ -549,7 +549,9 @@ MPIATTR_HOT bool fast_dup(std::uintptr_t old, std::uintptr_t fresh) {
   if (!records<K>().cached(old, &from)) return false;
   if (from == nullptr) return true;  // no mpiattr attribute to copy
   const attr_store& s = from->attrs;
-  if (!s.all_plain() || s.size() == 0 || keyvals().counting()) return false;
+  // (A source with attributes beyond its inline chunk takes the general path: its copy allocates,
+  // and may fail, which after_dup's general path reports having changed nothing, D93.)
+  if (!s.all_plain() || !s.all_inline() || s.size() == 0 || keyvals().counting()) return false;
   auto* to = records<K>().revive_unsynchronised(fresh);
   if (to == nullptr) return false;
   s.copy_plain_over(to->attrs);  // (over what the fast free left in it, D90)

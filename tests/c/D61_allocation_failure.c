@@ -84,7 +84,7 @@ static void destructor(void *extra) {
 #define NKEYS 300
 static int ckeys[NKEYS];  /* user copy and delete callbacks (even), MPI_COMM_DUP_FN (odd) */
 static int tkeys[8], wkeys[40];
-static MPI_Comm work, five, none;
+static MPI_Comm work, five, none, plain, one;
 static MPI_Datatype wtype;
 static MPI_Win win;
 
@@ -227,6 +227,18 @@ static void check_dup(int failed, long n) {
   OK(MPI_Comm_free(&newcomm));
   CHECK(live_tokens == before.live, "after freeing the duplicate, %ld values alive, %ld before", live_tokens, before.live);
 }
+/* Over a host the next duplicate usually gets the handle of the last one freed: a duplicate of `one`
+ * (one plain attribute) freed just before leaves that handle's record asleep, so that the next dup
+ * takes the fast path (D90) with whatever source it has. */
+static void warm_handle(void) {
+  MPI_Comm d;
+  OK(MPI_Comm_dup(one, &d));
+  OK(MPI_Comm_free(&d));
+}
+static void check_dup_warm(int failed, long n) {
+  check_dup(failed, n);
+  warm_handle();
+}
 
 static int op_free(void) { return MPI_Comm_free(&newcomm); }
 static void check_free(int failed, long n) {
@@ -327,11 +339,20 @@ static void run_all(void) {
   OK(MPI_Comm_dup(MPI_COMM_SELF, &five));
   for (cur = 0; cur < 5; ++cur)  /* (keyvals 37 and 111 copy by MPI_COMM_DUP_FN: plain values) */
     OK(MPI_Comm_set_attr(five, ckeys[cur * 37], (cur & 1) ? (void *)(MPI_Aint)cur : new_token()));
-  MPI_Comm dups[3] = {none, five, work};
-  for (int i = 0; i < 3; ++i) {
+  /* 150 attributes copied by MPI_COMM_DUP_FN alone (the odd keyvals), beyond the store's inline
+   * chunk: a dup copies them wholesale, allocating the chunks (over a host the fast dup, D90). */
+  OK(MPI_Comm_dup(MPI_COMM_SELF, &plain));
+  for (cur = 1; cur < NKEYS; cur += 2) OK(MPI_Comm_set_attr(plain, ckeys[cur], (void *)(MPI_Aint)(cur + 7)));
+  OK(MPI_Comm_dup(MPI_COMM_SELF, &one));
+  OK(MPI_Comm_set_attr(one, ckeys[1], (void *)(MPI_Aint)8));
+  MPI_Comm dups[4] = {none, five, work, plain};
+  for (int i = 0; i < 4; ++i) {
     src = dups[i];
     take(src, &before);
     sweep("MPI_Comm_dup", op_dup, check_dup);
+    warm_handle();
+    take(src, &before);
+    sweep("MPI_Comm_dup", op_dup, check_dup_warm);  /* (onto a handle whose record sleeps) */
   }
   take(work, &before);
   OK(MPI_Comm_dup(work, &newcomm));
@@ -365,6 +386,8 @@ static void run_all(void) {
   OK(MPI_Comm_free(&work));
   OK(MPI_Comm_free(&five));
   OK(MPI_Comm_free(&none));
+  OK(MPI_Comm_free(&plain));
+  OK(MPI_Comm_free(&one));
   for (cur = 0; cur < NKEYS; ++cur) OK(MPI_Comm_free_keyval(&ckeys[cur]));
   for (cur = 0; cur < 8; ++cur) OK(MPI_Type_free_keyval(&tkeys[cur]));
   for (cur = 0; cur < 40; ++cur) OK(MPI_Win_free_keyval(&wkeys[cur]));

@@ -325,6 +325,9 @@ class attr_store {
   bool reusable() const { return count_ == 0 && !beyond_inline_; }
   // Whether the store has never had storage beyond its inline chunk (reusable() once emptied).
   bool inline_only() const { return !beyond_inline_; }
+  // Whether every attribute is in the inline chunk, whose occupied slots inline_mask_ lists (then
+  // copy_plain_into allocates nothing).
+  bool all_inline() const { return far_ == 0; }
 
  private:
   static constexpr std::uint32_t kFewSlots = 8;  // up to this many, dup and free go slot by slot
@@ -406,8 +409,6 @@ class attr_store {
   std::atomic<directory*> dir_;
   std::atomic<std::uint32_t> version_{0};
   mutable sync::spinlock mu_;
-  // Whether every attribute is in the inline chunk, whose occupied slots inline_mask_ lists.
-  bool all_inline() const { return far_ == 0; }
   // Keeps inline_mask_ and far_ in step when slot s becomes occupied (on) or empty.
   void occupy(const slot* s, bool on) {
     const std::uintptr_t off = (reinterpret_cast<std::uintptr_t>(s) -
