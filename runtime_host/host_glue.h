@@ -502,15 +502,20 @@ MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
 // the checked path fills them and tries again (fortran_refilled). The value converts for V,
 // INTEGER(KIND=MPI_ADDRESS_KIND) or INTEGER (MPI_ATTR_GET, R7.1), from the word whoever wrote it
 // (R7.3, as the standalone Fortran get: f_glue.h), the flag a LOGICAL of this compiler (FTrue,
-// FFalse).
+// FFalse). fortran_target: the record, after the keyval's check (the kind's row and the index).
+template <object_kind K, typename F2c>
+MPIATTR_HOT typename kind_traits<K>::object* fortran_target(MPI_Fint f, F2c f2c, int keyval, const void** row,
+                                                           std::uint32_t* index) {
+  if (!gated_keyval<K>(keyval, row, index)) return nullptr;
+  typename kind_traits<K>::handle h;
+  if (!fortran_handles<K>::known(f, f2c, &h)) return nullptr;
+  return records<K>().find_hot(native(h));
+}
 template <object_kind K, int FTrue, int FFalse, typename F2c, typename V>
 MPIATTR_HOT bool fast_get_fortran(MPI_Fint f, F2c f2c, int keyval, V* value, MPI_Fint* flag) {
   std::uint32_t index;
   const void* row;
-  if (!gated_keyval<K>(keyval, &row, &index)) return false;
-  typename kind_traits<K>::handle h;
-  if (!fortran_handles<K>::known(f, f2c, &h)) return false;
-  auto* o = records<K>().find_hot(native(h));
+  auto* o = fortran_target<K>(f, f2c, keyval, &row, &index);
   if (o == nullptr) return false;
   aint word;
   if (o->attrs.read_word_unsynchronised(index, &word)) [[likely]] {
@@ -526,10 +531,7 @@ template <object_kind K, typename F2c>
 MPIATTR_HOT bool fast_put_fortran(MPI_Fint f, F2c f2c, int keyval, attribute_value v) {
   std::uint32_t index;
   const void* row;
-  if (!gated_keyval<K>(keyval, &row, &index)) return false;
-  typename kind_traits<K>::handle h;
-  if (!fortran_handles<K>::known(f, f2c, &h)) return false;
-  auto* o = records<K>().find_hot(native(h));
+  auto* o = fortran_target<K>(f, f2c, keyval, &row, &index);
   if (o == nullptr) return false;
   return put_unsynchronised(o, row, index, v);
 }
