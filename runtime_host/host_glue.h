@@ -138,6 +138,19 @@ template <object_kind K> inline auto& records() {
 extern std::atomic<bool> g_fast;
 // Whether the thread-safe fast get may run: mpiattr started, at MPI_THREAD_MULTIPLE.
 extern std::atomic<bool> g_fast_concurrent;
+// The gate of the fast get and set below MPI_THREAD_MULTIPLE (D89): open exactly while g_fast is
+// true (opened after g_fast is set, closed before it is cleared), and read as part of the keyval's
+// check (keyval_registry::live_user_gated) rather than as a flag of its own: open, it gives each
+// kind's hot row of keyvals and the index mask; closed (its constant initial value), a row that
+// no keyval matches. So a fast get or set tests nothing but its keyval, record and slot, and at
+// MPI_THREAD_MULTIPLE it declines at the keyval, two instructions later than a flag would say so.
+struct fast_gate {
+  std::atomic<const void*> rows[3];  // by object_kind: comm, type, win
+  std::atomic<std::size_t> mask;
+};
+extern fast_gate g_gate;
+void open_gate();   // (host_runtime.cc)
+void close_gate();
 
 bool ready();                  // MPI initialised and not finalised; sets up mpiattr on first use
 // After ready() failed: the host's error code if the host refused what mpiattr sets up for itself
@@ -291,24 +304,37 @@ class call {
 // The fast paths of get and set (as the standalone runtime's, mpiattr/fast.h): the whole call for
 // a recorded object and a live mpiattr keyval of its kind (keyval.h: live_user), with a slot that
 // exists; otherwise false, with nothing changed, and the entry point takes its checked path.
-// Below MPI_THREAD_MULTIPLE (Concurrent false) the record comes from the cache in front of the
-// record table, or the table itself when the cache misses (native_map::find_unsynchronised), and
-// the slot is read and written directly. The C entry points' fast get and set (Probe false) read
-// the cache alone: a call of the table's probe would cost every call a stack frame (six
-// instructions, D69); when the cache does not know the handle, their checked path probes the table
-// and tries again (refilled). At it (Concurrent true: the entry point
-// has checked g_fast_concurrent) the record comes from the cache the threads share (its entries
-// checked against the record's handle, native_map::find_shared), a get reads under the store's
-// sequence counter and a set takes the store's lock.
-template <bool Concurrent, object_kind K, typename H, bool Probe = true>
-MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
-  if (!Concurrent && !g_fast.load(std::memory_order_relaxed)) return nullptr;
-  if (!keyvals().live_user(keyval, K, index)) return nullptr;
-  if constexpr (Concurrent) return records<K>().find_shared(native(h));
-  else if constexpr (Probe) return records<K>().find_unsynchronised(native(h));
-  else return records<K>().find_hot(native(h));
+// Below MPI_THREAD_MULTIPLE (Concurrent false) the gate (g_gate) is open, the record comes from
+// the cache in front of the record table (native_map::find_hot), and the slot is read and written
+// directly. The fast paths read the cache alone: a call of the table's probe would cost every call
+// a stack frame (six instructions, D69); when the cache does not know the handle, their checked
+// path probes the table and tries again (refilled, fortran_refilled; D69, and for Fortran D89).
+// At it (Concurrent true: the entry point has checked g_fast_concurrent) the record comes from
+// the cache the threads share (its entries checked against the record's handle,
+// native_map::find_shared), a get reads under the store's sequence counter and a set takes the
+// store's lock.
+// The keyval's check, through the gate: the kind's hot row (in *row) and the index.
+template <object_kind K>
+MPIATTR_HOT bool gated_keyval(int keyval, const void** row, std::uint32_t* index) {
+  *row = g_gate.rows[static_cast<int>(K)].load(std::memory_order_relaxed);
+  return keyval_registry::live_user_gated(*row, g_gate.mask.load(std::memory_order_relaxed), keyval, index);
 }
-// Whether a fast path that read the cache alone (Probe false) should be tried again: below
+template <bool Concurrent, object_kind K, typename H>
+MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::uint32_t* index) {
+  if constexpr (Concurrent) {
+    if (!keyvals().live_user(keyval, K, index)) return nullptr;
+    return records<K>().find_shared(native(h));
+  } else {
+    // (The handle as the cache compares it, made first: GCC otherwise copies the argument's
+    // register away for the keyval's check, then copies it again to widen it.)
+    std::uintptr_t key = native(h);
+    asm("" : "+r"(key));
+    const void* row;
+    if (!gated_keyval<K>(keyval, &row, index)) return nullptr;
+    return records<K>().find_hot(key);
+  }
+}
+// Whether a fast path that read the cache alone should be tried again: below
 // MPI_THREAD_MULTIPLE, the cache did not know h; now it does (the table was probed, and what it
 // holds for h, a record or none, is in the cache). The checked paths of the C get and set ask
 // first (functions.cc.j2), so a program whose calls visit more objects than the cache holds pays
@@ -320,36 +346,30 @@ template <object_kind K, typename H>
   if (records<K>().cached(native(h), &o)) return false;
   return records<K>().find_unsynchronised(native(h)) != nullptr;
 }
+// A get's flag: one store of a constant in each branch (a volatile store, which GCC neither merges
+// into a store of a register loaded with the constant nor moves out of line; fast.h's put_flag).
+template <typename F>
+MPIATTR_HOT void put_flag(F* flag, F value) {
+  *static_cast<volatile F*>(flag) = value;
+}
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_get(H h, int keyval, void* attribute_val, int* flag) {
   std::uint32_t index;
   if (attribute_val == nullptr || flag == nullptr) return false;
-  auto* o = fast_target<Concurrent, K, H, false>(h, keyval, &index);
+  auto* o = fast_target<Concurrent, K>(h, keyval, &index);
   if (o == nullptr) return false;
-  attr_read r;
-  if constexpr (Concurrent)
+  if constexpr (Concurrent) {
+    attr_read r;
     o->attrs.read(index, &r);
-  else
-    o->attrs.read_unsynchronised(index, &r);
-  if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
-  *flag = r.found;
-  return true;
-}
-// The Fortran entry points' get below MPI_THREAD_MULTIPLE (host_fortran.h, D63): as fast_get, the
-// value converted for V, INTEGER(KIND=MPI_ADDRESS_KIND) or INTEGER (MPI_ATTR_GET, R7.1), the flag
-// a LOGICAL of this compiler (FTrue, FFalse).
-template <object_kind K, int FTrue, int FFalse, typename H, typename V>
-MPIATTR_HOT bool fast_get_fortran(H h, int keyval, V* value, MPI_Fint* flag) {
-  std::uint32_t index;
-  auto* o = fast_target<false, K>(h, keyval, &index);
-  if (o == nullptr) return false;
-  attr_read r;
-  o->attrs.read_unsynchronised(index, &r);
-  if (r.found) {
-    if constexpr (std::is_same_v<V, MPI_Fint>) *value = r.value.as_fortran_int();
-    else *value = r.value.as_fortran_aint();
+    if (r.found) *static_cast<void**>(attribute_val) = r.as_c();
+    *flag = r.found;
+  } else {
+    // (The hit on a value C wrote is one compare of the slot's tag, D82.)
+    if (o->attrs.read_c_unsynchronised(index, static_cast<void**>(attribute_val))) [[likely]]
+      put_flag(flag, 1);
+    else
+      put_flag(flag, 0);
   }
-  *flag = r.found ? FTrue : FFalse;
   return true;
 }
 // The C handle of a Fortran one, for the Fortran entry points' fast paths (D68). MPICH's f2c is
@@ -358,7 +378,7 @@ MPIATTR_HOT bool fast_get_fortran(H h, int keyval, V* value, MPI_Fint* flag) {
 // instructions per get, which put a Fortran get over Open MPI at twice a C one. So over Open MPI a
 // direct-mapped cache per kind answers for the Fortran handles (Open MPI's are indices into its
 // table) of objects that carry mpiattr attributes. An entry is filled only below
-// MPI_THREAD_MULTIPLE (the fast paths' gate, g_fast, is checked first), by the host's own f2c,
+// MPI_THREAD_MULTIPLE (g_fast is checked first: fortran_refilled), by the host's own f2c,
 // and only while the object's record is awake; and every free of an object of the kind that this
 // library sees (MPI_XXX_free and PMPI_XXX_free, MPI_Comm_disconnect, in any language) moves the
 // kind's generation on, which empties the cache. A Fortran handle names another object only once
@@ -379,15 +399,17 @@ struct fortran_handles {
     H handle;
   };
   static inline entry table[kSize];
-  static inline std::atomic<std::uint32_t> generation{1};
+  // The generation, in the tag's high half (so that a tag is this ORed with the handle).
+  static constexpr std::uint64_t kGeneration = std::uint64_t{1} << 32;
+  static inline std::atomic<std::uint64_t> generation{kGeneration};
   static std::uint64_t tag(MPI_Fint f) {
-    return (std::uint64_t{generation.load(std::memory_order_relaxed)} << 32) | static_cast<std::uint32_t>(f);
+    return generation.load(std::memory_order_relaxed) | static_cast<std::uint32_t>(f);
   }
   // A free of an object of this kind (any thread level: a lost increment between two threads'
   // frees is one generation, which still differs from every filled entry's).
   MPIATTR_HOT static void forget() {
     if constexpr (kFortranHandleCache) {
-      const std::uint32_t g = generation.load(std::memory_order_relaxed) + 1;
+      const std::uint64_t g = generation.load(std::memory_order_relaxed) + kGeneration;
       if (g == 0) [[unlikely]] {
         wrap();
         return;
@@ -397,9 +419,23 @@ struct fortran_handles {
   }
   [[gnu::cold, gnu::noinline]] static void wrap() {
     for (entry& e : table) e.tag = 0;
-    generation.store(1, std::memory_order_relaxed);
+    generation.store(kGeneration, std::memory_order_relaxed);
   }
-  // Below MPI_THREAD_MULTIPLE only (the caller has checked g_fast).
+  // Below MPI_THREAD_MULTIPLE only (the caller has checked g_fast, or found the gate open).
+  // known: the C handle of f in *out if the cache holds it (over MPICH always: f2c is the integer
+  // itself), with no call, for the fast paths; to_c: the C handle, filling the cache.
+  template <typename F2c>
+  MPIATTR_HOT static bool known(MPI_Fint f, F2c f2c, H* out) {
+    if constexpr (!kFortranHandleCache) {
+      *out = f2c(f);
+      return true;
+    } else {
+      const entry& e = table[static_cast<std::uint32_t>(f) & (kSize - 1)];
+      if (e.tag != tag(f)) return false;
+      *out = e.handle;
+      return true;
+    }
+  }
   template <typename F2c>
   MPIATTR_HOT static H to_c(MPI_Fint f, F2c f2c) {
     if constexpr (!kFortranHandleCache) {
@@ -417,37 +453,103 @@ struct fortran_handles {
     return h;
   }
 };
-template <object_kind K, typename F2c>
-MPIATTR_HOT typename kind_traits<K>::handle fortran_to_c(MPI_Fint f, F2c f2c) {
-  return fortran_handles<K>::to_c(f, f2c);
-}
 template <object_kind K>
 MPIATTR_HOT void forget_fortran_handles() {
   fortran_handles<K>::forget();
 }
 
-// fast_set of a value of any origin (the Fortran entry points pass theirs).
-template <bool Concurrent, object_kind K, typename H, bool Probe = true>
+// The set below MPI_THREAD_MULTIPLE on o, the record, under the keyval the gate's `row` accepted
+// with `index`: a live keyval is never counted there, so a new attribute only notes that the keyval
+// was used.
+template <typename T>
+MPIATTR_HOT bool put_unsynchronised(T* o, const void* row, std::uint32_t index, attribute_value v) {
+  auto added = [index] {
+    keyvals().note_used(index);
+    return false;
+  };
+  return o->attrs.template put_fast<false>(index, v, keyval_registry::hot_flags_gated(row, index), added) !=
+         attr_store::fast_put::not_done;
+}
+// fast_set of a value of any origin.
+template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_put(H h, int keyval, attribute_value v) {
   std::uint32_t index;
-  auto* o = fast_target<Concurrent, K, H, Probe>(h, keyval, &index);
-  if (o == nullptr) return false;
-  // A new attribute: below MPI_THREAD_MULTIPLE a live keyval is never counted, so the set only
-  // notes that it was used; at it, a concurrent free of the keyval may have started its census.
-  auto added = [index] {
-    if constexpr (Concurrent) {
-      return keyvals().attach(index);
-    } else {
-      keyvals().note_used(index);
-      return false;
-    }
-  };
-  return o->attrs.template put_fast<Concurrent>(index, v, keyvals().hot_flags(K, index), added) !=
-         attr_store::fast_put::not_done;
+  if constexpr (Concurrent) {
+    auto* o = fast_target<true, K>(h, keyval, &index);
+    if (o == nullptr) return false;
+    // (A concurrent free of the keyval may have started its census: attach.)
+    auto added = [index] { return keyvals().attach(index); };
+    return o->attrs.template put_fast<true>(index, v, keyvals().hot_flags(K, index), added) !=
+           attr_store::fast_put::not_done;
+  } else {
+    const void* row;
+    if (!gated_keyval<K>(keyval, &row, &index)) return false;
+    auto* o = records<K>().find_hot(native(h));
+    if (o == nullptr) return false;
+    return put_unsynchronised(o, row, index, v);
+  }
 }
 template <bool Concurrent, object_kind K, typename H>
 MPIATTR_HOT bool fast_set(H h, int keyval, void* attribute_val) {
-  return fast_put<Concurrent, K, H, false>(h, keyval, attribute_value::from_c(attribute_val));
+  return fast_put<Concurrent, K>(h, keyval, attribute_value::from_c(attribute_val));
+}
+
+// The Fortran entry points' get and set below MPI_THREAD_MULTIPLE (fortran.cc.j2; D63, D89): as
+// fast_get and fast_put, the Fortran handle f converted after the keyval's check (a closed gate
+// declines before it: over Open MPI the host's f2c is not paid twice, here and on the checked
+// path) and only through the cache of Fortran handles (fortran_handles::known), so that nothing is
+// called and the entry point keeps no stack frame; when either cache does not know the handle,
+// the checked path fills them and tries again (fortran_refilled). The value converts for V,
+// INTEGER(KIND=MPI_ADDRESS_KIND) or INTEGER (MPI_ATTR_GET, R7.1), from the word whoever wrote it
+// (R7.3, as the standalone Fortran get: f_glue.h), the flag a LOGICAL of this compiler (FTrue,
+// FFalse). fortran_target: the record, after the keyval's check (the kind's row and the index).
+template <object_kind K, typename F2c>
+MPIATTR_HOT typename kind_traits<K>::object* fortran_target(MPI_Fint f, F2c f2c, int keyval, const void** row,
+                                                           std::uint32_t* index) {
+  if (!gated_keyval<K>(keyval, row, index)) return nullptr;
+  typename kind_traits<K>::handle h;
+  if (!fortran_handles<K>::known(f, f2c, &h)) return nullptr;
+  return records<K>().find_hot(native(h));
+}
+template <object_kind K, int FTrue, int FFalse, typename F2c, typename V>
+MPIATTR_HOT bool fast_get_fortran(MPI_Fint f, F2c f2c, int keyval, V* value, MPI_Fint* flag) {
+  std::uint32_t index;
+  const void* row;
+  auto* o = fortran_target<K>(f, f2c, keyval, &row, &index);
+  if (o == nullptr) return false;
+  aint word;
+  if (o->attrs.read_word_unsynchronised(index, &word)) [[likely]] {
+    if constexpr (std::is_same_v<V, MPI_Fint>) *value = attribute_value(word, origin::c_address).as_fortran_int();
+    else *value = word;
+    put_flag(flag, MPI_Fint{FTrue});
+  } else {
+    put_flag(flag, MPI_Fint{FFalse});
+  }
+  return true;
+}
+template <object_kind K, typename F2c>
+MPIATTR_HOT bool fast_put_fortran(MPI_Fint f, F2c f2c, int keyval, attribute_value v) {
+  std::uint32_t index;
+  const void* row;
+  auto* o = fortran_target<K>(f, f2c, keyval, &row, &index);
+  if (o == nullptr) return false;
+  return put_unsynchronised(o, row, index, v);
+}
+// What the checked path of a Fortran get or set asks first (fortran.cc.j2), as refilled for C:
+// below MPI_THREAD_MULTIPLE, when the cache of Fortran handles or the record cache did not know
+// the handle, fills them (the host's f2c, the table's probe) and says whether the fast path may
+// now find its record. So a Fortran program whose calls visit more objects than the caches hold
+// pays the fill, not the checked path (D63).
+template <object_kind K, typename F2c>
+[[gnu::always_inline]] inline bool fortran_refilled(MPI_Fint f, F2c f2c) {
+  if (!g_fast.load(std::memory_order_relaxed)) return false;
+  typename kind_traits<K>::handle h;
+  const bool knew = fortran_handles<K>::known(f, f2c, &h);
+  if (!knew) h = fortran_handles<K>::to_c(f, f2c);  // (fills the entry when h has a record)
+  typename kind_traits<K>::object* o;
+  if (knew && records<K>().cached(native(h), &o)) return false;  // (both knew it: nothing new)
+  return records<K>().find_unsynchronised(native(h)) != nullptr &&
+         (!kFortranHandleCache || fortran_handles<K>::known(f, f2c, &h));
 }
 
 // MPI_XXX_CREATE_KEYVAL and MPI_XXX_FREE_KEYVAL below MPI_THREAD_MULTIPLE (keyval.h: create_fast,

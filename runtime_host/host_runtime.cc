@@ -49,6 +49,18 @@ native_map<type_record> g_types;
 native_map<win_record> g_wins;
 std::atomic<bool> g_fast{false};
 std::atomic<bool> g_fast_concurrent{false};
+// Closed until start opens it (constant initialisation: closed before any initialiser runs).
+constinit fast_gate g_gate{{keyval_registry::closed_row(), keyval_registry::closed_row(), keyval_registry::closed_row()},
+                 keyval_registry::kClosedMask};
+void open_gate() {
+  for (object_kind k : {object_kind::comm, object_kind::type, object_kind::win})
+    g_gate.rows[static_cast<int>(k)].store(keyval_registry::hot_row_of(k), std::memory_order_relaxed);
+  g_gate.mask.store(keyval_registry::kMaxIndex - 1, std::memory_order_relaxed);
+}
+void close_gate() {
+  g_gate.mask.store(keyval_registry::kClosedMask, std::memory_order_relaxed);
+  for (auto& row : g_gate.rows) row.store(keyval_registry::closed_row(), std::memory_order_relaxed);
+}
 
 namespace {
 
@@ -239,6 +251,7 @@ status destroy_record(object_kind kind, std::uintptr_t key) {
 // mpiattr stops: MPI is no longer usable through either model. Records stay (no delete callback
 // runs: R10.3, MPI-4.1 §11.3.1); what they hold is in the report.
 void stop() {
+  close_gate();  // (before g_fast: the gate is open only while g_fast is true)
   g_fast.store(false);
   g_fast_concurrent.store(false);
   g_state.store(kFinalized, std::memory_order_release);
@@ -512,6 +525,7 @@ bool world_active() {
   g_types.seal();
   g_wins.seal();
   g_fast.store(level != host_thread_multiple && !reporting);
+  if (level != host_thread_multiple && !reporting) open_gate();  // (after g_fast)
   g_fast_concurrent.store(level == host_thread_multiple && !reporting);
   g_state.store(kRunning, std::memory_order_release);
   return true;

@@ -10,9 +10,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <random>
 #include <thread>
 #include <vector>
 
+#include "mpiattr/keyval.h"
 #include "mpiattr/sync.h"
 #include "native_map.h"
 
@@ -431,8 +433,8 @@ TEST(record_table, D63_fast_lookup_finds_every_record_of_many) {
   mpiattr::sync::set_concurrent(true);
 }
 
-// Below MPI_THREAD_MULTIPLE the C fast get and set read the cache alone (host_glue.h: Probe
-// false; docs/decisions.md D69), so the cache grows with the table: with 20,000 records most of
+// Below MPI_THREAD_MULTIPLE the fast gets and sets read the cache alone (host_glue.h: find_hot;
+// docs/decisions.md D69, D89), so the cache grows with the table: with 20,000 records most of
 // them are found in it, where its first 4,096 entries could hold at most 4,096; it holds what the
 // table holds (a record asleep stays asleep, an erased one is gone), and every record is found.
 TEST(record_table, D69_cache_grows_with_the_table) {
@@ -687,6 +689,43 @@ TEST(record_table, R11_1_D22_lookup_on_a_table_being_refilled_starts_again) {
   EXPECT_TRUE(refilled) << "the table the lookup read was never refilled";
   EXPECT_EQ(tables_when_held, 1u);
   EXPECT_EQ(found, &kept);
+}
+
+// The fast paths' gate over a host (docs/decisions.md D89; host_glue.h: fast_gate) is the keyval's
+// check itself: open, the kind's hot row and the full index mask accept exactly the live keyvals
+// of that kind; closed (the state before mpiattr starts, at MPI_THREAD_MULTIPLE, while reporting
+// and after finalize), the closed row and its mask accept no int at all, so a fast path reads
+// neither the record cache nor a slot. Every value with the closed mask reads one of the closed
+// row's two entries, 1 for an even value and 0 for an odd one: the keyvals tried are the live ones,
+// the hosts' predefined and invalid ones, mpiattr's form with each low bit, and a million others.
+TEST(record_table, D89_closed_gate_accepts_no_keyval) {
+  using mpiattr::keyval_registry;
+  using mpiattr::object_kind;
+  int comm_key = 0, type_key = 0;
+  mpiattr::callbacks cbs;
+  ASSERT_TRUE(mpiattr::keyvals().create(object_kind::comm, cbs, &comm_key).is_ok());
+  ASSERT_TRUE(mpiattr::keyvals().create(object_kind::type, cbs, &type_key).is_ok());
+  const void* const comm_row = keyval_registry::hot_row_of(object_kind::comm);
+  const void* const type_row = keyval_registry::hot_row_of(object_kind::type);
+  constexpr std::size_t kOpen = keyval_registry::kMaxIndex - 1;
+  std::uint32_t index = 0;
+  EXPECT_TRUE(keyval_registry::live_user_gated(comm_row, kOpen, comm_key, &index));
+  EXPECT_EQ(index, static_cast<std::uint32_t>(comm_key) & kOpen);
+  EXPECT_TRUE(keyval_registry::live_user_gated(type_row, kOpen, type_key, &index));
+  EXPECT_FALSE(keyval_registry::live_user_gated(comm_row, kOpen, type_key, &index));  // (R1.5)
+  std::vector<int> tried = {comm_key, type_key, 0, 1, 2, 3, -1, -2, 0x40000000, 0x40000001, 0x40000010,
+                            0x40000011, 0x24000000, 0x64400001, 0x66000009, static_cast<int>(0xa4400000u),
+                            static_cast<int>(0xe4400009u), 12, 13, INT32_MAX, INT32_MIN};
+  std::mt19937 random(89);
+  for (int i = 0; i < 1000000; ++i) tried.push_back(static_cast<int>(random()));
+  for (int k : tried) {
+    EXPECT_FALSE(keyval_registry::live_user_gated(keyval_registry::closed_row(), keyval_registry::kClosedMask, k,
+                                                  &index))
+        << k;
+  }
+  EXPECT_TRUE(mpiattr::keyvals().free(object_kind::comm, &comm_key, "communicator").is_ok());
+  EXPECT_TRUE(mpiattr::keyvals().free(object_kind::type, &type_key, "datatype").is_ok());
+  EXPECT_FALSE(keyval_registry::live_user_gated(comm_row, kOpen, comm_key, &index));  // (freed)
 }
 
 }  // namespace

@@ -310,12 +310,9 @@ def f_to_c(fn: Function) -> Lowering:
     return L
 
 
-def f_fast_path(fn: Function) -> str | None:
-    """The fast-path attempt of a Fortran get or set below MPI_THREAD_MULTIPLE (host_glue.h:
-    fast_get_fortran, fast_put; docs/decisions.md D63): an expression true when the call is done
-    (IERROR still to be written), or None. The handle goes through the host's f2c (over Open MPI
-    through the cache of Fortran handles in front of it, fortran_to_c, D68), the value
-    converts by the attribute's kind (spec/kinds.toml), as on the checked path."""
+def _f_fast_parts(fn: Function):
+    """The parameters a Fortran fast path uses (handle, value, flag), or None when the routine has
+    none (not a get or set on a communicator, datatype or window with IERROR)."""
     if fn.core not in ("get_attr", "set_attr") or fn.returns or not fn.ierror:
         return None
     ps = flang.fparams(fn)
@@ -324,21 +321,45 @@ def f_fast_path(fn: Function) -> str | None:
     flag = next((p for p in ps if p.kind.cls == "logical" and p.dir == "out"), None)
     if handle is None or value is None or handle.kind.object not in ("comm", "type", "win"):
         return None
-    kind, keyval = object_enum(fn), keyval_param(fn).name
-    # The C handle: over Open MPI through the cache of Fortran handles (host_glue.h, D68), else
-    # (MPICH: the integer itself) the host's f2c.
-    h = (f"mpiattr::host::fortran_to_c<{kind}>(*{handle.name}, "
-         f"[](MPI_Fint f) {{ return PMPI_{_F2C[handle.kind.object]}_f2c(f); }})")
-    # The fast paths' switch first: at MPI_THREAD_MULTIPLE (or reporting) the host's f2c is not
-    # paid twice, here and again on the checked path (icount's fortran_comm_get_hit, D62).
-    on = "mpiattr::host::g_fast.load(std::memory_order_relaxed) && "
-    if fn.core == "set_attr":
-        return (f"{on}mpiattr::host::fast_put<false, {kind}>({h}, *{keyval}, "
-                f"mpiattr::attribute_value::from_{value.kind.origin_fortran}(*{value.name}))")
-    if flag is None:
+    if fn.core == "get_attr" and flag is None:
         return None
-    return (f"{on}mpiattr::host::fast_get_fortran<{kind}, MPIATTR_F_TRUE, MPIATTR_F_FALSE>({h}, *{keyval}, "
-            f"{value.name}, {flag.name})")
+    return handle, value, flag
+
+
+def _f2c(handle) -> str:
+    """The host's f2c of a Fortran handle, as the lambda the fast paths call (over MPICH the integer
+    itself; over Open MPI only to fill the cache of Fortran handles, host_glue.h, D68)."""
+    return f"[](MPI_Fint f) {{ return PMPI_{_F2C[handle.kind.object]}_f2c(f); }}"
+
+
+def f_fast_path(fn: Function) -> str | None:
+    """The fast-path attempt of a Fortran get or set below MPI_THREAD_MULTIPLE (host_glue.h:
+    fast_get_fortran, fast_put_fortran; docs/decisions.md D63, D89): an expression true when the
+    call is done (IERROR still to be written), or None. The keyval is checked first, through the
+    fast paths' gate (closed at MPI_THREAD_MULTIPLE and while reporting), then the handle goes
+    through the cache of Fortran handles (over Open MPI; MPICH's f2c is the integer itself, D68);
+    the value converts by the attribute's kind (spec/kinds.toml), as on the checked path."""
+    parts = _f_fast_parts(fn)
+    if parts is None:
+        return None
+    handle, value, flag = parts
+    kind, keyval = object_enum(fn), keyval_param(fn).name
+    if fn.core == "set_attr":
+        return (f"mpiattr::host::fast_put_fortran<{kind}>(*{handle.name}, {_f2c(handle)}, *{keyval}, "
+                f"mpiattr::attribute_value::from_{value.kind.origin_fortran}(*{value.name}))")
+    return (f"mpiattr::host::fast_get_fortran<{kind}, MPIATTR_F_TRUE, MPIATTR_F_FALSE>(*{handle.name}, "
+            f"{_f2c(handle)}, *{keyval}, {value.name}, {flag.name})")
+
+
+def f_fast_retry(fn: Function) -> str | None:
+    """What the checked path of a Fortran get or set tries first (host_glue.h: fortran_refilled):
+    when the fast path declined because the cache of Fortran handles or the record cache did not
+    know the object, both are filled and the fast path tried again (D63, D89), as C's (fast_retry)."""
+    parts = _f_fast_parts(fn)
+    if parts is None:
+        return None
+    handle = parts[0]
+    return f"mpiattr::host::fortran_refilled<{object_enum(fn)}>(*{handle.name}, {_f2c(handle)}) && {f_fast_path(fn)}"
 
 
 def f_name_lower(fn: Function) -> str:
@@ -348,5 +369,5 @@ def f_name_lower(fn: Function) -> str:
 def f_filters() -> dict:
     return {"f_c_params": flang.c_params, "f_lowerings": f_lowerings, "f_core_args": f_core_args,
             "f_routed": f_routed, "f_args": f_args, "f_to_c": f_to_c, "f_lower_name": f_name_lower,
-            "f_fast_path": f_fast_path,
+            "f_fast_path": f_fast_path, "f_fast_retry": f_fast_retry,
             "upper": flang.upper}

@@ -389,12 +389,39 @@ class keyval_registry {
 
   std::size_t live_count() const;  // records with refs > 0, for tests
 
+  // live_user through a gate of the caller's (host mode, D89: runtime_host/host_glue.h, fast_gate):
+  // `row` and `mask` are the kind's hot row (hot_row_of) and kMaxIndex - 1 while the caller's fast
+  // paths may run, and otherwise closed_row() and kClosedMask, under which no keyval matches (an
+  // even keyval reads the closed row's entry 0, which holds 1; an odd one entry 1, which holds 0).
+  // So the gate costs a fast path no test of its own: the row's address is loaded where live_user
+  // makes it with a `lea`, and the mask (64 bits wide, so that the index it makes is one register
+  // with no copy) is read where live_user has it as an immediate. The closed
+  // row is constant data, so the gate is closed before any initialiser has run.
+  static constexpr std::size_t kClosedMask = 1;
+  static const void* hot_row_of(object_kind kind) { return hot_row(kind); }
+  static constexpr const void* closed_row() { return kClosedRow; }
+  template <typename Index>
+  MPIATTR_HOT static bool live_user_gated(const void* row, std::size_t mask, int keyval, Index* index) {
+    const std::size_t i = static_cast<std::uint32_t>(keyval) & mask;
+    if (__atomic_load_n(&static_cast<const hot_entry*>(row)[i].handle, __ATOMIC_RELAXED) !=
+        static_cast<std::uint32_t>(keyval))
+      return false;
+    if (i < kFirstUserIndex) __builtin_unreachable();  // (as live_user's: the closed row matches none)
+    *index = static_cast<Index>(i);
+    return true;
+  }
+  // hot_flags, from the row live_user_gated accepted the keyval in.
+  MPIATTR_HOT static std::uint8_t hot_flags_gated(const void* row, std::uint32_t index) {
+    return __atomic_load_n(&static_cast<const hot_entry*>(row)[index].flags, __ATOMIC_RELAXED);
+  }
+
  private:
   struct hot_entry {
     std::uint32_t handle;  // 0: no live keyval (entry 0 holds 1: reserve_hot_entry_zero)
     std::uint8_t flags;    // valid while handle is not 0
   };
   static_assert(sizeof(hot_entry) == 8);
+  static constexpr hot_entry kClosedRow[2] = {{1, 0}, {0, 0}};  // (live_user_gated)
   void set_hot(std::uint32_t i, std::uint32_t handle, object_kind kind, std::uint8_t flags) {
     hot_entry& e = hot_row(kind)[i];
     // (Unconditional: the handle's store writes the same line, and a load, compare and branch
