@@ -389,6 +389,9 @@ class attr_store {
     if (i / kChunk >= d->nchunks) return nullptr;
     const std::atomic<slot*>* chunks = d->chunks;
     const slot* c = chunks[i / kChunk].load(std::memory_order_relaxed);
+    asm("" : : "r"(this));  // (the store's address kept past the directory's load: without it
+                            // GCC gave the object `%rdx` in the C gets, moving attribute_val out
+                            // of it with a `mov` at every entry, n = 1 included, D88)
     return c ? c + i % kChunk : nullptr;
   }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
