@@ -39,6 +39,66 @@ TEST(D19, D19_get_and_set_beyond_the_inline_slots) {
   for (int& k : keys) ASSERT_OK(MPI_Comm_free_keyval(&k));
 }
 
+// D88: the gets' own reads of the chunks beyond the inline slots (attr_store.h:
+// far_slot_unsynchronised) on each kind: a chunk that exists, one the directory lists as absent,
+// and an index past the directory (the store's own, four chunks, and a grown one); a C get of a
+// value in a far chunk returns the word, and an absent one leaves attribute_val alone.
+TEST(D19, D88_far_chunks_read_by_the_gets) {
+  constexpr int kKeys = 300;  // indices 16..315: chunks 0..9
+  std::vector<int> keys(kKeys);
+  for (int& k : keys) ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
+  MPI_Comm small = fresh_comm(), grown = fresh_comm();
+  ASSERT_OK(MPI_Comm_set_attr(small, keys[40], as_ptr(41)));      // chunk 1, in the store's directory
+  ASSERT_OK(MPI_Comm_set_attr(grown, keys[kKeys - 1], as_ptr(7)));  // chunk 9: a grown directory
+  ASSERT_OK(MPI_Comm_set_attr(grown, keys[33], as_ptr(34)));       // chunk 1; chunks 2..8 absent
+  auto get = [](MPI_Comm c, int key, void** v) {
+    int flag = -1;
+    EXPECT_EQ(MPI_Comm_get_attr(c, key, v, &flag), MPI_SUCCESS);
+    return flag;
+  };
+  for (int i = 32; i < kKeys; ++i) {
+    void* v = as_ptr(-1);
+    const int want_small = i == 40, want_grown = i == 33 || i == kKeys - 1;
+    EXPECT_EQ(get(small, keys[i], &v), want_small) << "small, key " << i;
+    EXPECT_EQ(v, want_small ? as_ptr(41) : as_ptr(-1)) << "small, key " << i;
+    v = as_ptr(-1);
+    EXPECT_EQ(get(grown, keys[i], &v), want_grown) << "grown, key " << i;
+    EXPECT_EQ(v, i == 33 ? as_ptr(34) : i == kKeys - 1 ? as_ptr(7) : as_ptr(-1)) << "grown, key " << i;
+  }
+  ASSERT_OK(MPI_Comm_delete_attr(grown, keys[kKeys - 1]));  // the chunk stays, its slot empty
+  void* v = as_ptr(-1);
+  EXPECT_EQ(get(grown, keys[kKeys - 1], &v), 0);
+  EXPECT_EQ(v, as_ptr(-1));
+  ASSERT_OK(MPI_Comm_free(&small));
+  ASSERT_OK(MPI_Comm_free(&grown));
+  for (int& k : keys) ASSERT_OK(MPI_Comm_free_keyval(&k));
+  // The datatype and window gets read through the same store.
+  std::vector<int> tkeys(70), wkeys(70);
+  for (int& k : tkeys) ASSERT_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, nullptr));
+  for (int& k : wkeys) ASSERT_OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &k, nullptr));
+  MPI_Datatype t;
+  ASSERT_OK(MPI_Type_contiguous(2, MPI_INT, &t));
+  MPI_Win w;
+  ASSERT_OK(MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, MPI_COMM_SELF, &w));
+  ASSERT_OK(MPI_Type_set_attr(t, tkeys[69], as_ptr(69)));
+  ASSERT_OK(MPI_Win_set_attr(w, wkeys[69], as_ptr(70)));
+  for (int i : {35, 68, 69}) {
+    void* tv = as_ptr(-1);
+    void* wv = as_ptr(-1);
+    int tf = -1, wf = -1;
+    ASSERT_OK(MPI_Type_get_attr(t, tkeys[i], &tv, &tf));
+    ASSERT_OK(MPI_Win_get_attr(w, wkeys[i], &wv, &wf));
+    EXPECT_EQ(tf, i == 69) << "datatype, key " << i;
+    EXPECT_EQ(tv, i == 69 ? as_ptr(69) : as_ptr(-1)) << "datatype, key " << i;
+    EXPECT_EQ(wf, i == 69) << "window, key " << i;
+    EXPECT_EQ(wv, i == 69 ? as_ptr(70) : as_ptr(-1)) << "window, key " << i;
+  }
+  ASSERT_OK(MPI_Type_free(&t));
+  ASSERT_OK(MPI_Win_free(&w));
+  for (int& k : tkeys) ASSERT_OK(MPI_Type_free_keyval(&k));
+  for (int& k : wkeys) ASSERT_OK(MPI_Win_free_keyval(&k));
+}
+
 // A freed keyval whose index a new keyval took is not the new keyval.
 TEST(D19, D19_stale_keyval_with_reused_index_is_rejected) {
   MPI_Comm c = fresh_comm();

@@ -98,36 +98,36 @@ class attr_store {
   // other state (empty; written from Fortran, whose home C reads, R7.3; being deleted or counted)
   // is decided after it, as read_unsynchronised decides.
   MPIATTR_HOT bool read_c_unsynchronised(std::size_t index, void** value) const {
+    const slot* s;
     if (index < kPredefinedIndices + kChunk) [[likely]] {
-      const slot* s = &inline_chunk_[index - kPredefinedIndices];
-      if (low_tag(s) == static_cast<std::uint8_t>(origin::c_address)) [[likely]] {
-        *value = reinterpret_cast<void*>(s->word.load(std::memory_order_relaxed));
-        return true;
-      }
-      asm("" : "+r"(s));  // (so that the hit's compare takes the byte from memory and the address
-                          // is made here: GCC otherwise loads the byte and makes it before, D82)
-      if (!(low_tag(s) & kOriginMask)) return false;
-      *value = attribute_value(s->word.load(std::memory_order_relaxed), static_cast<origin>(low_tag(s) & kOriginMask))
-                   .as_c(reinterpret_cast<const aint*>(&s->word));
+      s = &inline_chunk_[index - kPredefinedIndices];
+    } else {
+      s = far_slot_unsynchronised(index);
+      if (s == nullptr) return false;
+    }
+    if (low_tag(s) == static_cast<std::uint8_t>(origin::c_address)) [[likely]] {
+      *value = reinterpret_cast<void*>(s->word.load(std::memory_order_relaxed));
       return true;
     }
-    attr_read r;
-    if (!read_unsynchronised(index, &r)) return false;
-    *value = r.as_c();
+    asm("" : "+r"(s));  // (so that the hit's compare takes the byte from memory and the address
+                        // is made here: GCC otherwise loads the byte and makes it before, D82)
+    if (!(low_tag(s) & kOriginMask)) return false;
+    *value = attribute_value(s->word.load(std::memory_order_relaxed), static_cast<origin>(low_tag(s) & kOriginMask))
+                 .as_c(reinterpret_cast<const aint*>(&s->word));
     return true;
   }
   // For Fortran (f_glue.h: fast_get), which reads the word whoever wrote it (R7.3): whether an
   // attribute is there, and if so its word in *word; the hit is one test of the origin's bits.
   MPIATTR_HOT bool read_word_unsynchronised(std::size_t index, aint* word) const {
+    const slot* s;
     if (index < kPredefinedIndices + kChunk) [[likely]] {
-      const slot* s = &inline_chunk_[index - kPredefinedIndices];
-      if (!(low_tag(s) & kOriginMask)) [[unlikely]] return false;
-      *word = s->word.load(std::memory_order_relaxed);
-      return true;
+      s = &inline_chunk_[index - kPredefinedIndices];
+    } else {
+      s = far_slot_unsynchronised(index);
+      if (s == nullptr) return false;
     }
-    attr_read r;
-    if (!read_unsynchronised(index, &r)) return false;
-    *word = r.value.word();
+    if (!(low_tag(s) & kOriginMask)) [[unlikely]] return false;
+    *word = s->word.load(std::memory_order_relaxed);
     return true;
   }
   // The set fast paths: store the value if the slot exists and is empty, or holds a value with no
@@ -394,6 +394,21 @@ class attr_store {
     const directory* d = dir_.load(order);
     if (i / kChunk >= d->nchunks) return nullptr;
     const slot* c = d->chunks[i / kChunk].load(order);
+    return c ? c + i % kChunk : nullptr;
+  }
+  // slot_at for the unsynchronised reads of a keyval index beyond the inline chunk (index >=
+  // kPredefinedIndices + kChunk), without slot_at's second test of the inline chunk: the bound
+  // test takes the chunk count from memory, and the directory's offset is the chunk load's
+  // displacement (through a plain pointer: indexing the member array, GCC added 1 to the index).
+  MPIATTR_HOT const slot* far_slot_unsynchronised(std::size_t index) const {
+    const std::uint32_t i = static_cast<std::uint32_t>(index - kPredefinedIndices);
+    const directory* d = dir_.load(std::memory_order_relaxed);
+    if (i / kChunk >= d->nchunks) return nullptr;
+    const std::atomic<slot*>* chunks = d->chunks;
+    const slot* c = chunks[i / kChunk].load(std::memory_order_relaxed);
+    asm("" : : "r"(this));  // (the store's address kept past the directory's load: without it
+                            // GCC gave the object `%rdx` in the C gets, moving attribute_val out
+                            // of it with a `mov` at every entry, n = 1 included, D88)
     return c ? c + i % kChunk : nullptr;
   }
   slot* slot_for_write(std::uint32_t index);  // creates the chunk
