@@ -196,8 +196,8 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
 
 void attr_store::copy_plain_over_rest(attr_store& to) const {
   // A whole inline chunk copied overwrites every slot `to` can hold (its attributes are all in
-  // its inline chunk); any other copy expects a fresh destination.
-  if (to.count_ != 0 && !(all_inline() && count_ > kWholeInlineChunk)) to.drop_plain<false>();
+  // its inline chunk, as this store's are); a copy slot by slot expects a fresh destination.
+  if (to.count_ != 0 && count_ <= kWholeInlineChunk) to.drop_plain<false>();
   copy_plain_into(to);
 }
 

@@ -287,10 +287,12 @@ class attr_store {
   // copy_plain_into for a destination that may still hold the plain attributes of its record's
   // last object: a record asleep that host mode's fast free did not clear (D90). `to` is not yet
   // visible to other threads, and is fresh or holds plain attributes in its inline chunk alone.
-  // What the copy overwrites is not cleared first: the one-slot dup of a handle whose last object
-  // had the same attribute (a program's dup + free in a loop) writes its slot and nothing else.
+  // all_inline() must hold, so that the copy allocates nothing (its caller could not undo a
+  // failure, D93). What the copy overwrites is not cleared first: the one-slot dup of a handle
+  // whose last object had the same attribute (a program's dup + free in a loop) writes its slot
+  // and nothing else.
   MPIATTR_HOT void copy_plain_over(attr_store& to) const {
-    if (!all_inline() || count_ > kWholeInlineChunk || (to.inline_mask_ & ~inline_mask_) != 0) [[unlikely]]
+    if (count_ > kWholeInlineChunk || (to.inline_mask_ & ~inline_mask_) != 0) [[unlikely]]
       return copy_plain_over_rest(to);
     copy_plain_into(to);
   }
