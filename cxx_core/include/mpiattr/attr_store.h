@@ -40,6 +40,10 @@ class attr_store {
  public:
   static constexpr std::uint32_t kChunk = 32;
   static constexpr std::uint32_t kInlineChunks = 4;
+  // A cache line, and the inline slots that share the store's first one with the fields a get or a
+  // set reads (D95).
+  static constexpr std::size_t kLine = 64;
+  static constexpr std::uint32_t kHotSlots = 3;
 
   attr_store();
   attr_store(const attr_store&) = delete;
@@ -321,7 +325,8 @@ class attr_store {
   // The home of the slot's word (valid while the slot holds a value).
   const aint* home(std::uint32_t index) const;
   std::uint32_t size() const { return count_; }
-  bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
+  // (freeing, the object is being freed: no new attributes (docs/decisions.md D9), is declared
+  // with the other fields of the store's first line, below.)
   // Whether the store is empty and has never had storage beyond its inline chunk, so that it can
   // serve a new object as a fresh one would (copy_plain_into expects a fresh destination).
   bool reusable() const { return count_ == 0 && !beyond_inline_; }
@@ -423,9 +428,6 @@ class attr_store {
     version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
 
-  std::atomic<directory*> dir_;
-  std::atomic<std::uint32_t> version_{0};
-  mutable sync::spinlock mu_;
   // Keeps inline_mask_ and far_ in step when slot s becomes occupied (on) or empty.
   void occupy(const slot* s, bool on) {
     const std::uintptr_t off = (reinterpret_cast<std::uintptr_t>(s) -
@@ -467,17 +469,45 @@ class attr_store {
     account(old_tag, tag);
   }
 
-  std::uint32_t count_ = 0;
+  // The store's first cache line (docs/decisions.md D95): what a get or a set of an attribute under
+  // one of the program's first three keyvals reads and writes, at any thread level, so that it
+  // touches one line of the object: the fields a set writes (next_seq_, and count_ for a new
+  // attribute), the sequence counter and the lock (MPI_THREAD_MULTIPLE), freeing (which a set
+  // reads), then the inline chunk's first three slots. The store, and so every object that holds
+  // one, is aligned to a line. (The class's members are laid out in declaration order, whatever
+  // their access.)
+  alignas(kLine) std::uint32_t count_ = 0;
+  std::uint32_t next_seq_ = 1;
+  std::atomic<std::uint32_t> version_{0};
+  mutable sync::spinlock mu_;
+
+ public:
+  bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
+
+ private:
+  slot inline_chunk_[kChunk];
+  // The rest: what a dup, a free, an attribute beyond the inline chunk or a new attribute reads.
   std::uint32_t inline_mask_ = 0;  // bit i: inline_chunk_[i] holds a value
   std::uint32_t far_ = 0;          // attributes outside the inline chunk
   std::uint32_t unusual_ = 0;
-  void* block_ = nullptr;  // chunks a wholesale copy allocated together (copy_plain_into)
   bool beyond_inline_ = false;  // a chunk or directory beyond the store's own was ever allocated
+  std::atomic<directory*> dir_;
+  void* block_ = nullptr;  // chunks a wholesale copy allocated together (copy_plain_into)
   std::size_t block_bytes_ = 0;
-  std::uint32_t next_seq_ = 1;
   std::vector<directory*> retired_;
   directory inline_dir_;
-  slot inline_chunk_[kChunk];
+
+ public:
+  // Whether the layout above holds (tests: record_layout): the first line's fields and the inline
+  // chunk's first three slots in the store's first line, the store aligned to one.
+  bool hot_line_holds() const {
+    const auto at = [this](const void* p) {
+      return static_cast<std::size_t>(static_cast<const char*>(p) - reinterpret_cast<const char*>(this));
+    };
+    return reinterpret_cast<std::uintptr_t>(this) % kLine == 0 && at(&count_) == 0 && at(&next_seq_) < kLine &&
+           at(&version_) < kLine && at(&mu_) < kLine && at(&freeing) < kLine &&
+           at(&inline_chunk_[kHotSlots]) == kLine;
+  }
 };
 
 }  // namespace mpiattr
