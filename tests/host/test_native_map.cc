@@ -17,6 +17,7 @@
 #include "mpiattr/keyval.h"
 #include "mpiattr/sync.h"
 #include "native_map.h"
+#include "record.h"
 
 namespace {
 
@@ -726,6 +727,27 @@ TEST(record_table, D89_closed_gate_accepts_no_keyval) {
   EXPECT_TRUE(mpiattr::keyvals().free(object_kind::comm, &comm_key, "communicator").is_ok());
   EXPECT_TRUE(mpiattr::keyvals().free(object_kind::type, &type_key, "datatype").is_ok());
   EXPECT_FALSE(keyval_registry::live_user_gated(comm_row, kOpen, comm_key, &index));  // (freed)
+}
+
+// D95: a get or a set over a host of an attribute under one of the program's first three keyvals
+// touches one line of the object's record: the store's first line holds the fields they read and
+// write and the inline chunk's first three slots, and every record, however made (new, in an
+// array, on the stack), starts its store on a line.
+template <typename Record>
+void expect_hot_line(const char* what) {
+  static_assert(alignof(Record) >= mpiattr::attr_store::kLine);
+  auto* heap = new Record;
+  EXPECT_TRUE(heap->attrs.hot_line_holds()) << what << " (new)";
+  delete heap;
+  std::vector<Record> many(3);
+  for (const Record& r : many) EXPECT_TRUE(r.attrs.hot_line_holds()) << what << " (in a vector)";
+  Record local;
+  EXPECT_TRUE(local.attrs.hot_line_holds()) << what << " (on the stack)";
+}
+TEST(record_layout, D95_a_get_or_set_touches_one_line_of_the_record) {
+  expect_hot_line<mpiattr::host::comm_record>("comm_record");
+  expect_hot_line<mpiattr::host::type_record>("type_record");
+  expect_hot_line<mpiattr::host::win_record>("win_record");
 }
 
 }  // namespace
