@@ -17,6 +17,7 @@
 // last model: MPI_Finalize with no session live, or the last MPI_Session_finalize after
 // MPI_Finalize or without MPI_Init. What needs the World Model (the finalize guard, the report's
 // rank, the handler of errors with no object) waits for it, or does without.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -175,6 +176,38 @@ int host_code_of(status st) {
   return user != 0 ? user : host_class(st.error_class());
 }
 
+// Where records live (docs/decisions.md D95): in mpiattr's own blocks, one run of blocks per kind,
+// rather than each allocated by itself, so that over a host that mallocs its own objects (Open
+// MPI's datatypes and communicators, at each dup) the records are not interleaved with them: a
+// program's records fill as few pages and lines as they can. A block holds 8 records of its kind
+// at first, then twice the last block's, up to 1,024; its first line links it to the kind's
+// previous block (so every block stays reachable, for leak checkers), the records follow, each on
+// a line (the store's first line holds what a get or set reads: attr_store.h). A record whose
+// memory goes back (recycle) leaves it on its kind's free list, linked through its first word,
+// for the next record of the kind; blocks are never given back. Out of memory for a block is
+// std::bad_alloc, as `new` was: take_record's callers turn it into MPI_ERR_NO_MEM with nothing
+// changed (D61). Under AddressSanitizer records are each allocated and freed by themselves, so
+// that it still sees a use of a freed record. All of it under g_pool.mu.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRecordBlocks = false;
+#else
+constexpr bool kRecordBlocks = true;
+#endif
+constexpr std::size_t kLine = attr_store::kLine;
+constexpr std::size_t kFirstBlockRecords = 8, kMaxBlockRecords = 1024;
+constexpr std::size_t record_bytes(int k) {
+  const std::size_t n = k == 0 ? sizeof(comm_record) : k == 1 ? sizeof(type_record) : sizeof(win_record);
+  return (n + kLine - 1) / kLine * kLine;
+}
+static_assert(alignof(comm_record) == kLine && alignof(type_record) == kLine && alignof(win_record) == kLine);
+struct record_blocks {
+  void* free[3];       // by kind: memory of records given back, linked through its first word
+  char* next[3];       // the last block's first unused record
+  char* end[3];        // and its end
+  std::size_t last[3];  // the records of the kind's last block (0: none yet)
+  void* blocks[3];     // the kind's last block (its first word: the one before)
+};
+
 // Records of freed objects, kept for the next dup or first set: a dup + free of an object with a
 // few attributes then allocates nothing. Below MPI_THREAD_MULTIPLE the pool keeps up to kPoolMax
 // records per kind whose stores never grew beyond the inline chunk, and frees the others. At
@@ -187,16 +220,74 @@ struct record_pool {
   attr_object* free[3][kPoolMax];  // by kind: comm, type, win
   std::size_t count[3];
   attr_object* more[3];  // at MPI_THREAD_MULTIPLE: the records beyond kPoolMax
+  record_blocks blocks;
 };
 // Plain memory, constant-initialised: it stays usable during static teardown (host callbacks
 // that free objects may still run then).
 constinit record_pool g_pool{};
+// Destroys record o and gives its memory back (to its kind's free list: record_blocks); _locked:
+// with g_pool.mu held.
+void release_record_locked(attr_object* o) {
+  if constexpr (!kRecordBlocks) {
+    delete o;
+  } else {
+    const int k = static_cast<int>(o->kind);
+    o->~attr_object();
+    void* raw = o;
+    *static_cast<void**>(raw) = g_pool.blocks.free[k];
+    g_pool.blocks.free[k] = raw;
+  }
+}
+void release_record(attr_object* o) {
+  std::lock_guard lock(g_pool.mu);
+  release_record_locked(o);
+}
+// Memory for a record of kind k: from the kind's free list, else its last block, else a new block.
+// Throws std::bad_alloc when a block cannot be allocated (then nothing has changed).
+void* record_memory(int k) {
+  record_blocks& b = g_pool.blocks;
+  const std::size_t bytes = record_bytes(k);
+  std::size_t want = 0;
+  {
+    std::lock_guard lock(g_pool.mu);
+    if (void* raw = b.free[k]) {
+      b.free[k] = *static_cast<void**>(raw);
+      return raw;
+    }
+    if (b.next[k] != b.end[k]) {
+      void* raw = b.next[k];
+      b.next[k] += bytes;
+      return raw;
+    }
+    want = b.last[k] == 0 ? kFirstBlockRecords : std::min(2 * b.last[k], kMaxBlockRecords);
+  }
+  // (Allocated outside the lock; a thread that installed a block meanwhile is served first.)
+  char* block = static_cast<char*>(::operator new(kLine + want * bytes, std::align_val_t{kLine}));
+  std::lock_guard lock(g_pool.mu);
+  if (b.next[k] != b.end[k]) {  // (another thread's block: ours goes back)
+    ::operator delete(block, std::align_val_t{kLine});
+    void* raw = b.next[k];
+    b.next[k] += bytes;
+    return raw;
+  }
+  *reinterpret_cast<void**>(block) = b.blocks[k];
+  b.blocks[k] = block;
+  b.last[k] = want;
+  b.next[k] = block + kLine + bytes;
+  b.end[k] = block + kLine + want * bytes;
+  return block + kLine;
+}
+template <typename Record, object_kind K>
+attr_object* make_record() {
+  if constexpr (!kRecordBlocks) return new Record;
+  else return new (record_memory(static_cast<int>(K))) Record;
+}
 void recycle(attr_object* o) {
   const int k = static_cast<int>(o->kind);
   const bool keep = sync::concurrent();
   if (!o->attrs.reusable()) {
     if (!keep) {
-      delete o;
+      release_record(o);
       return;
     }
     o->attrs.~attr_store();  // back to a fresh store, as copy_plain_into expects
@@ -211,7 +302,7 @@ void recycle(attr_object* o) {
     o->building_next = g_pool.more[k];
     g_pool.more[k] = o;
   } else {
-    delete o;
+    release_record_locked(o);
   }
 }
 
@@ -315,9 +406,9 @@ attr_object* take_record(object_kind kind, std::uintptr_t key) {
     return o;
   }
   switch (kind) {
-    case object_kind::comm: o = new comm_record; break;
-    case object_kind::type: o = new type_record; break;
-    case object_kind::win: o = new win_record; break;
+    case object_kind::comm: o = make_record<comm_record, object_kind::comm>(); break;
+    case object_kind::type: o = make_record<type_record, object_kind::type>(); break;
+    case object_kind::win: o = make_record<win_record, object_kind::win>(); break;
     default: std::abort();
   }
   __atomic_store_n(&o->native, key, __ATOMIC_RELEASE);
