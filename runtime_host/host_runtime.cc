@@ -210,7 +210,8 @@ struct record_blocks {
 
 // Records of freed objects, kept for the next dup or first set: a dup + free of an object with a
 // few attributes then allocates nothing. Below MPI_THREAD_MULTIPLE the pool keeps up to kPoolMax
-// records per kind whose stores never grew beyond the inline chunk, and frees the others. At
+// records per kind whose stores never grew beyond the inline chunk, and frees the others (their
+// memory goes back to record_blocks' free list). At
 // MPI_THREAD_MULTIPLE no record is ever freed (the threads' shared cache of records may still
 // name it: native_map::find_shared): a large store is reset, and records beyond kPoolMax wait in
 // a list linked through building_next (unused while a record is not being built).
