@@ -10,8 +10,11 @@
 
 namespace mpiattr::host {
 
+// A record is aligned to a cache line, so that its store, 32 bytes in (attr_object::attrs), shares
+// the line with the first 32 bytes of the object: the store's first fields and its first slot,
+// what a get or set reads (docs/decisions.md D95).
 template <typename Object>
-struct record final : Object {
+struct alignas(attr_store::kLine) record final : Object {
   // Whether the record holds one of the table's sleep tokens (written under the table's lock), and
   // whether a dup or free that takes no lock is filling or emptying it (the census waits for that
   // to end): native_map.h, "Dormant records".

@@ -31,7 +31,7 @@ constinit type_pool g_type_pool{};
 // Back to what `new type_object` makes; the attribute store is empty already (reusable). A new
 // member of type_object (object.h) must be reset here: the assertion below counts the bytes.
 void reset(type_object& t) noexcept {
-  static_assert(sizeof(void*) != 8 || sizeof(type_object) == 832,
+  static_assert(sizeof(void*) != 8 || sizeof(type_object) == 816,
                 "type_object changed: reset() must reset every member (then update the size)");
   t.handle = 0;
   t.native = 0;

@@ -729,10 +729,10 @@ TEST(record_table, D89_closed_gate_accepts_no_keyval) {
   EXPECT_FALSE(keyval_registry::live_user_gated(comm_row, kOpen, comm_key, &index));  // (freed)
 }
 
-// D95: a get or a set over a host of an attribute under one of the program's first three keyvals
-// touches one line of the object's record: the store's first line holds the fields they read and
-// write and the inline chunk's first three slots, and every record, however made (new, in an
-// array, on the stack), starts its store on a line.
+// D95: a get or a set over a host of an attribute under the program's first keyval touches one
+// line of the object's record: the store's first fields (what they read and write besides the
+// slot) and the inline chunk's first slot share a line in every record, however made (new, in an
+// array, on the stack).
 template <typename Record>
 void expect_hot_line(const char* what) {
   static_assert(alignof(Record) >= mpiattr::attr_store::kLine);

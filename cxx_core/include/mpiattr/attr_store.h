@@ -40,10 +40,8 @@ class attr_store {
  public:
   static constexpr std::uint32_t kChunk = 32;
   static constexpr std::uint32_t kInlineChunks = 4;
-  // A cache line, and the inline slots that share the store's first one with the fields a get or a
-  // set reads (D95).
+  // A cache line (D95: host mode's records are aligned to one).
   static constexpr std::size_t kLine = 64;
-  static constexpr std::uint32_t kHotSlots = 3;
 
   attr_store();
   attr_store(const attr_store&) = delete;
@@ -469,14 +467,14 @@ class attr_store {
     account(old_tag, tag);
   }
 
-  // The store's first cache line (docs/decisions.md D95): what a get or a set of an attribute under
-  // one of the program's first three keyvals reads and writes, at any thread level, so that it
-  // touches one line of the object: the fields a set writes (next_seq_, and count_ for a new
+  // The store's first 16 bytes (docs/decisions.md D95): what a get or a set reads and writes, at any
+  // thread level, besides its slot: the fields a set writes (next_seq_, and count_ for a new
   // attribute), the sequence counter and the lock (MPI_THREAD_MULTIPLE), freeing (which a set
-  // reads), then the inline chunk's first three slots. The store, and so every object that holds
-  // one, is aligned to a line. (The class's members are laid out in declaration order, whatever
-  // their access.)
-  alignas(kLine) std::uint32_t count_ = 0;
+  // reads); then the inline chunk. In an object whose store begins 32 bytes past a line (host
+  // mode's records, which are aligned to one: record.h), a get or set of an attribute under the
+  // program's first keyval touches one line of the object, under its next two, two. (The class's
+  // members are laid out in declaration order, whatever their access.)
+  std::uint32_t count_ = 0;
   std::uint32_t next_seq_ = 1;
   std::atomic<std::uint32_t> version_{0};
   mutable sync::spinlock mu_;
@@ -498,15 +496,14 @@ class attr_store {
   directory inline_dir_;
 
  public:
-  // Whether the layout above holds (tests: record_layout): the first line's fields and the inline
-  // chunk's first three slots in the store's first line, the store aligned to one.
+  // Whether the fields above and the inline chunk's first slot lie in one cache line of this store
+  // (tests: record_layout).
   bool hot_line_holds() const {
-    const auto at = [this](const void* p) {
-      return static_cast<std::size_t>(static_cast<const char*>(p) - reinterpret_cast<const char*>(this));
-    };
-    return reinterpret_cast<std::uintptr_t>(this) % kLine == 0 && at(&count_) == 0 && at(&next_seq_) < kLine &&
-           at(&version_) < kLine && at(&mu_) < kLine && at(&freeing) < kLine &&
-           at(&inline_chunk_[kHotSlots]) == kLine;
+    const auto line = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) / kLine; };
+    const auto last = [](const void* end) { return (reinterpret_cast<std::uintptr_t>(end) - 1) / kLine; };
+    return line(&count_) == last(&inline_chunk_[1]) && static_cast<const void*>(&count_) == this &&
+           line(&next_seq_) == line(&count_) && line(&version_) == line(&count_) && line(&mu_) == line(&count_) &&
+           line(&freeing) == line(&count_);
   }
 };
 

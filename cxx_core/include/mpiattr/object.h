@@ -46,9 +46,9 @@ struct attr_object {
   bool predefined = false;
   // What callbacks and error handlers receive as the object (lifecycle.h).
   std::uintptr_t app_handle() const { return native != 0 ? native : handle; }
-  // (These small fields come before the store, which begins a cache line (D95): they fill the
-  // object's first line.)
+  attr_store attrs;
   std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
+  std::string name;                                     // guarded by attrs.mutex()
   attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
   // Whether a dup filling it is on that list, or will be once it copies something.
   // building_in_slot: a plain dup at MPI_THREAD_MULTIPLE holds it in its thread's slot instead (D73).
@@ -56,8 +56,6 @@ struct attr_object {
   // A free at MPI_THREAD_MULTIPLE is dropping its plain attributes without the store's lock: a
   // census waits for 0 before it visits the object (attributes.cc: delete_all, census_one; D73).
   std::atomic<std::uint8_t> dropping{0};
-  attr_store attrs;
-  std::string name;  // guarded by attrs.mutex()
   // (A runtime keeps what else it needs of an object in its own type: host mode's records derive
   // from these structs, runtime_host/record.h.)
 };
