@@ -449,7 +449,8 @@ class native_map {
   // multiplicative hash alone spreads some strides badly (objects of 0x540 bytes: 1,000 of them
   // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
   // instructions; then every stride tried spreads as random keys would).
-  // key's set: its two entries. The set's index is bits 32 and up of a product, masked (D74): a
+  // key's set: its two entries. The set's index is bits 32 (over MPICH 33) and up of a product
+  // (modulo 2^64), masked (D74): a
   // shift by a constant and a mask read from memory, where the product's top bits needed a shift
   // by a count read into %cl (and the caller's fourth argument, which arrives there, moved out of
   // its way). It is computed as the set's byte offset directly: the product shifted 5 bits less,
