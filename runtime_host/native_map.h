@@ -450,10 +450,9 @@ class native_map {
   // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
   // instructions; then every stride tried spreads as random keys would).
   // key's set: its two entries. The set's index is bits 32 (over MPICH 33) and up of a product
-  // (modulo 2^64), masked (D74): a
-  // shift by a constant and a mask read from memory, where the product's top bits needed a shift
-  // by a count read into %cl (and the caller's fourth argument, which arrives there, moved out of
-  // its way). It is computed as the set's byte offset directly: the product shifted 5 bits less,
+  // (modulo 2^64), masked (D74): a shift by a constant and a mask read from memory, where the
+  // product's top bits needed a shift by a count read into %cl (and the caller's fourth argument,
+  // which arrives there, moved out of its way). It is computed as the set's byte offset directly: the product shifted 5 bits less,
   // masked by hot_offsets_ (the mask times a set's 32 bytes), so no shift scales the index.
   // Over MPICH (MPIATTR_HOST_POINTER_HANDLES=0) a handle is an int laid out by MPICH 4.0.2's
   // mpir_objects.h (D94): the handle kind in bits 30-31 (builtin 1, direct 2, indirect 3), the
