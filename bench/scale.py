@@ -10,6 +10,7 @@ host alone. Targets (host mode): get <= 0.5x, set <= 0.7x the host alone at ever
     python3 bench/scale.py --build-dir build            # needs lib/libmpiattr{,_mpich,_openmpi}.so
     python3 bench/scale.py --quick                      # smoke test: tiny n, exit 0 unless a run fails
     python3 bench/scale.py --callgrind                  # instructions per call instead of time
+    python3 bench/scale.py --cachegrind                 # D1 and L2-sized data misses per call (D94)
 
 MPICH 4.0.2 makes at most 2,048 communicators (context ids), so its communicator and window figures
 stop at n = 2,000. Open MPI 4.1.4 makes at most about 65,500 (its context ids are 16 bits: the
@@ -97,19 +98,29 @@ def run(cmd: list[str], impl: str, kind: str, ns: list[int], extra: list[str]) -
     return {m.group(1): float(m.group(2)) for m in re.finditer(r"^RESULT (\S+) (\S+)$", r.stdout, re.M)}
 
 
-def instructions(cmd: list[str], impl: str, kind: str, n: int, op: str) -> float:
-    """Instructions per call under callgrind: two runs of 1 and 3 passes of 65,536 calls."""
+def instructions(cmd: list[str], impl: str, kind: str, n: int, op: str, tool: str = "callgrind") -> float | dict:
+    """Per call under valgrind: two runs of 1 and 3 passes of 65,536 calls, differenced. callgrind:
+    instructions; cachegrind: {"I": instructions, "D1": D1 misses, "LL": LL data misses} with a D1 of
+    32 KiB and an L2-sized "LL" of 512 KiB (8-way, 64-byte lines: deterministic, whatever the load)."""
     exe = cmd[-1]  # (valgrind runs the program itself: a singleton, MPICH's too)
     env = dict(os.environ, **(OMPI_ENV if "openmpi" in impl else {}))
     total = []
     for passes in (1, 3):
-        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", exe, kind, str(n),
-                            "--passes", str(passes), "--only", op], capture_output=True, text=True, env=env)
-        m = re.search(r"Collected : (\d+)", r.stderr)
-        if r.returncode != 0 or not m:
-            raise RuntimeError(f"{impl} {kind} {n} {op} under callgrind failed:\n{r.stderr[-2000:]}")
-        total.append(int(m.group(1)))
-    return (total[1] - total[0]) / (2 * 65536)
+        if tool == "cachegrind":
+            vg = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=/dev/null",
+                  "--D1=32768,8,64", "--LL=524288,8,64"]
+            pats = {"I": r"I\s+refs:\s+([\d,]+)", "D1": r"D1\s+misses:\s+([\d,]+)", "LL": r"LLd misses:\s+([\d,]+)"}
+        else:
+            vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+            pats = {"I": r"Collected : (\d+)"}
+        r = subprocess.run(vg + [exe, kind, str(n), "--passes", str(passes), "--only", op], capture_output=True,
+                           text=True, env=env)
+        got = {k: re.search(p, r.stderr) for k, p in pats.items()}
+        if r.returncode != 0 or not all(got.values()):
+            raise RuntimeError(f"{impl} {kind} {n} {op} under {tool} failed:\n{r.stderr[-2000:]}")
+        total.append({k: int(m.group(1).replace(",", "")) for k, m in got.items()})
+    per = {k: (total[1][k] - total[0][k]) / (2 * 65536) for k in total[0]}
+    return per if tool == "cachegrind" else per["I"]
 
 
 def fmt(v: float | None, unit: str) -> str:
@@ -128,6 +139,8 @@ def main() -> int:
     ap.add_argument("--ns", help="only these n (comma-separated), where the implementation allows them")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--callgrind", action="store_true")
+    ap.add_argument("--cachegrind", action="store_true",
+                    help="D1 and L2-sized LL data misses per call (cachegrind's simulation), and instructions")
     ap.add_argument("--jobs", type=int, default=1, help="callgrind runs at once (default: %(default)s)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="scale_bench.") as out:
@@ -139,6 +152,23 @@ def main() -> int:
         ns_of = lambda impl, kind: [n for n in ns_for(impl, kind, a.quick) if only_ns is None or n in only_ns]
         results: dict[tuple[str, str], list[float]] = {}
         try:
+            if a.cachegrind:  # (simulated misses: load-independent, as callgrind's counts)
+                cases = [(impl, cmd, kind, n, op) for kind in kinds for impl, cmd in bins.items()
+                         for n in ns_of(impl, kind) for op in ("get", "set")]
+                def sim(c):
+                    try:
+                        return instructions(c[1], c[0], c[2], c[3], c[4], "cachegrind")
+                    except RuntimeError as e:
+                        print(f"scale.py: {e.args[0].splitlines()[0]}", file=sys.stderr)
+                        return None
+                print("| figure | implementation | instructions | D1 misses | LL misses (512 KiB) |")
+                print("|---|---|---:|---:|---:|")
+                with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+                    for (impl, _, kind, n, op), v in zip(cases, pool.map(sim, cases)):
+                        if v is not None:
+                            print(f"| {kind}_{op}/{n} | {impl} | {v['I']:.1f} | {v['D1']:.2f} | {v['LL']:.2f} |",
+                                  flush=True)
+                return 0
             if a.callgrind:  # (counts do not depend on the load: --jobs runs several at once)
                 cases = [(impl, cmd, kind, n, op) for kind in kinds for impl, cmd in bins.items()
                          for n in ns_of(impl, kind) for op in ("get", "set")]
