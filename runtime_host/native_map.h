@@ -38,7 +38,7 @@
 #include "mpiattr/sync.h"
 
 // Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_set. The tests'
-// maps are of either kind (native_map's PointerHandles).
+// handles are spread like pointers.
 #ifndef MPIATTR_HOST_POINTER_HANDLES
 #define MPIATTR_HOST_POINTER_HANDLES 1
 #endif
@@ -52,9 +52,7 @@ struct no_map_hooks {
   static void refill_cleared(const void*) {}  // a table being refilled has been emptied
 };
 
-// PointerHandles: the handles' layout, which hot_set spreads (Open MPI's pointers, or MPICH's
-// ints); the runtime's maps take the build's (MPIATTR_HOST_POINTER_HANDLES), the tests both.
-template <typename T, typename Hooks = no_map_hooks, bool PointerHandles = MPIATTR_HOST_POINTER_HANDLES != 0>
+template <typename T, typename Hooks = no_map_hooks>
 class native_map {
  public:
   constexpr native_map() = default;
@@ -448,38 +446,23 @@ class native_map {
   // Over Open MPI (MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a pointer, and the
   // multiplicative hash alone spreads some strides badly (objects of 0x540 bytes: 1,000 of them
   // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
-  // instructions; then every stride tried spreads as random keys would).
-  // key's set: its two entries. The set's index is bits 32 (over MPICH 33) and up of a product
-  // (modulo 2^64), masked (D74): a shift by a constant and a mask read from memory, where the
-  // product's top bits needed a shift by a count read into %cl (and the caller's fourth argument,
-  // which arrives there, moved out of its way). It is computed as the set's byte offset directly: the product shifted 5 bits less,
-  // masked by hot_offsets_ (the mask times a set's 32 bytes), so no shift scales the index.
-  // Over MPICH (MPIATTR_HOST_POINTER_HANDLES=0) a handle is an int laid out by MPICH 4.0.2's
-  // mpir_objects.h (D94): the handle kind in bits 30-31 (builtin 1, direct 2, indirect 3), the
-  // object kind in bits 26-29, and for an indirect object a block number in bits 12-25 and an
-  // index in the block (0-1,023) in bits 0-11; MPICH hands out the few direct ones first, then
-  // block 0, 1, ..., and reuses a freed handle first. The Fibonacci product's bits 32 and up
-  // (D63-D89) do not spread that sequence: at 100,000 datatypes about 30 % of them lost their
-  // entry to a third handle of their set (a Python model of the real handles, D94), and each set
-  // used held one or two handles, so the cache touched ~40 bytes per record. The product with
-  // 3 * 2^31 + 2^10, taken from bit 33, is the set floor(3/4 key + key / 2^23): consecutive
-  // handles on consecutive sets, four to three (two sets a line: ~24 bytes per record); a block
-  // of 1,024 on 768 sets, block b at 3,072 b, which for every cache size MPICH's objects can fill
-  // (2,048 sets and up, at most 3/4 of a handle per set) puts no three handles of one kind on a
-  // set; and the kind bits brought down to the set's bits 3-8 (key / 2^23), so that
-  // MPI_COMM_WORLD, the first direct and the first indirect communicator (0x44000000,
-  // 0x84000000, 0xC4000000, which share their low bits: D89) fall on different sets. Same
-  // instructions as the hash it replaces (movabs, imul, shr, and). A handle outside that layout
-  // (one MPICH never issued: 0, 1, another kind's) is still one key of one set: a third handle
-  // there only costs a probe of the table, never a wrong answer.
+  // instructions; then every stride tried spreads as random keys would). MPICH's handles are
+  // consecutive integers, which the product alone spreads without a collision (D69).
+  // key's set: its two entries. The set's index is the product's bits from the 32nd up, masked
+  // (D74): a shift by a constant and a mask read from memory, where the product's top bits needed
+  // a shift by a count read into %cl (and the caller's fourth argument, which arrives there, moved
+  // out of its way).
+  // Consecutive integers still spread: the bits are about those of key times 0x9E3779B9 (odd), and
+  // no set gets more than the two its ways hold from MPICH's handles (n consecutive integers from
+  // 0, 0x44000000 or 0x84000000, n up to 2,000, at 2,048 or 4,096 sets; a Python model, D74).
+  // It is computed as the set's byte offset directly: the product shifted 5 bits less, masked by
+  // hot_offsets_ (the mask times a set's 32 bytes), so no shift scales the index (one instruction).
   MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
-    if constexpr (PointerHandles) key ^= key >> 12;
-    const std::size_t offset = static_cast<std::size_t>((key * kHotMultiplier) >> kHotShift) & hot_offsets_;
+    if constexpr (MPIATTR_HOST_POINTER_HANDLES) key ^= key >> 12;
+    const std::size_t offset =
+        static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_offsets_;
     return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
   }
-  static constexpr std::uint64_t kHotMultiplier =
-      PointerHandles ? 0x9E3779B97F4A7C15ull : (std::uint64_t{3} << 31) + (std::uint64_t{1} << 10);
-  static constexpr int kHotShift = PointerHandles ? 32 - 5 : 33 - 5;  // (bit 32 or 33, less kSetShift)
   static constexpr int kSetShift = 5;  // a set's bytes: 1 << kSetShift
   static_assert(2 * sizeof(hot_entry) == std::size_t{1} << kSetShift);
   static std::size_t offsets_of(std::size_t sets) { return (sets - 1) << kSetShift; }

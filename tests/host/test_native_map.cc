@@ -7,7 +7,6 @@
 // sleep in the table for the handle's next object (D32).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -496,95 +495,6 @@ TEST(record_table, D74_two_way_cache_holds_records_that_share_a_set) {
   record* o = &recs[0];
   EXPECT_TRUE(map.cached(at + 16, &o));
   EXPECT_EQ(o, nullptr);
-  mpiattr::sync::set_concurrent(true);
-}
-
-// Over MPICH the cache's set is a function of MPICH 4.0.2's handle layout (docs/decisions.md D94:
-// the handle kind in bits 30-31, the object kind in 26-29, indirect objects in blocks of 1,024 at
-// a stride of 4,096), which MPICH hands out in order: the direct ones, then block 0, 1, ...
-// (a handle of that layout, as a program's n-th dup gets it). Every record of such a sequence is
-// in the cache after its inserts, however many (no three on one set), on about 24 bytes of cache
-// lines each (two sets a line; the Fibonacci product used ~40 and lost 30 % of 100,000 datatypes'
-// entries to a third handle), with the predefined objects and the kinds' first handles (which
-// share their low bits, D89) beside them; a freed and reused handle, a handle of another kind
-// asked of this map, and handles 0 and 1 (which MPICH never issues) change none of that.
-std::uintptr_t mpich_handle(std::uintptr_t kind_bits, std::size_t i) {  // (0xcc: datatypes, ...)
-  const std::size_t direct = kind_bits == 0xcc ? 3 : 8;  // (5 direct datatypes are predefined)
-  if (i < direct) return ((kind_bits - 0x40) << 24) | (8 - direct + i);
-  i -= direct;
-  return (kind_bits << 24) | ((i / 1024) << 12) | (i % 1024);
-}
-TEST(record_table, D94_mpich_handles_fill_the_cache_densely) {
-  mpiattr::sync::set_concurrent(false);
-  struct kind {
-    std::uintptr_t bits;
-    std::vector<std::uintptr_t> predefined;
-    std::size_t n;
-  };
-  const kind kinds[] = {
-      {0xcc, {0x4c000405, 0x4c00080b, 0x4c000816, 0x4c000101, 0x8c000000, 0x8c000004}, 1000},  // MPI_INT, ...
-      {0xcc, {0x4c000405}, 1536},  // (the most records 2,048 sets hold)
-      {0xcc, {0x4c000405}, 3072},
-      {0xcc, {0x4c000405, 0x4c00080b}, 100000},
-      {0xc4, {0x44000000, 0x44000001}, 2046},  // MPI_COMM_WORLD, MPI_COMM_SELF and MPICH's limit
-      {0xe0, {}, 1046},  // windows (each takes a communicator)
-  };
-  for (const kind& k : kinds) {
-    SCOPED_TRACE(testing::Message() << std::hex << k.bits << std::dec << " n " << k.n);
-    mpiattr::host::native_map<record, mpiattr::host::no_map_hooks, false> map;
-    map.seal();
-    std::vector<record> recs(k.n + k.predefined.size());
-    for (std::size_t i = 0; i < recs.size(); ++i) {
-      recs[i].native = i < k.predefined.size() ? k.predefined[i] : mpich_handle(k.bits, i - k.predefined.size());
-      map.insert(recs[i].native, &recs[i]);
-    }
-    auto all_in_the_cache = [&] {
-      std::size_t hits = 0;
-      for (record& r : recs) hits += map.find_hot(r.native) == &r;
-      EXPECT_EQ(hits, recs.size());
-    };
-    all_in_the_cache();
-    std::vector<std::uintptr_t> lines;
-    for (record& r : recs) {
-      record* o = nullptr;
-      void* at = map.cached_at(r.native, &o);
-      ASSERT_EQ(o, &r);
-      lines.push_back(reinterpret_cast<std::uintptr_t>(at) >> 6);
-    }
-    std::sort(lines.begin(), lines.end());
-    const std::size_t used = std::unique(lines.begin(), lines.end()) - lines.begin();
-    EXPECT_LE(used * 64, recs.size() * 26);  // (~24 bytes a record)
-    // A freed handle is the next one MPICH hands out (its free list is a stack): erased, or asleep,
-    // and then given a record again, it is in the cache as before.
-    record* mid = &recs[recs.size() / 2];
-    EXPECT_EQ(map.erase(mid->native), mid);
-    EXPECT_EQ(map.find_unsynchronised(mid->native), nullptr);
-    map.insert(mid->native, mid);
-    record* last = &recs.back();
-    const std::uintptr_t last_handle = last->native;
-    ASSERT_TRUE(map.retire_unsynchronised(last_handle, last));  // (its native then says so)
-    EXPECT_EQ(map.find_unsynchronised(last_handle), nullptr);
-    ASSERT_EQ(map.revive_unsynchronised(last_handle), last);
-    all_in_the_cache();
-    // Handles this map never had: 0 and 1 (no MPICH handle), another kind's first handles and
-    // the next handle of this kind. None has a record, the cache says so, and every record is
-    // still found (from the cache, or from the table where one of these took its entry: a third
-    // handle on a set; found once more, the records have the cache to themselves again).
-    for (std::uintptr_t h : {std::uintptr_t{0}, std::uintptr_t{1}, std::uintptr_t{0x44000000}, std::uintptr_t{0x84000000},
-                             std::uintptr_t{0xc4000000}, std::uintptr_t{0xa0000000}, std::uintptr_t{0xe0000000},
-                             std::uintptr_t{0x4c000405}, mpich_handle(k.bits, k.n)}) {
-      if (std::any_of(recs.begin(), recs.end(), [&](const record& r) { return r.native == h; })) continue;
-      EXPECT_EQ(map.find_unsynchronised(h), nullptr) << std::hex << h;
-      record* o = &recs[0];
-      EXPECT_TRUE(map.cached(h, &o)) << std::hex << h;
-      EXPECT_EQ(o, nullptr);
-      EXPECT_EQ(map.find_hot(h), nullptr);
-    }
-    for (int round = 0; round < 2; ++round)
-      for (record& r : recs) ASSERT_EQ(map.find_unsynchronised(r.native), &r) << std::hex << r.native;
-    all_in_the_cache();
-    map.release();
-  }
   mpiattr::sync::set_concurrent(true);
 }
 
