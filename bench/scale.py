@@ -152,36 +152,30 @@ def main() -> int:
         ns_of = lambda impl, kind: [n for n in ns_for(impl, kind, a.quick) if only_ns is None or n in only_ns]
         results: dict[tuple[str, str], list[float]] = {}
         try:
-            if a.cachegrind:  # (simulated misses: load-independent, as callgrind's counts)
-                cases = [(impl, cmd, kind, n, op) for kind in kinds for impl, cmd in bins.items()
-                         for n in ns_of(impl, kind) for op in ("get", "set")]
-                def sim(c):
-                    try:
-                        return instructions(c[1], c[0], c[2], c[3], c[4], "cachegrind")
-                    except RuntimeError as e:
-                        print(f"scale.py: {e.args[0].splitlines()[0]}", file=sys.stderr)
-                        return None
-                print("| figure | implementation | instructions | D1 misses | LL misses (512 KiB) |")
-                print("|---|---|---:|---:|---:|")
-                with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-                    for (impl, _, kind, n, op), v in zip(cases, pool.map(sim, cases)):
-                        if v is not None:
-                            print(f"| {kind}_{op}/{n} | {impl} | {v['I']:.1f} | {v['D1']:.2f} | {v['LL']:.2f} |",
-                                  flush=True)
-                return 0
-            if a.callgrind:  # (counts do not depend on the load: --jobs runs several at once)
+            if a.callgrind or a.cachegrind:  # (load-independent counts: --jobs runs several at once)
+                tool = "cachegrind" if a.cachegrind else "callgrind"
                 cases = [(impl, cmd, kind, n, op) for kind in kinds for impl, cmd in bins.items()
                          for n in ns_of(impl, kind) for op in ("get", "set")]
                 def count(c):  # (a case that fails under valgrind is n/a, named, not the end)
                     try:
-                        return instructions(c[1], c[0], c[2], c[3], c[4])
+                        return instructions(c[1], c[0], c[2], c[3], c[4], tool)
                     except RuntimeError as e:
                         print(f"scale.py: {e.args[0].splitlines()[0]}", file=sys.stderr)
                         return None
+                if a.cachegrind:  # (simulated misses: a table of its own, printed as they come)
+                    print("| figure | implementation | instructions | D1 misses | LL misses (512 KiB) |")
+                    print("|---|---|---:|---:|---:|")
                 with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
                     for (impl, _, kind, n, op), v in zip(cases, pool.map(count, cases)):
-                        if v is not None:
+                        if v is None:
+                            continue
+                        if a.cachegrind:
+                            print(f"| {kind}_{op}/{n} | {impl} | {v['I']:.1f} | {v['D1']:.2f} | {v['LL']:.2f} |",
+                                  flush=True)
+                        else:
                             results[(impl, f"{kind}_{op}/{n}")] = [v]
+                if a.cachegrind:
+                    return 0
             else:
                 for _ in range(1 if a.quick else a.r):
                     for kind in kinds:
