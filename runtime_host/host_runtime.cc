@@ -195,9 +195,9 @@ constexpr bool kRecordBlocks = true;
 #endif
 constexpr std::size_t kLine = attr_store::kLine;
 constexpr std::size_t kFirstBlockRecords = 8, kMaxBlockRecords = 1024;
+// (A record's size is a multiple of its alignment, a line: record.h.)
 constexpr std::size_t record_bytes(int k) {
-  const std::size_t n = k == 0 ? sizeof(comm_record) : k == 1 ? sizeof(type_record) : sizeof(win_record);
-  return (n + kLine - 1) / kLine * kLine;
+  return k == 0 ? sizeof(comm_record) : k == 1 ? sizeof(type_record) : sizeof(win_record);
 }
 static_assert(alignof(comm_record) == kLine && alignof(type_record) == kLine && alignof(win_record) == kLine);
 struct record_blocks {
