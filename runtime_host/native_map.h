@@ -38,7 +38,7 @@
 #include "mpiattr/sync.h"
 
 // Whether host handles are pointers (Open MPI) rather than integers (MPICH): hot_set. The tests'
-// handles are spread like pointers.
+// maps are of either kind (native_map's PointerHandles).
 #ifndef MPIATTR_HOST_POINTER_HANDLES
 #define MPIATTR_HOST_POINTER_HANDLES 1
 #endif
@@ -52,7 +52,9 @@ struct no_map_hooks {
   static void refill_cleared(const void*) {}  // a table being refilled has been emptied
 };
 
-template <typename T, typename Hooks = no_map_hooks>
+// PointerHandles: the handles' layout, which hot_set spreads (Open MPI's pointers, or MPICH's
+// ints); the runtime's maps take the build's (MPIATTR_HOST_POINTER_HANDLES), the tests both.
+template <typename T, typename Hooks = no_map_hooks, bool PointerHandles = MPIATTR_HOST_POINTER_HANDLES != 0>
 class native_map {
  public:
   constexpr native_map() = default;
@@ -118,7 +120,7 @@ class native_map {
   // compare decides.
   MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
     const hot_entry* set = hot_set(key);
-    if constexpr (MPIATTR_HOST_POINTER_HANDLES) {
+    if constexpr (PointerHandles) {
       const hot_entry* e = set + (set[1].key == key);
       return e->key == key ? recorded(e->obj) : nullptr;
     } else {
@@ -455,24 +457,38 @@ class native_map {
   // a set (about 3 % of calls at 2,000 records spread as random keys, against 11 % direct-mapped).
   // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
-  // Over Open MPI (MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a pointer, and the
-  // multiplicative hash alone spreads some strides badly (objects of 0x540 bytes: 1,000 of them
-  // on 6 % of a 4,096-entry cache), so the bits above the 12th are folded in first (three
-  // instructions; then every stride tried spreads as random keys would). MPICH's handles are
-  // consecutive integers, which the product alone spreads without a collision (D69).
-  // key's set: its two entries. The set's index is the product's bits from the 32nd up, masked
-  // (D74): a shift by a constant and a mask read from memory, where the product's top bits needed
-  // a shift by a count read into %cl (and the caller's fourth argument, which arrives there, moved
-  // out of its way).
-  // Consecutive integers still spread: the bits are about those of key times 0x9E3779B9 (odd), and
-  // no set gets more than the two its ways hold from MPICH's handles (n consecutive integers from
-  // 0, 0x44000000 or 0x84000000, n up to 2,000, at 2,048 or 4,096 sets; a Python model, D74).
-  // It is computed as the set's byte offset directly: the product shifted 5 bits less, masked by
-  // hot_offsets_ (the mask times a set's 32 bytes), so no shift scales the index (one instruction).
+  // key's set: its two entries, at a byte offset into the cache masked by hot_offsets_ (the sets
+  // less one, times a set's 32 bytes: a mask read from memory, no shift by a count, D74).
+  // Over Open MPI (PointerHandles, MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a
+  // pointer: the set is the bits from the 32nd up of a Fibonacci product (shifted 5 bits less, so
+  // that the offset needs no scaling), after the bits above the 12th are folded in (the product
+  // alone spread some strides badly: objects of 0x540 bytes, 1,000 of them on 6 % of a
+  // 4,096-entry cache; folded, every stride tried spreads as random keys would).
+  // Over MPICH a handle is an int laid out by MPICH 4.0.2's mpir_objects.h (D94, D98): the handle
+  // kind in bits 30-31 (builtin 1, direct 2, indirect 3), the object kind in bits 26-29, and for
+  // an indirect object a block number in bits 12-25 and an index in the block (0-1,023) in bits
+  // 0-9; MPICH hands out its few direct handles first, then block 0, 1, ..., and reuses a freed
+  // handle first. The set is the handle's place in that layout, block * 1,024 + index, with the
+  // bits from the 20th up (the two kinds' bits, and blocks from the 256th) XORed onto its low 12
+  // bits: so the handles of one kind are a permutation of consecutive sets (one handle a set,
+  // two sets a 64-byte line: 32 bytes of lines per record, and no handle in way 1 to mispredict,
+  // D94's lesson), and a kind's builtin, direct and indirect handles, which share their low bits
+  // (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect 0xC4000000, D89), XOR
+  // different constants (0x4C0... 0xCC0 for datatypes): a builtin or direct handle shares its set
+  // with at most one indirect one, of block 1 or 2. The Fibonacci product spread MPICH's sequence
+  // badly from 10,000 datatypes (30 % of the gets missed the cache at 100,000, D94); D94's
+  // 3/4-handle-per-set layout put a third of the handles in way 1. A handle outside that layout
+  // (one MPICH never issued: 0, 1, another kind's), or handles that wrap around a cache smaller
+  // than their range, are still keys of a set: a third one there costs a probe of the table,
+  // never a wrong answer. Handle 0 is on set 0 (seal).
   MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
-    if constexpr (MPIATTR_HOST_POINTER_HANDLES) key ^= key >> 12;
-    const std::size_t offset =
-        static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_offsets_;
+    std::size_t offset;
+    if constexpr (PointerHandles) {
+      key ^= key >> 12;
+      offset = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_offsets_;
+    } else {
+      offset = ((key ^ (key >> 2) ^ (key >> 20)) << kSetShift) & hot_offsets_;
+    }
     return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
   }
   static constexpr int kSetShift = 5;  // a set's bytes: 1 << kSetShift

@@ -7,6 +7,7 @@
 // sleep in the table for the handle's next object (D32).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -495,6 +496,107 @@ TEST(record_table, D74_two_way_cache_holds_records_that_share_a_set) {
   record* o = &recs[0];
   EXPECT_TRUE(map.cached(at + 16, &o));
   EXPECT_EQ(o, nullptr);
+  mpiattr::sync::set_concurrent(true);
+}
+
+// Over MPICH the cache's set is the handle's place in MPICH 4.0.2's layout (docs/decisions.md D98:
+// the handle kind in bits 30-31, the object kind in 26-29, indirect objects in blocks of 1,024 at
+// a stride of 4,096), which MPICH hands out in order: the direct ones, then block 0, 1, ...
+// (mpich_handle: the handle of a program's i-th dup). Every record of such a sequence is in the
+// cache after its inserts, however many, in way 0 of a set of its own, except the few indirect
+// handles that share a set with a builtin or direct one (a handle in way 1 is a branch a random
+// order mispredicts: D94's layout put a third there); on 32 bytes of cache lines each (two sets a
+// line); with the predefined objects and the kinds' first handles (which share their low bits,
+// D89) beside them. A freed and reused handle, a handle of another kind asked of this map, and
+// handles 0 and 1 (which MPICH never issues) change none of that.
+std::uintptr_t mpich_handle(std::uintptr_t kind_bits, std::size_t i) {  // (0xcc: datatypes, ...)
+  const std::size_t direct = kind_bits == 0xcc ? 3 : 8;  // (5 direct datatypes are predefined)
+  if (i < direct) return ((kind_bits - 0x40) << 24) | (8 - direct + i);
+  i -= direct;
+  return (kind_bits << 24) | ((i / 1024) << 12) | (i % 1024);
+}
+TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
+  mpiattr::sync::set_concurrent(false);
+  struct kind {
+    std::uintptr_t bits;
+    std::vector<std::uintptr_t> predefined;
+    std::size_t n;
+  };
+  const kind kinds[] = {
+      {0xcc, {0x4c000405, 0x4c00080b, 0x4c000816, 0x4c000101, 0x8c000000, 0x8c000004}, 1000},  // MPI_INT, ...
+      {0xcc, {0x4c000405}, 1530},  // (about the most records 2,048 sets hold)
+      {0xcc, {0x4c000405}, 3072},
+      {0xcc, {0x4c000405, 0x4c00080b}, 100000},
+      {0xcc, {}, 300000},  // (blocks from the 256th: bits 20-25 of the handle)
+      {0xc4, {0x44000000, 0x44000001}, 2046},  // MPI_COMM_WORLD, MPI_COMM_SELF and MPICH's limit
+      {0xe0, {}, 1046},  // windows (each takes a communicator)
+  };
+  for (const kind& k : kinds) {
+    SCOPED_TRACE(testing::Message() << std::hex << k.bits << std::dec << " n " << k.n);
+    mpiattr::host::native_map<record, mpiattr::host::no_map_hooks, false> map;
+    map.seal();
+    std::vector<record> recs(k.n + k.predefined.size());
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      recs[i].native = i < k.predefined.size() ? k.predefined[i] : mpich_handle(k.bits, i - k.predefined.size());
+      map.insert(recs[i].native, &recs[i]);
+    }
+    auto all_in_the_cache = [&] {
+      std::size_t hits = 0;
+      for (record& r : recs) hits += map.find_hot(r.native) == &r;
+      EXPECT_EQ(hits, recs.size());
+    };
+    all_in_the_cache();
+    std::vector<std::uintptr_t> lines;
+    std::vector<std::uintptr_t> sets;
+    std::size_t in_way_1 = 0;
+    for (record& r : recs) {
+      record* o = nullptr;
+      void* at = map.cached_at(r.native, &o);
+      ASSERT_EQ(o, &r);
+      const auto a = reinterpret_cast<std::uintptr_t>(at);
+      lines.push_back(a >> 6);
+      sets.push_back(a >> 5);
+      in_way_1 += (a & 16) != 0;
+    }
+    std::sort(lines.begin(), lines.end());
+    std::sort(sets.begin(), sets.end());
+    const std::size_t used = std::unique(lines.begin(), lines.end()) - lines.begin();
+    EXPECT_LE(used * 64, recs.size() * 33 + 2 * 64);  // (32 bytes a record, and the ends of the runs)
+    const std::size_t shared = recs.size() - (std::unique(sets.begin(), sets.end()) - sets.begin());
+    const std::size_t outside = k.predefined.size() + (k.bits == 0xcc ? 3 : 8);  // builtin and direct
+    EXPECT_LE(shared, outside);
+    EXPECT_LE(in_way_1, outside);
+    // A freed handle is the next one MPICH hands out (its free list is a stack): erased, or asleep,
+    // and then given a record again, it is in the cache as before.
+    record* mid = &recs[recs.size() / 2];
+    EXPECT_EQ(map.erase(mid->native), mid);
+    EXPECT_EQ(map.find_unsynchronised(mid->native), nullptr);
+    map.insert(mid->native, mid);
+    record* last = &recs.back();
+    const std::uintptr_t last_handle = last->native;
+    ASSERT_TRUE(map.retire_unsynchronised(last_handle, last));  // (its native then says so)
+    EXPECT_EQ(map.find_unsynchronised(last_handle), nullptr);
+    ASSERT_EQ(map.revive_unsynchronised(last_handle), last);
+    all_in_the_cache();
+    // Handles this map never had: 0 and 1 (no MPICH handle), another kind's first handles and
+    // the next handle of this kind. None has a record, the cache says so, and every record is
+    // still found (from the cache, or from the table where one of these took its entry: a third
+    // handle on a set; found once more, the records have the cache to themselves again).
+    for (std::uintptr_t h : {std::uintptr_t{0}, std::uintptr_t{1}, std::uintptr_t{0x44000000}, std::uintptr_t{0x84000000},
+                             std::uintptr_t{0xc4000000}, std::uintptr_t{0xa0000000}, std::uintptr_t{0xe0000000},
+                             std::uintptr_t{0x4c000405}, mpich_handle(k.bits, k.n)}) {
+      if (std::any_of(recs.begin(), recs.end(), [&](const record& r) { return r.native == h; })) continue;
+      EXPECT_EQ(map.find_unsynchronised(h), nullptr) << std::hex << h;
+      record* o = &recs[0];
+      EXPECT_TRUE(map.cached(h, &o)) << std::hex << h;
+      EXPECT_EQ(o, nullptr);
+      EXPECT_EQ(map.find_hot(h), nullptr);
+    }
+    for (int round = 0; round < 2; ++round)
+      for (record& r : recs) ASSERT_EQ(map.find_unsynchronised(r.native), &r) << std::hex << r.native;
+    all_in_the_cache();
+    map.release();
+  }
   mpiattr::sync::set_concurrent(true);
 }
 
