@@ -124,8 +124,7 @@ class native_map {
       const hot_entry* e = set + (set[1].key == key);
       return e->key == key ? recorded(e->obj) : nullptr;
     } else {
-      if (set[0].key == key) [[likely]] return recorded(set[0].obj);
-      return set[1].key == key ? recorded(set[1].obj) : nullptr;
+      return set[0].key == key ? recorded(set[0].obj) : nullptr;  // (one way: D99)
     }
   }
   // find_hot, and on a miss the table (find_and_cache), below MPI_THREAD_MULTIPLE: what the fast
@@ -135,7 +134,7 @@ class native_map {
   MPIATTR_HOT T* find_unsynchronised(std::uintptr_t key) {
     const hot_entry* set = hot_set(key);
     if (set[0].key == key) [[likely]] return recorded(set[0].obj);
-    if (set[1].key == key) return recorded(set[1].obj);
+    if (kWays == 2 && set[1].key == key) return recorded(set[1].obj);
     return find_missed(key);
   }
   // Makes set 0 (handle 0's) hold no empty entry: each empty one says that handle 0 has no record
@@ -143,7 +142,7 @@ class native_map {
   // start); the map keeps it so (grow_cache, drop_dormant, release). A map whose set 0 is not
   // sealed must not be asked for handle 0 by find_hot or find_unsynchronised.
   void seal() {
-    for (int w = 0; w < 2; ++w)
+    for (std::size_t w = 0; w < kWays; ++w)
       if (hot_[w].key == kEmpty) hot_[w] = hot_entry{kNone, nullptr};
   }
   // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
@@ -152,6 +151,7 @@ class native_map {
     const hot_entry* set = hot_set(key);
     const hot_entry* h = &set[0];
     if ((h->key & ~kTags) != key) {
+      if (kWays == 1) return false;
       h = &set[1];
       if ((h->key & ~kTags) != key) return false;
     }
@@ -164,6 +164,7 @@ class native_map {
     hot_entry* set = hot_set(key);
     hot_entry* h = &set[0];
     if ((h->key & ~kTags) != key) {
+      if (kWays == 1) return nullptr;
       h = &set[1];
       if ((h->key & ~kTags) != key) return nullptr;
     }
@@ -240,6 +241,7 @@ class native_map {
     hot_entry* set = hot_set(key);
     hot_entry* h = &set[0];
     if (h->key != (key | kDormant)) {
+      if (kWays == 1) [[unlikely]] return revive_found(key);
       h = &set[1];
       if (h->key != (key | kDormant)) [[unlikely]] return revive_found(key);
     }
@@ -405,9 +407,9 @@ class native_map {
     used_ = 0;
     tokens_ = 0;
     live_.store(0, std::memory_order_relaxed);
-    if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{2 * sizeof(hot_entry)});
+    if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{kSetAlign});
     hot_ = hot_initial_;
-    hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));
+    hot_offsets_ = offsets_of((std::size_t{1} << kHotBits) / kWays);
     for (hot_entry& h : hot_initial_) h = hot_entry{};
     seal();
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
@@ -457,8 +459,13 @@ class native_map {
   // a set (about 3 % of calls at 2,000 records spread as random keys, against 11 % direct-mapped).
   // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
-  // key's set: its two entries, at a byte offset into the cache masked by hot_offsets_ (the sets
-  // less one, times a set's 32 bytes: a mask read from memory, no shift by a count, D74).
+  // Ways per set: two over Open MPI, whose handles the hash spreads as random keys (D74); one over
+  // MPICH, whose handles hot_set places one a set (D98), so that a set is an entry of 16 bytes,
+  // four handles a line (D99).
+  static constexpr std::size_t kWays = PointerHandles ? 2 : 1;
+  static constexpr std::size_t kSetAlign = 64;  // (a line: a set, or four, in one line)
+  // key's set: its entries (kWays), at a byte offset into the cache masked by hot_offsets_ (the
+  // sets less one, times a set's bytes: a mask read from memory, no shift by a count, D74).
   // Over Open MPI (PointerHandles, MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a
   // pointer: the set is the bits from the 32nd up of a Fibonacci product (shifted 5 bits less, so
   // that the offset needs no scaling), after the bits above the 12th are folded in (the product
@@ -468,18 +475,20 @@ class native_map {
   // kind in bits 30-31 (builtin 1, direct 2, indirect 3), the object kind in bits 26-29, and for
   // an indirect object a block number in bits 12-25 and an index in the block (0-1,023) in bits
   // 0-9; MPICH hands out its few direct handles first, then block 0, 1, ..., and reuses a freed
-  // handle first. The set is the handle's place in that layout, block * 1,024 + index, with the
-  // bits from the 20th up (the two kinds' bits, and blocks from the 256th) XORed onto its low 12
-  // bits: so the handles of one kind are a permutation of consecutive sets (one handle a set,
-  // two sets a 64-byte line: 32 bytes of lines per record, and no handle in way 1 to mispredict,
-  // D94's lesson), and a kind's builtin, direct and indirect handles, which share their low bits
+  // handle first. The set is key ^ key >> 2 ^ key >> 20: for an indirect handle the low 10 bits
+  // are index ^ index / 4 (a permutation of the block's), the next two the block's two low bits,
+  // and from bit 12 on block ^ block / 4, so that the handles of blocks 0 to sets / 1,024 - 1 (all
+  // MPICH can have issued while the cache is as large as their range) are on sets of their own,
+  // four consecutive handles to a 64-byte line (one way, 16 bytes of lines per record, D99; and
+  // no second way for a random order to mispredict, D94's lesson). key >> 20 brings the kind bits
+  // down: a kind's builtin, direct and indirect handles, which share their low bits
   // (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect 0xC4000000, D89), XOR
-  // different constants (0x4C0... 0xCC0 for datatypes): a builtin or direct handle shares its set
-  // with at most one indirect one, of block 1 or 2. The Fibonacci product spread MPICH's sequence
+  // different constants (0x4C0 ... 0xCC0 for datatypes), so a builtin or direct handle shares its
+  // set with at most one indirect one, of block 1 or 2. The Fibonacci product spread MPICH's sequence
   // badly from 10,000 datatypes (30 % of the gets missed the cache at 100,000, D94); D94's
   // 3/4-handle-per-set layout put a third of the handles in way 1. A handle outside that layout
   // (one MPICH never issued: 0, 1, another kind's), or handles that wrap around a cache smaller
-  // than their range, are still keys of a set: a third one there costs a probe of the table,
+  // than their range, are still keys of a set: a second one there costs a probe of the table,
   // never a wrong answer. Handle 0 is on set 0 (seal).
   MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
     std::size_t offset;
@@ -491,14 +500,14 @@ class native_map {
     }
     return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
   }
-  static constexpr int kSetShift = 5;  // a set's bytes: 1 << kSetShift
-  static_assert(2 * sizeof(hot_entry) == std::size_t{1} << kSetShift);
+  static constexpr int kSetShift = kWays == 2 ? 5 : 4;  // a set's bytes: 1 << kSetShift
+  static_assert(kWays * sizeof(hot_entry) == std::size_t{1} << kSetShift);
   static std::size_t offsets_of(std::size_t sets) { return (sets - 1) << kSetShift; }
   // The entry of key (awake or asleep) in its set, or, when the set holds none, way 0 made free
   // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
   hot_entry& hot_slot(std::uintptr_t key) {
     hot_entry* set = hot_set(key);
-    if ((set[0].key & ~kTags) == key) return set[0];
+    if ((set[0].key & ~kTags) == key || kWays == 1) return set[0];  // (one way: what was there leaves)
     if ((set[1].key & ~kTags) == key) return set[1];
     set[1] = set[0];
     return set[0];
@@ -506,7 +515,7 @@ class native_map {
   static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
-  std::size_t hot_size() const { return 2 * ((hot_offsets_ >> kSetShift) + 1); }  // (entries)
+  std::size_t hot_size() const { return kWays * ((hot_offsets_ >> kSetShift) + 1); }  // (entries)
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
@@ -708,11 +717,11 @@ class native_map {
   // the cache as it was: it is only a cache (D61: not an error).
   void grow_cache(const table* t) {
     std::size_t sets = (hot_offsets_ >> kSetShift) + 1;
-    while (2 * sets < (t->mask + 1) * 2) sets *= 2;
+    while (kWays * sets < (t->mask + 1) * 2) sets *= 2;
     // (Aligned to its sets, so that a set is in one line of the memory system.)
-    hot_entry* fresh = new (std::align_val_t{2 * sizeof(hot_entry)}, std::nothrow) hot_entry[2 * sets]();
+    hot_entry* fresh = new (std::align_val_t{kSetAlign}, std::nothrow) hot_entry[kWays * sets]();
     if (fresh == nullptr) return;
-    if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{2 * sizeof(hot_entry)});
+    if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{kSetAlign});
     hot_ = fresh;
     hot_offsets_ = offsets_of(sets);
     for (std::size_t i = 0; i <= t->mask; ++i) {
@@ -726,7 +735,7 @@ class native_map {
 
   alignas(64) hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};  // (a set in a line)
   hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
-  std::size_t hot_offsets_ = offsets_of(std::size_t{1} << (kHotBits - 1));  // (sets - 1) * 32 (hot_set)
+  std::size_t hot_offsets_ = offsets_of((std::size_t{1} << kHotBits) / kWays);  // (sets - 1) * set bytes (hot_set)
   std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)

@@ -503,11 +503,10 @@ TEST(record_table, D74_two_way_cache_holds_records_that_share_a_set) {
 // the handle kind in bits 30-31, the object kind in 26-29, indirect objects in blocks of 1,024 at
 // a stride of 4,096), which MPICH hands out in order: the direct ones, then block 0, 1, ...
 // (mpich_handle: the handle of a program's i-th dup). Every record of such a sequence is in the
-// cache after its inserts, however many, in way 0 of a set of its own, except the few indirect
-// handles that share a set with a builtin or direct one (a handle in way 1 is a branch a random
-// order mispredicts: D94's layout put a third there); on 32 bytes of cache lines each (two sets a
-// line); with the predefined objects and the kinds' first handles (which share their low bits,
-// D89) beside them. A freed and reused handle, a handle of another kind asked of this map, and
+// cache after its inserts, however many, on a set (one entry, D99) of its own, except the few
+// indirect handles that share a set with a builtin or direct one; on 16 bytes of cache lines each
+// (four sets a line); with the predefined objects and the kinds' first handles (which share their
+// low bits, D89) beside them. A freed and reused handle, a handle of another kind asked of this map, and
 // handles 0 and 1 (which MPICH never issues) change none of that.
 std::uintptr_t mpich_handle(std::uintptr_t kind_bits, std::size_t i) {  // (0xcc: datatypes, ...)
   const std::size_t direct = kind_bits == 0xcc ? 3 : 8;  // (5 direct datatypes are predefined)
@@ -540,32 +539,27 @@ TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
       recs[i].native = i < k.predefined.size() ? k.predefined[i] : mpich_handle(k.bits, i - k.predefined.size());
       map.insert(recs[i].native, &recs[i]);
     }
+    // (A builtin or direct handle and the indirect one that shares its set: one of the two.)
+    const std::size_t outside = k.predefined.size() + (k.bits == 0xcc ? 3 : 8);
     auto all_in_the_cache = [&] {
       std::size_t hits = 0;
       for (record& r : recs) hits += map.find_hot(r.native) == &r;
-      EXPECT_EQ(hits, recs.size());
+      EXPECT_GE(hits + outside, recs.size());
     };
     all_in_the_cache();
     std::vector<std::uintptr_t> lines;
-    std::vector<std::uintptr_t> sets;
-    std::size_t in_way_1 = 0;
+    std::size_t in_cache = 0;
     for (record& r : recs) {
       record* o = nullptr;
       void* at = map.cached_at(r.native, &o);
-      ASSERT_EQ(o, &r);
-      const auto a = reinterpret_cast<std::uintptr_t>(at);
-      lines.push_back(a >> 6);
-      sets.push_back(a >> 5);
-      in_way_1 += (a & 16) != 0;
+      if (at == nullptr || o != &r) continue;
+      ++in_cache;
+      lines.push_back(reinterpret_cast<std::uintptr_t>(at) >> 6);
     }
+    EXPECT_GE(in_cache + outside, recs.size());
     std::sort(lines.begin(), lines.end());
-    std::sort(sets.begin(), sets.end());
     const std::size_t used = std::unique(lines.begin(), lines.end()) - lines.begin();
-    EXPECT_LE(used * 64, recs.size() * 33 + 2 * 64);  // (32 bytes a record, and the ends of the runs)
-    const std::size_t shared = recs.size() - (std::unique(sets.begin(), sets.end()) - sets.begin());
-    const std::size_t outside = k.predefined.size() + (k.bits == 0xcc ? 3 : 8);  // builtin and direct
-    EXPECT_LE(shared, outside);
-    EXPECT_LE(in_way_1, outside);
+    EXPECT_LE(used * 64, in_cache * 17 + 2 * 64);  // (16 bytes a record, and the ends of the runs)
     // A freed handle is the next one MPICH hands out (its free list is a stack): erased, or asleep,
     // and then given a record again, it is in the cache as before.
     record* mid = &recs[recs.size() / 2];
