@@ -97,7 +97,8 @@ class native_map {
 
  public:
 
-  // A two-way set-associative cache of recent lookups in front of the table, below
+  // A set-associative cache of recent lookups in front of the table (two ways over Open MPI, one
+  // over MPICH: kWays), below
   // MPI_THREAD_MULTIPLE only, where no two MPI calls overlap (it is plain memory). An entry says of
   // a handle: {key, record}, its record; {key | kNone, nullptr}, it has none; {key | kDormant,
   // record}, it has none, and `record` sleeps in its slot (retire). So an entry whose key is the
@@ -105,19 +106,18 @@ class native_map {
   // every fast get and set). The one entry that could match a handle and hold none is an empty one
   // ({0, nullptr}) for handle 0, which no host issues but a program may pass: handle 0's set is set
   // 0, which seal() keeps free of empty entries once the fast paths may run. A handle has at most one entry, in one of
-  // the two ways of its set (hot_set); every change of the table for a handle rewrites that
+  // the ways of its set (hot_set); every change of the table for a handle rewrites that
   // entry (hot_slot), so none is ever stale. A handle the set does not hold goes into way 0, the
-  // entry there moving to way 1 (and the one in way 1 leaving the cache): the handle used last is
-  // found by the first compare. find_hot: the record of key if the cache holds it, else nullptr
+  // entry there moving to way 1 (and the one in way 1, or with one way the one in way 0, leaving
+  // the cache): the handle used last is found by the first compare. find_hot: the record of key if the cache holds it, else nullptr
   // (the fast paths, which then leave the call to the checked path); find_and_cache: find, and
   // keep what was found, record or none, in the cache.
   // Over Open MPI (pointer handles, which the hash spreads as random keys) about a third of the
   // handles in use share their set with another from 1,000 objects on (36 % of Open MPI's
   // datatypes at 1,000 and 2,000, a model), and a program's random order then mispredicts the
   // branch between the ways: there the way is chosen without one (the entry of way 1 if it holds
-  // key, else of way 0: four instructions more, D97). Over MPICH the product puts consecutive
-  // handles on sets of their own (none shared up to 2,000 datatypes, the model), and the first
-  // compare decides.
+  // key, else of way 0: four instructions more, D97). Over MPICH hot_set puts the handles one to a
+  // set (D98) and a set has one way (D99): one compare decides.
   MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
     const hot_entry* set = hot_set(key);
     if constexpr (PointerHandles) {
@@ -450,13 +450,14 @@ class native_map {
     if (obj == nullptr) __builtin_unreachable();
     return obj;
   }
-  // The plain cache starts with 4,096 entries (2,048 sets of two) in the map itself
+  // The plain cache starts with 4,096 entries (over Open MPI 2,048 sets of two) in the map itself
   // (docs/decisions.md D63) and, below MPI_THREAD_MULTIPLE, grows with the table: whenever the
   // table grows past half the cache's entries, the cache is replaced by one with twice the table's
-  // slots (a set per slot), filled from the table (grow_cache), so that the objects a program holds
-  // keep hitting it however many there are (D69). Two ways per set (D74): at most half a set per
-  // record on average, and a record leaves the cache only when three of the handles in use share
-  // a set (about 3 % of calls at 2,000 records spread as random keys, against 11 % direct-mapped).
+  // slots as entries, filled from the table (grow_cache), so that the objects a program holds
+  // keep hitting it however many there are (D69). Over Open MPI two ways per set (D74): at most
+  // half a set per record on average, and a record leaves the cache only when three of the handles
+  // in use share a set (about 3 % of calls at 2,000 records spread as random keys, against 11 %
+  // direct-mapped); over MPICH, whose handles need no second way, one (D99).
   // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
   // Ways per set: two over Open MPI, whose handles the hash spreads as random keys (D74); one over
