@@ -31,10 +31,21 @@ struct record {
 
 // Host handles as the tests use them: never 0 or 1 (the table's own marks), spread like pointers.
 std::uintptr_t handle_of(std::size_t i) { return 0x1000 + i * 48; }
+// The handle of a program's i-th dup of an object of kind `kind_bits` under MPICH 4.0.2 (D94,
+// D98): its few direct handles, then blocks of 1,024 at a stride of 4,096.
+std::uintptr_t mpich_handle(std::uintptr_t kind_bits, std::size_t i) {  // (0xcc: datatypes, ...)
+  const std::size_t direct = kind_bits == 0xcc ? 3 : 8;  // (5 direct datatypes are predefined)
+  if (i < direct) return ((kind_bits - 0x40) << 24) | (8 - direct + i);
+  i -= direct;
+  return (kind_bits << 24) | ((i / 1024) << 12) | (i % 1024);
+}
+// The i-th handle of either layout: Open MPI's (pointers, handle_of) or MPICH's datatypes.
+template <bool Pointers>
+std::uintptr_t handle_in(std::size_t i) { return Pointers ? handle_of(i) : mpich_handle(0xcc, i); }
 
 // A map of the test's own, whose tables are freed when the test ends (the runtime's never are).
-template <typename Hooks = mpiattr::host::no_map_hooks>
-struct test_map : mpiattr::host::native_map<record, Hooks> {
+template <typename Hooks = mpiattr::host::no_map_hooks, bool Pointers = true>
+struct test_map : mpiattr::host::native_map<record, Hooks, Pointers> {
   ~test_map() { this->release(); }
 };
 
@@ -362,47 +373,54 @@ TEST(record_table, D32_the_cache_never_answers_for_a_handle_whose_record_changed
 // it): "none" is marked in the entry's key, and handle 0, which no host issues but a program may
 // pass, is never answered by an empty entry once the map is sealed, before and after its cache
 // grows, and after the cache forgets the records asleep.
-TEST(record_table, D84_a_cached_handle_always_has_its_record) {
+// (Over both layouts: Open MPI's two-way cache, MPICH's one-way one, D99.)
+template <bool Pointers>
+void cached_handle_always_has_its_record() {
+  SCOPED_TRACE(Pointers ? "pointer handles" : "MPICH handles");
   mpiattr::sync::set_concurrent(false);
-  test_map<> map;
+  test_map<mpiattr::host::no_map_hooks, Pointers> map;
   map.seal();
   record* o = nullptr;
   auto handle_zero_has_none = [&] {
     EXPECT_EQ(map.find_hot(0), nullptr);
     EXPECT_EQ(map.find_unsynchronised(0), nullptr);
-    record dummy{handle_of(1)};
+    record dummy{handle_in<Pointers>(1)};
     record* z = &dummy;
     EXPECT_TRUE(map.cached(0, &z));
     EXPECT_EQ(z, nullptr);
   };
   handle_zero_has_none();
-  record r{handle_of(7)};
-  EXPECT_EQ(map.find_unsynchronised(handle_of(7)), nullptr);  // probed: none, remembered
-  EXPECT_EQ(map.find_hot(handle_of(7)), nullptr);
-  EXPECT_TRUE(map.cached(handle_of(7), &o));
+  record r{handle_in<Pointers>(7)};
+  EXPECT_EQ(map.find_unsynchronised(handle_in<Pointers>(7)), nullptr);  // probed: none, remembered
+  EXPECT_EQ(map.find_hot(handle_in<Pointers>(7)), nullptr);
+  EXPECT_TRUE(map.cached(handle_in<Pointers>(7), &o));
   EXPECT_EQ(o, nullptr);
   map.insert(r.native, &r);
-  EXPECT_EQ(map.find_hot(handle_of(7)), &r);
-  EXPECT_EQ(map.erase(handle_of(7)), &r);  // none again, in the cache
-  EXPECT_EQ(map.find_hot(handle_of(7)), nullptr);
-  EXPECT_EQ(map.find_unsynchronised(handle_of(7)), nullptr);
+  EXPECT_EQ(map.find_hot(handle_in<Pointers>(7)), &r);
+  EXPECT_EQ(map.erase(handle_in<Pointers>(7)), &r);  // none again, in the cache
+  EXPECT_EQ(map.find_hot(handle_in<Pointers>(7)), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_in<Pointers>(7)), nullptr);
   o = &r;
-  EXPECT_TRUE(map.cached(handle_of(7), &o));
+  EXPECT_TRUE(map.cached(handle_in<Pointers>(7), &o));
   EXPECT_EQ(o, nullptr);
   // Enough records that the cache grows (twice the table's slots, D69): rebuilt, and sealed.
   std::vector<record> recs(3000);
   for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handle_of(100 + i);
+    recs[i].native = handle_in<Pointers>(100 + i);
     map.insert(recs[i].native, &recs[i]);
   }
   handle_zero_has_none();
-  for (std::size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(map.find_unsynchronised(handle_of(100 + i)), &recs[i]) << i;
-  ASSERT_TRUE(map.retire(handle_of(100), &recs[0]));
+  for (std::size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(map.find_unsynchronised(handle_in<Pointers>(100 + i)), &recs[i]) << i;
+  ASSERT_TRUE(map.retire(handle_in<Pointers>(100), &recs[0]));
   map.drop_dormant([](record*) {});  // (the test's records are its own)
-  EXPECT_EQ(map.find_hot(handle_of(100)), nullptr);
-  EXPECT_EQ(map.find_unsynchronised(handle_of(100)), nullptr);
+  EXPECT_EQ(map.find_hot(handle_in<Pointers>(100)), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(handle_in<Pointers>(100)), nullptr);
   handle_zero_has_none();
   mpiattr::sync::set_concurrent(true);
+}
+TEST(record_table, D84_a_cached_handle_always_has_its_record) {
+  cached_handle_always_has_its_record<true>();
+  cached_handle_always_has_its_record<false>();
 }
 
 // Below MPI_THREAD_MULTIPLE the fast get and set find records through find_unsynchronised: with
@@ -508,12 +526,6 @@ TEST(record_table, D74_two_way_cache_holds_records_that_share_a_set) {
 // (four sets a line); with the predefined objects and the kinds' first handles (which share their
 // low bits, D89) beside them. A freed and reused handle, a handle of another kind asked of this map, and
 // handles 0 and 1 (which MPICH never issues) change none of that.
-std::uintptr_t mpich_handle(std::uintptr_t kind_bits, std::size_t i) {  // (0xcc: datatypes, ...)
-  const std::size_t direct = kind_bits == 0xcc ? 3 : 8;  // (5 direct datatypes are predefined)
-  if (i < direct) return ((kind_bits - 0x40) << 24) | (8 - direct + i);
-  i -= direct;
-  return (kind_bits << 24) | ((i / 1024) << 12) | (i % 1024);
-}
 TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
   mpiattr::sync::set_concurrent(false);
   struct kind {
@@ -599,38 +611,47 @@ TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
 // and its cache as retire and revive do: a sleeping record answers no lookup, wakes for its own
 // handle only, also once the cache has forgotten it (then from the table), and no more than
 // kMaxDormant sleep.
-TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_revive_do) {
+template <bool Pointers>
+void unsynchronised_retire_and_revive() {
+  SCOPED_TRACE(Pointers ? "pointer handles" : "MPICH handles");
   mpiattr::sync::set_concurrent(false);
-  test_map<> map;
-  constexpr std::size_t kMax = test_map<>::kMaxDormant;
+  test_map<mpiattr::host::no_map_hooks, Pointers> map;
+  constexpr std::size_t kMax = test_map<mpiattr::host::no_map_hooks, Pointers>::kMaxDormant;
   std::vector<record> recs(kMax + 2);
-  insert_records(map, recs);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i].native = handle_in<Pointers>(i);
+    map.insert(recs[i].native, &recs[i]);
+  }
   record* o = nullptr;
-  for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_of(i), &recs[i]));
-  EXPECT_FALSE(map.retire_unsynchronised(handle_of(kMax), &recs[kMax]));  // the cap
-  EXPECT_EQ(recs[kMax].native, handle_of(kMax));  // refused: untouched, awake
+  for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_in<Pointers>(i), &recs[i]));
+  EXPECT_FALSE(map.retire_unsynchronised(handle_in<Pointers>(kMax), &recs[kMax]));  // the cap
+  EXPECT_EQ(recs[kMax].native, handle_in<Pointers>(kMax));  // refused: untouched, awake
   EXPECT_EQ(map.dormant(), kMax);
   EXPECT_EQ(map.sleepers(), kMax);
   EXPECT_EQ(map.size(), kMax + 2);
-  EXPECT_EQ(map.lookup(handle_of(0)), nullptr);
-  EXPECT_EQ(map.find(handle_of(0)), nullptr);
-  EXPECT_TRUE(map.cached(handle_of(0), &o));
+  EXPECT_EQ(map.lookup(handle_in<Pointers>(0)), nullptr);
+  EXPECT_EQ(map.find(handle_in<Pointers>(0)), nullptr);
+  EXPECT_TRUE(map.cached(handle_in<Pointers>(0), &o));
   EXPECT_EQ(o, nullptr);
-  EXPECT_EQ(map.revive_unsynchronised(handle_of(kMax + 1)), nullptr);  // awake: nothing to wake
-  EXPECT_EQ(map.revive_unsynchronised(handle_of(100000)), nullptr);   // no record at all
-  ASSERT_EQ(map.revive_unsynchronised(handle_of(0)), &recs[0]);       // from the cache
-  EXPECT_EQ(recs[0].native, handle_of(0));
-  EXPECT_EQ(map.find_hot(handle_of(0)), &recs[0]);
-  EXPECT_EQ(map.find(handle_of(0)), &recs[0]);
-  EXPECT_EQ(map.revive_unsynchronised(handle_of(0)), nullptr);  // awake now
+  EXPECT_EQ(map.revive_unsynchronised(handle_in<Pointers>(kMax + 1)), nullptr);  // awake: nothing to wake
+  EXPECT_EQ(map.revive_unsynchronised(handle_in<Pointers>(100000)), nullptr);   // no record at all
+  ASSERT_EQ(map.revive_unsynchronised(handle_in<Pointers>(0)), &recs[0]);       // from the cache
+  EXPECT_EQ(recs[0].native, handle_in<Pointers>(0));
+  EXPECT_EQ(map.find_hot(handle_in<Pointers>(0)), &recs[0]);
+  EXPECT_EQ(map.find(handle_in<Pointers>(0)), &recs[0]);
+  EXPECT_EQ(map.revive_unsynchronised(handle_in<Pointers>(0)), nullptr);  // awake now
   // The cache forgets handle 1's entry (lookups of other handles take its slots): it still wakes.
-  for (std::size_t i = 0; i < 40000; ++i) (void)map.lookup(handle_of(100000 + i));
-  ASSERT_EQ(map.revive_unsynchronised(handle_of(1)), &recs[1]);
-  EXPECT_EQ(map.lookup(handle_of(1)), &recs[1]);
+  for (std::size_t i = 0; i < 40000; ++i) (void)map.lookup(handle_in<Pointers>(100000 + i));
+  ASSERT_EQ(map.revive_unsynchronised(handle_in<Pointers>(1)), &recs[1]);
+  EXPECT_EQ(map.lookup(handle_in<Pointers>(1)), &recs[1]);
   EXPECT_EQ(map.dormant(), kMax - 2);
   EXPECT_EQ(map.sleepers(), kMax);
   EXPECT_EQ(map.size(), kMax + 2);
   mpiattr::sync::set_concurrent(true);
+}
+TEST(record_table, D32_unsynchronised_retire_and_revive_do_what_retire_and_revive_do) {
+  unsynchronised_retire_and_revive<true>();
+  unsynchronised_retire_and_revive<false>();
 }
 
 // At MPI_THREAD_MULTIPLE the dup and free of plain attributes take no lock when the record holds a
