@@ -49,11 +49,11 @@ struct test_map : mpiattr::host::native_map<record, Hooks, Pointers> {
   ~test_map() { this->release(); }
 };
 
-// Gives records[i] the handle handle_of(first + i) and adds it to the map.
-template <typename Map>
+// Gives records[i] the handle handle_in<Pointers>(first + i) and adds it to the map.
+template <bool Pointers = true, typename Map>
 void insert_records(Map& map, std::vector<record>& records, std::size_t first = 0) {
   for (std::size_t i = 0; i < records.size(); ++i) {
-    records[i].native = handle_of(first + i);
+    records[i].native = handle_in<Pointers>(first + i);
     map.insert(records[i].native, &records[i]);
   }
 }
@@ -618,10 +618,7 @@ void unsynchronised_retire_and_revive() {
   test_map<mpiattr::host::no_map_hooks, Pointers> map;
   constexpr std::size_t kMax = test_map<mpiattr::host::no_map_hooks, Pointers>::kMaxDormant;
   std::vector<record> recs(kMax + 2);
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handle_in<Pointers>(i);
-    map.insert(recs[i].native, &recs[i]);
-  }
+  insert_records<Pointers>(map, recs);
   record* o = nullptr;
   for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_in<Pointers>(i), &recs[i]));
   EXPECT_FALSE(map.retire_unsynchronised(handle_in<Pointers>(kMax), &recs[kMax]));  // the cap
