@@ -87,7 +87,7 @@ summary() {
 }
 
 stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base \
-  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev patchelf pkg-config
+  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev libpetsc-real-dev patchelf pkg-config
 
 stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo
 stage build cmake --build build -j"$jobs"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/reallib/run.sh BUILD_DIR: mpiattr in front of real libraries that use MPI's attribute caching,
 # built from Debian's packages: mpi4py (python3-mpi4py, over Open MPI), parallel HDF5
-# (libhdf5-openmpi-dev, libhdf5-mpich-dev) and Boost.MPI (libboost-mpi-dev, built against Open MPI).
+# (libhdf5-openmpi-dev, libhdf5-mpich-dev), Boost.MPI (libboost-mpi-dev, built against Open MPI)
+# and PETSc (libpetsc-real-dev, built against Open MPI).
 # ./test.sh runs it (stage real-libraries), after installing the packages in its deps stage.
 #
 # Each program of this folder runs at 1 and at 4 processes in three configurations:
@@ -9,8 +10,8 @@
 #   preload  mpiattr's host library given to the ranks through the launcher
 #            (mpiexec.openmpi -x LD_PRELOAD=..., mpiexec.mpich -genv LD_PRELOAD ...);
 #   linked   the program linked with it, the library first: HDF5's with mpicc.<host>
-#            -lmpiattr_<host> before HDF5's pkg-config flags, Boost.MPI's with mpicxx.openmpi
-#            -lmpiattr_openmpi (checked: libmpiattr_<host> is NEEDED before the host's library),
+#            -lmpiattr_<host> before HDF5's pkg-config flags, PETSc's likewise before PETSc's,
+#            Boost.MPI's with mpicxx.openmpi -lmpiattr_openmpi (checked: libmpiattr_<host> is NEEDED before the host's library),
 #            and for mpi4py (prebuilt by Debian) a copy of the
 #            package whose extension module lists libmpiattr_openmpi.so first among the libraries
 #            it needs (patchelf --add-needed, what building mpi4py with mpiattr-openmpi-cc gives;
@@ -85,6 +86,12 @@ for h in openmpi mpich; do
   "mpicc.$h" -O1 -Wall -Wextra -Werror "$here/hdf5_io.c" -L"$lib" -Wl,-rpath,"$lib" -lmpiattr_$h \
     $(pkg-config --cflags --libs "hdf5-$h") -o "$bin/hdf5_${h}_linked"
 done
+# PETSc (Open MPI only in Debian), as HDF5: its pkg-config flags; linked, mpiattr's library first.
+# shellcheck disable=SC2046
+mpicc.openmpi -O1 -Wall -Wextra -Werror "$here/petsc_ksp.c" $(pkg-config --cflags --libs petsc) -o "$bin/petsc_alone"
+# shellcheck disable=SC2046
+mpicc.openmpi -O1 -Wall -Wextra -Werror "$here/petsc_ksp.c" -L"$lib" -Wl,-rpath,"$lib" -lmpiattr_openmpi \
+  $(pkg-config --cflags --libs petsc) -o "$bin/petsc_linked"
 # Boost.MPI calls the C API: the host's mpicxx, and mpiattr's host library before the host's (not
 # mpiattr-openmpi-cxx, which gives mpiattr's own MPI:: classes).
 # Compiled once (Boost's headers are slow), linked twice.
@@ -244,5 +251,7 @@ for n in 1 4; do
   done
   alone_prog=$bin/boost_alone linked_prog=$bin/boost_linked
   case_ boost-mpi openmpi "$n" "boost:@DIR@"
+  alone_prog=$bin/petsc_alone linked_prog=$bin/petsc_linked
+  case_ petsc openmpi "$n" "ksp:@DIR@"
 done
 echo "  reallib: $runs runs of mpiexec; with mpiattr, each as the host alone and reported: ok ($((SECONDS - started)) s)"
