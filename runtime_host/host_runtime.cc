@@ -84,12 +84,13 @@ sync::mutex g_admit_mu;  // one record per object when two threads set its first
 // whether a handle it has no record of is valid (the host raises its own error if not).
 int g_probe_comm = MPI_KEYVAL_INVALID, g_probe_type = MPI_KEYVAL_INVALID,
     g_probe_win = MPI_KEYVAL_INVALID;
-// Whether the host raises its own errors that have no communicator or window (a datatype's, a
-// keyval's, a null handle's) on MPI_COMM_WORLD's handler rather than MPI_COMM_SELF's: measured
-// once, when mpiattr meets the World Model (measure_no_object_handler, from begin_world), and
-// mpiattr raises its own such errors there too, so that a process has one policy
-// (docs/decisions.md D56).
-std::atomic<bool> g_no_object_on_world{false};
+// Where the host raises its own errors that have no communicator or window (a datatype's, a
+// keyval's, a null handle's): on MPI_COMM_WORLD's handler (kOnWorld) or MPI_COMM_SELF's
+// (kOnSelf), measured the first time mpiattr raises such an error or returns a code
+// (no_object_comm), and mpiattr raises its own such errors there too, so that a process has one
+// policy (docs/decisions.md D56, D101). kUnmeasured until then.
+constexpr int kUnmeasured = 0, kOnWorld = 1, kOnSelf = 2;
+std::atomic<int> g_no_object_rule{kUnmeasured};
 // The host keyval of the attribute on MPI_COMM_SELF whose delete callback says the host is
 // finalizing.
 int g_finalize_guard = MPI_KEYVAL_INVALID;
@@ -465,36 +466,80 @@ void census(object_kind kind, std::uint32_t index) {
   with_map(kind, [&](auto& m) { m.for_each([&](attr_object* o) { census_one(*o, index); }); });
 }
 
-// The host's handler for its own errors with no communicator or window (D56): a temporary handler
-// on MPI_COMM_WORLD and one on MPI_COMM_SELF, the host made to raise such an error (a get on
-// MPI_DATATYPE_NULL: it changes nothing), and the program's handlers put back. MPICH 4.0.2 and
-// Open MPI 4.1.4 use MPI_COMM_WORLD's (the MPI-3.1 rule, though MPICH declares MPI-4.0); a host
-// that calls neither or both is given the standard's, MPI_COMM_SELF's (MPI-4.1 §10.3).
+// Whether the host has communicators and windows whose handler was never set (MPICH: none is
+// kept, and MPI_*_get_errhandler reads it as MPI_ERRORS_ARE_FATAL). The host sends its own errors
+// on such an object to another communicator's handler (MPICH 4.0.2: MPI_COMM_WORLD's; later
+// releases MPI_COMM_SELF's if it was set, else MPI_COMM_WORLD's), while MPI_*_call_errhandler on
+// it is fatal; and once a handler is set on an object, no call makes it unset again (D101).
+#ifndef MPIATTR_HOST_UNSET_HANDLERS
+#define MPIATTR_HOST_UNSET_HANDLERS 0
+#endif
+constexpr bool kUnsetHandlers = MPIATTR_HOST_UNSET_HANDLERS != 0;
+
+bool fatal_handler(MPI_Errhandler eh) {
+#ifdef MPI_ERRORS_ABORT
+  if (eh == MPI_ERRORS_ABORT) return true;
+#endif
+  return eh == MPI_ERRORS_ARE_FATAL;
+}
+
+// Where the host sends an error of its own that `provoke` makes it raise (D56, D101): to
+// MPI_COMM_WORLD's handler, MPI_COMM_SELF's, or neither (the object's own). A temporary handler on
+// each records the call, and the program's are put back. Putting a handler back must leave the
+// host's routing as it was: it does on Open MPI, where every handler is one that was set; over a
+// host with unset handlers, MPI_COMM_WORLD's does (MPICH sends every error on a world with none,
+// and on objects that fall back to it, to MPI_ERRORS_ARE_FATAL, as with that set), and
+// MPI_COMM_SELF's only when it reads as one that was set (not fatal): a fatal-reading
+// MPI_COMM_SELF is left alone, since setting it would change where MPICH sends the errors of every
+// object without a handler of its own (before D101 the probe did, and MPICH's own errors on
+// MPI_COMM_SELF then ended the process instead of reaching MPI_COMM_WORLD's handler). An error the
+// host then sends to that MPI_COMM_SELF ends the process there, as the error mpiattr is raising
+// would have. Serialised: the handlers are swapped for the one host call, and at
+// MPI_THREAD_MULTIPLE an error another thread raises on them meanwhile goes to the recorder (its
+// call still returns its code).
+enum class routed { world, self, elsewhere };
+std::mutex g_route_mu;
 std::atomic<int> g_probe_world_calls{0}, g_probe_self_calls{0};
 void probe_on_world(MPI_Comm*, int*, ...) { g_probe_world_calls.fetch_add(1); }
 void probe_on_self(MPI_Comm*, int*, ...) { g_probe_self_calls.fetch_add(1); }
-void measure_no_object_handler() {
+template <typename Provoke>
+routed host_route(Provoke provoke) {
+  std::lock_guard lock(g_route_mu);
   MPI_Errhandler prog_world = MPI_ERRHANDLER_NULL, prog_self = MPI_ERRHANDLER_NULL;
   MPI_Errhandler on_world = MPI_ERRHANDLER_NULL, on_self = MPI_ERRHANDLER_NULL;
   if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &prog_world) != MPI_SUCCESS ||
       PMPI_Comm_get_errhandler(MPI_COMM_SELF, &prog_self) != MPI_SUCCESS ||
       PMPI_Comm_create_errhandler(probe_on_world, &on_world) != MPI_SUCCESS ||
       PMPI_Comm_create_errhandler(probe_on_self, &on_self) != MPI_SUCCESS)
-    return;  // (not expected) the standard's rule stays
+    return routed::elsewhere;  // (not expected)
+  const bool swap_self = !kUnsetHandlers || !fatal_handler(prog_self);
   g_probe_world_calls.store(0);
   g_probe_self_calls.store(0);
   PMPI_Comm_set_errhandler(MPI_COMM_WORLD, on_world);
-  PMPI_Comm_set_errhandler(MPI_COMM_SELF, on_self);
-  void* found = nullptr;
-  int flag = 0;
-  PMPI_Type_get_attr(MPI_DATATYPE_NULL, g_probe_type, &found, &flag);
+  if (swap_self) PMPI_Comm_set_errhandler(MPI_COMM_SELF, on_self);
+  provoke();
   PMPI_Comm_set_errhandler(MPI_COMM_WORLD, prog_world);
-  PMPI_Comm_set_errhandler(MPI_COMM_SELF, prog_self);
+  if (swap_self) PMPI_Comm_set_errhandler(MPI_COMM_SELF, prog_self);
   PMPI_Errhandler_free(&on_world);
   PMPI_Errhandler_free(&on_self);
   if (!predefined_handler(prog_world)) PMPI_Errhandler_free(&prog_world);
   if (!predefined_handler(prog_self)) PMPI_Errhandler_free(&prog_self);
-  g_no_object_on_world.store(g_probe_world_calls.load() == 1 && g_probe_self_calls.load() == 0);
+  const int w = g_probe_world_calls.load(), sf = g_probe_self_calls.load();
+  return w == 1 && sf == 0 ? routed::world : sf == 1 && w == 0 ? routed::self : routed::elsewhere;
+}
+
+// The handler the host uses for its own errors with no communicator or window (D56): the host
+// made to raise one (a get on MPI_DATATYPE_NULL: it changes nothing). MPICH 4.0.2 and Open MPI
+// 4.1.4 use MPI_COMM_WORLD's (the MPI-3.1 rule, though MPICH declares MPI-4.0); a host that calls
+// neither or both is given the standard's, MPI_COMM_SELF's (MPI-4.1 §10.3), for this error only
+// (kUnmeasured: another thread's error may have reached a recorder too).
+int measure_no_object_rule() {
+  const routed r = host_route([] {
+    void* found = nullptr;
+    int flag = 0;
+    PMPI_Type_get_attr(MPI_DATATYPE_NULL, g_probe_type, &found, &flag);
+  });
+  return r == routed::world ? kOnWorld : r == routed::self ? kOnSelf : kUnmeasured;
 }
 
 }  // namespace
@@ -514,7 +559,6 @@ bool host_world_up() {
 // guard goes on MPI_COMM_SELF. Under g_start_mu, mpiattr running. Returns the host's code.
 int begin_world() {
   if (int rc = PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr); rc != MPI_SUCCESS) return rc;
-  measure_no_object_handler();  // (it needs MPI_COMM_WORLD and MPI_COMM_SELF: D56)
   g_world.store(kWorldActive, std::memory_order_release);
   return MPI_SUCCESS;
 }
@@ -649,10 +693,17 @@ int host_code_for(int code) {
 }
 
 // Where an error that belongs to no communicator or window goes (datatypes, keyvals, null
-// handles): where the host sends its own (measure_no_object_handler; docs/decisions.md D4, D56).
+// handles): where the host sends its own (measure_no_object_rule; docs/decisions.md D4, D56).
 // Programs written for the host set MPI_ERRORS_RETURN there alone and expect the code back.
+// Measured when first needed, not when mpiattr starts (D101): over MPICH that needs no handler of
+// the program's set or put back while none of its errors is being raised.
 MPI_Comm no_object_comm() {
-  return g_no_object_on_world.load(std::memory_order_relaxed) ? MPI_COMM_WORLD : MPI_COMM_SELF;
+  int rule = g_no_object_rule.load(std::memory_order_acquire);
+  if (rule == kUnmeasured) {
+    rule = measure_no_object_rule();
+    if (rule != kUnmeasured) g_no_object_rule.store(rule, std::memory_order_release);
+  }
+  return rule == kOnWorld ? MPI_COMM_WORLD : MPI_COMM_SELF;
 }
 
 // The code the program gets for `code` (D87): for a code mpiattr made, one the host added to the
@@ -690,9 +741,43 @@ int code_for_handler(MPI_Errhandler eh, int code, int* out, const char* routine)
   print_fatal(code, routine);
   return host_code_for(code);
 }
+// Over a host with unset handlers, where the host sends its own errors on an object whose handler
+// reads as fatal (D101): maybe to MPI_COMM_WORLD's or MPI_COMM_SELF's handler (it had none set),
+// which matters only when one of those does not end the process. `provoke` makes the host raise
+// an error of its own on the object. MPI_COMM_NULL: the object's own handler.
+template <typename Provoke>
+MPI_Comm unset_handler_target(Provoke provoke) {
+  if constexpr (!kUnsetHandlers) {
+    return MPI_COMM_NULL;
+  } else {
+    MPI_Errhandler w = MPI_ERRHANDLER_NULL, sf = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &w);
+    PMPI_Comm_get_errhandler(MPI_COMM_SELF, &sf);
+    const bool any_not_fatal = !fatal_handler(w) || !fatal_handler(sf);
+    if (!predefined_handler(w)) PMPI_Errhandler_free(&w);
+    if (!predefined_handler(sf)) PMPI_Errhandler_free(&sf);
+    if (!any_not_fatal) return MPI_COMM_NULL;  // every way, the process ends
+    switch (host_route(provoke)) {
+      case routed::world: return MPI_COMM_WORLD;
+      case routed::self: return MPI_COMM_SELF;
+      default: return MPI_COMM_NULL;
+    }
+  }
+}
 void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Comm_get_errhandler(c, &eh);
+  if (kUnsetHandlers && eh == MPI_ERRORS_ARE_FATAL && c != MPI_COMM_WORLD) {
+    const MPI_Comm to = unset_handler_target([c] {
+      void* found = nullptr;
+      int flag = 0;
+      PMPI_Comm_get_attr(c, MPI_KEYVAL_INVALID, &found, &flag);
+    });
+    if (to != MPI_COMM_NULL && to != c) {
+      call_comm_handler(to, code, out, routine);
+      return;
+    }
+  }
   PMPI_Comm_call_errhandler(c, code_for_handler(eh, code, out, routine));
 }
 // An error with no object while only sessions are live: no MPI_COMM_SELF to take it (MPI-4.1
@@ -708,6 +793,17 @@ void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
 void call_win_handler(MPI_Win w, int code, int* out, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Win_get_errhandler(w, &eh);
+  if (kUnsetHandlers && eh == MPI_ERRORS_ARE_FATAL) {
+    const MPI_Comm to = unset_handler_target([w] {
+      void* found = nullptr;
+      int flag = 0;
+      PMPI_Win_get_attr(w, MPI_KEYVAL_INVALID, &found, &flag);
+    });
+    if (to != MPI_COMM_NULL) {
+      call_comm_handler(to, code, out, routine);
+      return;
+    }
+  }
   PMPI_Win_call_errhandler(w, code_for_handler(eh, code, out, routine));
 }
 
