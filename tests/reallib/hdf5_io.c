@@ -24,36 +24,15 @@
  */
 #include <hdf5.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reallib_out.h"
+
 #define N 6 /* elements per rank */
 
-static FILE *out;
 static int rank, size;
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(out, fmt, ap);
-  va_end(ap);
-  fputc('\n', out);
-  fflush(out);
-}
-
-static int failures;
-#define CHECK(cond, what)                                                                          \
-  do {                                                                                             \
-    if (cond) {                                                                                    \
-      say("ok %s", what);                                                                          \
-    } else {                                                                                       \
-      say("FAIL %s (line %d)", what, __LINE__);                                                    \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 /* The program's own hook on MPI_COMM_SELF: runs inside MPI_Finalize before HDF5's. */
 static int self_delete(MPI_Comm comm, int key, void *val, void *extra) {

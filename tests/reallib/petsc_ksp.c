@@ -31,33 +31,13 @@
  */
 #include <petscksp.h>
 #include <petsc/private/petscimpl.h> /* PETSc's keyvals (Petsc_InnerComm_keyval, ...) */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static FILE *out;
+#include "reallib_out.h"
+
 static int rank, size;
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(out, fmt, ap);
-  va_end(ap);
-  fputc('\n', out);
-  fflush(out);
-}
-
-static int failures;
-#define CHECK(cond, what)                                                                          \
-  do {                                                                                             \
-    if (cond) {                                                                                    \
-      say("ok %s", what);                                                                          \
-    } else {                                                                                       \
-      say("FAIL %s (line %d)", what, __LINE__);                                                    \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 /* A PETSc or MPI call that must succeed. */
 #define OK(call, what) CHECK((call) == 0, what)
 
