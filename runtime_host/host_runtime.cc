@@ -511,11 +511,14 @@ routed host_route(Provoke provoke, bool unless_all_fatal = false) {
   if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &prog_world) != MPI_SUCCESS ||
       PMPI_Comm_get_errhandler(MPI_COMM_SELF, &prog_self) != MPI_SUCCESS)
     return routed::elsewhere;  // (not expected)
-  if (unless_all_fatal && fatal_handler(prog_world) && fatal_handler(prog_self))
-    return routed::elsewhere;  // (fatal handlers are predefined: no reference to free)
-  if (PMPI_Comm_create_errhandler(probe_on_world, &on_world) != MPI_SUCCESS ||
-      PMPI_Comm_create_errhandler(probe_on_self, &on_self) != MPI_SUCCESS)
-    return routed::elsewhere;  // (out of memory: nothing asked, and nothing more called)
+  if ((unless_all_fatal && fatal_handler(prog_world) && fatal_handler(prog_self)) ||
+      PMPI_Comm_create_errhandler(probe_on_world, &on_world) != MPI_SUCCESS ||
+      PMPI_Comm_create_errhandler(probe_on_self, &on_self) != MPI_SUCCESS) {
+    if (on_world != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&on_world);
+    if (!predefined_handler(prog_world)) PMPI_Errhandler_free(&prog_world);
+    if (!predefined_handler(prog_self)) PMPI_Errhandler_free(&prog_self);
+    return routed::elsewhere;
+  }
   const bool swap_self = !kUnsetHandlers || !fatal_handler(prog_self);
   g_probe_world_calls.store(0);
   g_probe_self_calls.store(0);
