@@ -496,29 +496,22 @@ bool fatal_handler(MPI_Errhandler eh) {
 // host then sends to that MPI_COMM_SELF ends the process there, as the error mpiattr is raising
 // would have. Serialised: the handlers are swapped for the one host call, and at
 // MPI_THREAD_MULTIPLE an error another thread raises on them meanwhile goes to the recorder (its
-// call still returns its code). `unless_all_fatal`: when both handlers read fatal, the error ends
-// the process wherever it goes, and nothing is asked (elsewhere).
+// call still returns its code).
 enum class routed { world, self, elsewhere };
 std::mutex g_route_mu;
 std::atomic<int> g_probe_world_calls{0}, g_probe_self_calls{0};
 void probe_on_world(MPI_Comm*, int*, ...) { g_probe_world_calls.fetch_add(1); }
 void probe_on_self(MPI_Comm*, int*, ...) { g_probe_self_calls.fetch_add(1); }
 template <typename Provoke>
-routed host_route(Provoke provoke, bool unless_all_fatal = false) {
+routed host_route(Provoke provoke) {
   std::lock_guard lock(g_route_mu);
   MPI_Errhandler prog_world = MPI_ERRHANDLER_NULL, prog_self = MPI_ERRHANDLER_NULL;
   MPI_Errhandler on_world = MPI_ERRHANDLER_NULL, on_self = MPI_ERRHANDLER_NULL;
   if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &prog_world) != MPI_SUCCESS ||
-      PMPI_Comm_get_errhandler(MPI_COMM_SELF, &prog_self) != MPI_SUCCESS)
-    return routed::elsewhere;  // (not expected)
-  if ((unless_all_fatal && fatal_handler(prog_world) && fatal_handler(prog_self)) ||
+      PMPI_Comm_get_errhandler(MPI_COMM_SELF, &prog_self) != MPI_SUCCESS ||
       PMPI_Comm_create_errhandler(probe_on_world, &on_world) != MPI_SUCCESS ||
-      PMPI_Comm_create_errhandler(probe_on_self, &on_self) != MPI_SUCCESS) {
-    if (on_world != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&on_world);
-    if (!predefined_handler(prog_world)) PMPI_Errhandler_free(&prog_world);
-    if (!predefined_handler(prog_self)) PMPI_Errhandler_free(&prog_self);
-    return routed::elsewhere;
-  }
+      PMPI_Comm_create_errhandler(probe_on_self, &on_self) != MPI_SUCCESS)
+    return routed::elsewhere;  // (not expected)
   const bool swap_self = !kUnsetHandlers || !fatal_handler(prog_self);
   g_probe_world_calls.store(0);
   g_probe_self_calls.store(0);
@@ -739,7 +732,10 @@ MPI_Comm no_object_comm() {
 // for code 512: D83). Any other handler gets the code the program gets (issued). Frees eh's
 // reference.
 int code_for_handler(MPI_Errhandler eh, int code, int* out, const char* routine) {
-  const bool fatal = fatal_handler(eh);
+  bool fatal = eh == MPI_ERRORS_ARE_FATAL;
+#ifdef MPI_ERRORS_ABORT
+  fatal = fatal || eh == MPI_ERRORS_ABORT;
+#endif
   if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
   if (!fatal) return *out = issued(code);
   print_fatal(code, routine);
@@ -751,10 +747,21 @@ int code_for_handler(MPI_Errhandler eh, int code, int* out, const char* routine)
 // an error of its own on the object. MPI_COMM_NULL: the object's own handler.
 template <typename Provoke>
 MPI_Comm unset_handler_target(Provoke provoke) {
-  switch (host_route(provoke, true)) {
-    case routed::world: return MPI_COMM_WORLD;
-    case routed::self: return MPI_COMM_SELF;
-    default: return MPI_COMM_NULL;
+  if constexpr (!kUnsetHandlers) {
+    return MPI_COMM_NULL;
+  } else {
+    MPI_Errhandler w = MPI_ERRHANDLER_NULL, sf = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &w);
+    PMPI_Comm_get_errhandler(MPI_COMM_SELF, &sf);
+    const bool any_not_fatal = !fatal_handler(w) || !fatal_handler(sf);
+    if (!predefined_handler(w)) PMPI_Errhandler_free(&w);
+    if (!predefined_handler(sf)) PMPI_Errhandler_free(&sf);
+    if (!any_not_fatal) return MPI_COMM_NULL;  // every way, the process ends
+    switch (host_route(provoke)) {
+      case routed::world: return MPI_COMM_WORLD;
+      case routed::self: return MPI_COMM_SELF;
+      default: return MPI_COMM_NULL;
+    }
   }
 }
 void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
