@@ -732,10 +732,7 @@ MPI_Comm no_object_comm() {
 // for code 512: D83). Any other handler gets the code the program gets (issued). Frees eh's
 // reference.
 int code_for_handler(MPI_Errhandler eh, int code, int* out, const char* routine) {
-  bool fatal = eh == MPI_ERRORS_ARE_FATAL;
-#ifdef MPI_ERRORS_ABORT
-  fatal = fatal || eh == MPI_ERRORS_ABORT;
-#endif
+  const bool fatal = fatal_handler(eh);
   if (!predefined_handler(eh)) PMPI_Errhandler_free(&eh);
   if (!fatal) return *out = issued(code);
   print_fatal(code, routine);
