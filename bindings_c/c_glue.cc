@@ -56,3 +56,19 @@ extern "C" MPIATTR_EXPORT int mpiattr_keyval_set_release(int keyval,
 extern "C" MPIATTR_EXPORT void* mpiattr_keyval_state_alloc(std::size_t bytes, const char* routine, int* code) {
   return mpiattr::ccallbacks::keyval_state_alloc<mpiattr::cbind::call>(bytes, routine, code);
 }
+
+// MPI_F_STATUS_IGNORE and the like (mpi.h): the Fortran bindings define them as their
+// MPI_STATUS_IGNORE's and MPI_STATUSES_IGNORE's addresses (f_glue.cc). A library built without
+// them (no Fortran compiler) has no Fortran status, and these weak definitions stand in: addresses
+// no C status has.
+namespace {
+MPI_Fint no_fortran_status_ignore[4][MPI_F_STATUS_SIZE];
+}
+extern "C" {
+[[gnu::weak]] MPIATTR_EXPORT MPI_Fint* MPI_F_STATUS_IGNORE = no_fortran_status_ignore[0];
+[[gnu::weak]] MPIATTR_EXPORT MPI_Fint* MPI_F_STATUSES_IGNORE = no_fortran_status_ignore[1];
+[[gnu::weak]] MPIATTR_EXPORT MPI_F08_status* MPI_F08_STATUS_IGNORE =
+    reinterpret_cast<MPI_F08_status*>(no_fortran_status_ignore[2]);
+[[gnu::weak]] MPIATTR_EXPORT MPI_F08_status* MPI_F08_STATUSES_IGNORE =
+    reinterpret_cast<MPI_F08_status*>(no_fortran_status_ignore[3]);
+}

@@ -180,6 +180,12 @@ class call {
   [[gnu::cold, gnu::noinline]] int null_pointer(const char* name) {
     return fail(mpiattr::fail(MPI_ERR_ARG, "%s is a NULL pointer", name));
   }
+  // A Fortran status argument that is Fortran's MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE
+  // (MPI_F_STATUS_IGNORE, ...): no status to convert.
+  [[gnu::cold, gnu::noinline]] int ignored_status(const char* name) {
+    return fail(mpiattr::fail(MPI_ERR_ARG, "%s is Fortran's MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE "
+                              "(MPI_F_STATUS_IGNORE, MPI_F08_STATUS_IGNORE, ...), which holds no status", name));
+  }
 
   // A routine the standalone runtime does not carry out (spec/surface.toml `unsupported`):
   // MPI_ERR_UNSUPPORTED_OPERATION, with why, through the chosen error handler.
@@ -270,15 +276,22 @@ inline MPI_Aint aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
 }
 // Status conversions (MPI-4.1 §20.3.5). The C MPI_Status, the Fortran INTEGER status array and
 // MPI_F08_status hold the same MPI_F_STATUS_SIZE integers in the same order (source, tag, error,
-// then the byte count that f_glue.h and set_status write), so each is a copy. MPI_STATUS_IGNORE
-// or a NULL pointer is MPI_ERR_ARG, returned (these routines have no object to raise it on).
+// then the byte count that f_glue.h and set_status write), so each is a copy. MPI_STATUS_IGNORE,
+// a NULL pointer, or Fortran's MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE (MPI_F_STATUS_IGNORE, ...)
+// is MPI_ERR_ARG, returned (these routines have no object to raise it on).
 static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fint) &&
               offsetof(MPI_Status, MPI_TAG) == MPI_F_TAG * sizeof(MPI_Fint) &&
               offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint));
+// Whether p is one of Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE, as C sees them.
+inline bool fortran_status_ignore(const void* p) {
+  return p == MPI_F_STATUS_IGNORE || p == MPI_F_STATUSES_IGNORE || p == MPI_F08_STATUS_IGNORE ||
+         p == MPI_F08_STATUSES_IGNORE;
+}
 inline int status_copy(const void* from, void* to) {
-  if (from == nullptr || to == nullptr) return MPI_ERR_ARG;
+  if (from == nullptr || to == nullptr || fortran_status_ignore(from) || fortran_status_ignore(to))
+    return MPI_ERR_ARG;
   std::memmove(to, from, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
   return MPI_SUCCESS;
 }

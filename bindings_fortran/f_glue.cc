@@ -28,6 +28,11 @@ MPI_Fint mpiattr_f08_unweighted[1];
 MPI_Fint mpiattr_f08_weights_empty[1];
 MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_unweighted, MPIATTR_UNWEIGHTED)[1];
 MPI_Fint MPIATTR_FC_GLOBAL_(mpiattr_weights_empty, MPIATTR_WEIGHTS_EMPTY)[1];
+// The IGNOREs as C sees them (mpi.h; these override c_glue.cc's stand-ins).
+MPIATTR_EXPORT MPI_Fint* MPI_F_STATUS_IGNORE = MPIATTR_FC_GLOBAL_(mpiattr_status_ignore, MPIATTR_STATUS_IGNORE);
+MPIATTR_EXPORT MPI_Fint* MPI_F_STATUSES_IGNORE = MPIATTR_FC_GLOBAL_(mpiattr_statuses_ignore, MPIATTR_STATUSES_IGNORE);
+MPIATTR_EXPORT MPI_F08_status* MPI_F08_STATUS_IGNORE = reinterpret_cast<MPI_F08_status*>(mpiattr_f08_status_ignore);
+MPIATTR_EXPORT MPI_F08_status* MPI_F08_STATUSES_IGNORE = reinterpret_cast<MPI_F08_status*>(mpiattr_f08_statuses_ignore);
 
 namespace mpiattr::fbind {
 

@@ -128,6 +128,26 @@ int main(int argc, char **argv) {
   check_error(MPI_Status_f082f(NULL, fst2), MPI_ERR_ARG, "f08_status is a NULL pointer");
   CHECK(fst2[MPI_F_TAG] == 0x5a5a5a5a, "MPI_Status_f082f of NULL wrote f_status");
   check_error(MPI_Status_f2f08(fst2, NULL), MPI_ERR_ARG, "f08_status is a NULL pointer");
+  /* Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE as C sees them (MPI-4.1 section 19.3.5):
+   * four distinct addresses, none a status: each conversion refuses them, nothing written
+   * (test_mixed_lang.f90 checks that they are what Fortran passes). */
+  CHECK(MPI_F_STATUS_IGNORE != NULL && MPI_F_STATUSES_IGNORE != NULL && MPI_F08_STATUS_IGNORE != NULL &&
+        MPI_F08_STATUSES_IGNORE != NULL && MPI_F_STATUS_IGNORE != MPI_F_STATUSES_IGNORE &&
+        (void*)MPI_F08_STATUS_IGNORE != (void*)MPI_F08_STATUSES_IGNORE &&
+        (void*)MPI_F_STATUS_IGNORE != (void*)MPI_F08_STATUS_IGNORE, "MPI_F_STATUS_IGNORE and the like");
+  memset(&back, 0x5a, sizeof back);
+  CHECK(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &back) == MPI_ERR_ARG &&
+        MPI_Status_f2c(MPI_F_STATUSES_IGNORE, &back) == MPI_ERR_ARG &&
+        MPI_Status_f082c(MPI_F08_STATUS_IGNORE, &back) == MPI_ERR_ARG &&
+        MPI_Status_f082c(MPI_F08_STATUSES_IGNORE, &back) == MPI_ERR_ARG && back.MPI_TAG == 0x5a5a5a5a,
+        "MPI_Status_f2c / _f082c of Fortran's IGNOREs");
+  MPI_Fint ignore_before = MPI_F_STATUS_IGNORE[MPI_F_TAG];
+  CHECK(MPI_Status_c2f(&cst, MPI_F_STATUS_IGNORE) == MPI_ERR_ARG &&
+        MPI_Status_c2f08(&cst, MPI_F08_STATUS_IGNORE) == MPI_ERR_ARG &&
+        MPI_F_STATUS_IGNORE[MPI_F_TAG] == ignore_before, "MPI_Status_c2f / _c2f08 into Fortran's IGNOREs");
+  check_error(MPI_Status_f082f(MPI_F08_STATUS_IGNORE, fst2), MPI_ERR_ARG, "f08_status is Fortran's MPI_STATUS_IGNORE");
+  CHECK(fst2[MPI_F_TAG] == 0x5a5a5a5a, "MPI_Status_f082f of MPI_F08_STATUS_IGNORE wrote f_status");
+  check_error(MPI_Status_f2f08(MPI_F_STATUSES_IGNORE, &f08b), MPI_ERR_ARG, "f_status is Fortran's MPI_STATUS_IGNORE");
 
   CHECK(MPI_Session_c2f(MPI_SESSION_NULL) == 0x120 && MPI_Session_f2c(0x120) == MPI_SESSION_NULL, "Session c2f/f2c");
   CHECK(MPI_Message_c2f(MPI_MESSAGE_NO_PROC) == 0x129 && MPI_Message_f2c(0x128) == MPI_MESSAGE_NULL, "Message c2f/f2c");

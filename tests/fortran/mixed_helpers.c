@@ -119,3 +119,21 @@ MPI_Aint c_win_base(MPI_Fint win) {
   MPI_Win_get_attr(MPI_Win_f2c(win), MPI_WIN_BASE, &p, &flag);
   return flag ? (MPI_Aint)p : -1;
 }
+
+/* ---- Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE as C sees them (MPI-4.1 section
+ * 19.3.5): which of C's names the status a Fortran program passed is. 1: MPI_F_STATUS_IGNORE,
+ * 2: MPI_F_STATUSES_IGNORE, 0: neither; for mpi_f08's, MPI_F08_STATUS_IGNORE and
+ * MPI_F08_STATUSES_IGNORE (MPI-4.0: -1 where mpi.h predates them). ---- */
+int c_which_f_status_ignore(const MPI_Fint* s) {
+  return s == MPI_F_STATUS_IGNORE ? 1 : s == MPI_F_STATUSES_IGNORE ? 2 : 0;
+}
+int c_which_f08_status_ignore(const void* s) {
+#if MPI_VERSION >= 4
+  return s == (const void*)MPI_F08_STATUS_IGNORE ? 1 : s == (const void*)MPI_F08_STATUSES_IGNORE ? 2 : 0;
+#else
+  (void)s;
+  return -1;
+#endif
+}
+/* (The same for an array of TYPE(MPI_Status): Fortran gives it its own interface.) */
+int c_which_f08_statuses_ignore(const void* s) { return c_which_f08_status_ignore(s); }

@@ -76,6 +76,19 @@ module mixed_c
       import :: c_int, c_intptr_t
       integer(c_int), value :: win
     end function
+    ! (A status or an array of them, passed by address: TYPE(*) takes either binding's.)
+    integer(c_int) function c_which_f_status_ignore(s) bind(c, name='c_which_f_status_ignore')
+      import :: c_int
+      type(*), dimension(*) :: s
+    end function
+    integer(c_int) function c_which_f08_status_ignore(s) bind(c, name='c_which_f08_status_ignore')
+      import :: c_int
+      type(*) :: s
+    end function
+    integer(c_int) function c_which_f08_statuses_ignore(s) bind(c, name='c_which_f08_statuses_ignore')
+      import :: c_int
+      type(*), dimension(*) :: s
+    end function
   end interface
 contains
   ! The least significant 32 bits as a (two's complement) INTEGER: what R7.1 says MPI_ATTR_GET

@@ -105,6 +105,7 @@ program test_mixed_f08_lang
   integer, parameter :: ak = MPI_ADDRESS_KIND
   type(MPI_Comm) :: comm, dup
   type(MPI_Win) :: win
+  type(MPI_Status) :: status
   integer :: k, i, flag_c, ck, gk, mk, cdk, gdk, idup
   integer(kind=ak) :: val, big, p, vals(3)
   integer :: ivals(4)
@@ -234,6 +235,14 @@ program test_mixed_f08_lang
   call expect_l('R6_5 mpi_f08 MPI_COMM_DUP_FN on a C value, C reads the same pointer', &
        c_get(dup%MPI_VAL, gdk, flag_c) == p, .true.)
   call MPI_Comm_free(dup)
+
+  ! ---- F16: mpi_f08's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE reach C as MPI_F08_STATUS_IGNORE
+  ! and MPI_F08_STATUSES_IGNORE (MPI-4.1 section 19.3.5; MPI-4.0's: -1 from an older mpi.h) ----
+  call expect_i('F16 C sees MPI_STATUS_IGNORE as MPI_F08_STATUS_IGNORE', &
+       c_which_f08_status_ignore(MPI_STATUS_IGNORE), 1)
+  call expect_i('F16 C sees MPI_STATUSES_IGNORE as MPI_F08_STATUSES_IGNORE', &
+       c_which_f08_statuses_ignore(MPI_STATUSES_IGNORE), 2)
+  call expect_i('F16 C sees a TYPE(MPI_Status) of the program as no IGNORE', c_which_f08_status_ignore(status), 0)
 
   call MPI_Comm_free(comm)
   call MPI_Finalize()

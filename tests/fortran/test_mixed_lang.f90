@@ -50,6 +50,7 @@ program test_mixed_lang
   integer :: ierr, comm, dup, k, ival, flag_c, ck, fk, fk1, cdk, fdk, t, win, i
   integer(kind=ak) :: val, big, p, vals2(3)
   integer :: vals1(4)
+  integer :: status(MPI_STATUS_SIZE)
   logical :: flag
   character(len=40) :: lbl
   external :: f_copy_flag2
@@ -200,6 +201,14 @@ program test_mixed_lang
   call MPI_COMM_GET_ATTR(dup, fdk, val, flag, ierr)
   call expect_l('F_LOGICAL a copy callback FLAG of 2 keeps the attribute', flag, .true.)
   call MPI_COMM_FREE(dup, ierr)
+
+  ! ---- F16: MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE reach C as MPI_F_STATUS_IGNORE and
+  ! MPI_F_STATUSES_IGNORE (MPI-4.1 section 19.3.5), a status of the program's as neither ----
+  call expect_i('F16 C sees MPI_STATUS_IGNORE as MPI_F_STATUS_IGNORE', &
+       c_which_f_status_ignore(MPI_STATUS_IGNORE), 1)
+  call expect_i('F16 C sees MPI_STATUSES_IGNORE as MPI_F_STATUSES_IGNORE', &
+       c_which_f_status_ignore(MPI_STATUSES_IGNORE), 2)
+  call expect_i('F16 C sees a status array of the program as no IGNORE', c_which_f_status_ignore(status), 0)
 
   call MPI_COMM_FREE(comm, ierr)
   call MPI_FINALIZE(ierr)

@@ -249,6 +249,7 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
         L.arg = f"{n}_s"
     elif k.cls == "fortran_status":  # MPI_Status_f082f, _f2f08: a Fortran status, copied whole
         L.pre.append(_null_check(p))
+        L.pre.append(f'if (mpiattr::cbind::fortran_status_ignore({n})) return c.ignored_status("{n}");')
         L.arg = n
     elif k.cls in ("argc", "argv"):
         L.arg = n
