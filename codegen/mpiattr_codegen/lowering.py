@@ -66,6 +66,14 @@ def creates_session(fn) -> bool:
                for q in fn.params)
 
 
+def refusal_target(params):
+    """The communicator or window whose error handler a routine the standalone runtime does not
+    carry out uses (D36): the first such handle it takes as input (not always the first handle:
+    MPI_Comm_spawn's comes after an info). Looked up first: an invalid one is its error (D103)."""
+    return next((p for p in params if p.kind.cls == "handle" and p.length is None and p.dir == "in"
+                 and p.kind.object in ("comm", "win")), None)
+
+
 def ignoring_param(fn, p):
     """The parameter whose special value makes datatype p ignored: a buffer (MPI_IN_PLACE,
     MPI-4.1 §7.2.1) or an op (MPI_NO_OP: MPI_Get_accumulate's origin, §13.3.4.2)."""

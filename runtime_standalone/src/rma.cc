@@ -291,6 +291,28 @@ status check_access(const rma_state& s) {
   return sync_error("no access epoch is open on the window (fence, MPI_Win_start, or a lock)");
 }
 
+// A fence without MPI_MODE_NOSUCCEED starts an epoch only if RMA calls follow it before the next
+// fence (MPI-4.1 §13.5.1): until one does, a lock or a PSCW epoch may follow it instead, which
+// ends what the fence might have begun. After an RMA call the fence's epoch is open, and
+// another kind of epoch inside it is an error.
+status leave_unused_fence(rma_state& s, const char* routine) {
+  if (!s.fence) return status::ok();
+  if (s.fence_used)
+    return fail(MPI_ERR_RMA_SYNC, "%s inside a fence epoch: RMA calls followed MPI_Win_fence, so it "
+                "started one, which only another MPI_Win_fence ends (MPI-4.1 section 13.5)", routine);
+  s.fence = false;
+  return status::ok();
+}
+
+// An RMA call that went through in the fence's epoch (see leave_unused_fence).
+status note_fence_use(status st, int rank, win_object& win) {
+  if (!st.is_ok() || rank == MPI_PROC_NULL) return st;
+  std::lock_guard lock(rma_mutex());
+  rma_state& s = rma_of(win);
+  if (s.fence) s.fence_used = true;
+  return st;
+}
+
 status would_wait_forever(const char* what) {
   return fail(MPI_ERR_OTHER, "%s: the process itself is to call the matching routine, and it is "
               "waiting: it would wait forever (docs/decisions.md D31, D46)", what);
@@ -306,6 +328,7 @@ status win_fence(int assert, win_object& win) {
   if (passive(s)) return sync_error("MPI_Win_fence inside a passive target epoch (a lock)");
   if (s.access || s.exposure) return sync_error("MPI_Win_fence inside a PSCW epoch");
   s.fence = (assert & MPI_MODE_NOSUCCEED) == 0;
+  s.fence_used = false;
   return status::ok();
 }
 
@@ -319,7 +342,8 @@ status win_lock(int lock_type, int rank, int assert, win_object& win) {
   rma_state& s = rma_of(win);
   if (s.lock_type != 0) return sync_error("the window is already locked by the process");
   if (s.lock_all) return sync_error("MPI_Win_lock inside MPI_Win_lock_all's epoch");
-  if (s.fence || s.access) return sync_error("MPI_Win_lock inside an active target epoch");
+  if (s.access) return sync_error("MPI_Win_lock inside an active target epoch (MPI_Win_start)");
+  if (status st = leave_unused_fence(s, "MPI_Win_lock"); !st.is_ok()) return st;
   s.lock_type = lock_type;
   return status::ok();
 }
@@ -339,7 +363,8 @@ status win_lock_all(int assert, win_object& win) {
   std::lock_guard lock(rma_mutex());
   rma_state& s = rma_of(win);
   if (passive(s)) return sync_error("the window is already locked by the process");
-  if (s.fence || s.access) return sync_error("MPI_Win_lock_all inside an active target epoch");
+  if (s.access) return sync_error("MPI_Win_lock_all inside an active target epoch (MPI_Win_start)");
+  if (status st = leave_unused_fence(s, "MPI_Win_lock_all"); !st.is_ok()) return st;
   s.lock_all = true;
   return status::ok();
 }
@@ -358,7 +383,7 @@ status win_post(group_object& group, int assert, win_object& win) {
   std::lock_guard lock(rma_mutex());
   rma_state& s = rma_of(win);
   if (s.exposure) return sync_error("an exposure epoch (MPI_Win_post) is already open");
-  if (s.fence) return sync_error("MPI_Win_post inside a fence epoch");
+  if (status st = leave_unused_fence(s, "MPI_Win_post"); !st.is_ok()) return st;
   s.exposure = true;
   s.exposure_self = group.size > 0;
   s.completed = false;
@@ -370,8 +395,8 @@ status win_start(group_object& group, int assert, win_object& win) {
   std::lock_guard lock(rma_mutex());
   rma_state& s = rma_of(win);
   if (s.access) return sync_error("an access epoch (MPI_Win_start) is already open");
-  if (s.fence) return sync_error("MPI_Win_start inside a fence epoch");
   if (passive(s)) return sync_error("MPI_Win_start inside a passive target epoch (a lock)");
+  if (status st = leave_unused_fence(s, "MPI_Win_start"); !st.is_ok()) return st;
   s.access = true;
   s.access_self = group.size > 0;
   return status::ok();
@@ -514,7 +539,8 @@ status check_fits(aint sent, aint room, const char* into) {
 // An accumulate's operation for its datatypes (MPI-4.1 §13.3.4): predefined, MPI_NO_OP only where
 // the old value is fetched; every datatype of one predefined type, the same; the operation
 // defined for it.
-status check_accumulate(handle_t op, bool fetching, std::initializer_list<const type_object*> types) {
+// An accumulate's operation, whatever the target.
+status check_accumulate_op(handle_t op, bool fetching) {
   const char* name = op_name(op);
   if (name == nullptr) {
     if (rt().ops.lookup(op) != nullptr)
@@ -523,6 +549,15 @@ status check_accumulate(handle_t op, bool fetching, std::initializer_list<const 
   }
   if (!fetching && std::strcmp(name, "MPI_NO_OP") == 0)
     return fail(MPI_ERR_OP, "MPI_NO_OP is for MPI_Get_accumulate, MPI_Rget_accumulate and MPI_Fetch_and_op only");
+  return status::ok();
+}
+
+// An accumulate's datatypes against each other and the operation: checked where elements move,
+// not for MPI_PROC_NULL, which moves none (as in point-to-point, MPI-4.1 section 13.3; mpi4py
+// passes a result buffer of MPI_BYTE with an MPI_INT origin there: D103). After
+// check_accumulate_op.
+status check_accumulate(handle_t op, std::initializer_list<const type_object*> types) {
+  const char* name = op_name(op);
   handle_t basic = 0;
   for (const type_object* t : types) {
     if (t == nullptr || t->basic == 0) continue;  // ignored (MPI_NO_OP's origin), or empty
@@ -550,9 +585,12 @@ status do_put(const void* origin, int ocount, const type_object& otype, int rank
   if (status st = check_type(tcount, ttype, "target"); !st.is_ok()) return st;
   if (status st = check_target(rank, "target"); !st.is_ok()) return st;
   if (op != 0) {
-    if (status st = check_accumulate(op, false, {&otype, &ttype}); !st.is_ok()) return st;
+    if (status st = check_accumulate_op(op, false); !st.is_ok()) return st;
   }
   if (rank == MPI_PROC_NULL) return status::ok();
+  if (op != 0) {
+    if (status st = check_accumulate(op, {&otype, &ttype}); !st.is_ok()) return st;
+  }
   std::lock_guard lock(rma_mutex());
   const rma_state& s = rma_of(win);
   if (status st = check_access(s); !st.is_ok()) return st;
@@ -605,8 +643,9 @@ status do_get_accumulate(const void* origin, int ocount, const type_object* otyp
   if (status st = check_type(rcount, rtype, "result"); !st.is_ok()) return st;
   if (status st = check_type(tcount, ttype, "target"); !st.is_ok()) return st;
   if (status st = check_target(rank, "target"); !st.is_ok()) return st;
-  if (status st = check_accumulate(op, true, {no_op ? nullptr : otype, &rtype, &ttype}); !st.is_ok()) return st;
+  if (status st = check_accumulate_op(op, true); !st.is_ok()) return st;
   if (rank == MPI_PROC_NULL) return status::ok();
+  if (status st = check_accumulate(op, {no_op ? nullptr : otype, &rtype, &ttype}); !st.is_ok()) return st;
   std::lock_guard lock(rma_mutex());
   const rma_state& s = rma_of(win);
   if (status st = check_access(s); !st.is_ok()) return st;
@@ -646,37 +685,38 @@ status completed(Transfer&& transfer, handle_t& request) {
 
 status put(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
            aint target_disp, int target_count, type_object& target_datatype, win_object& win) {
-  return do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win, 0);
+  return note_fence_use(do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                                target_count, target_datatype, win, 0), target_rank, win);
 }
 
 status get(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
            aint target_disp, int target_count, type_object& target_datatype, win_object& win) {
-  return do_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win);
+  return note_fence_use(do_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                                target_count, target_datatype, win), target_rank, win);
 }
 
 status accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
                   aint target_disp, int target_count, type_object& target_datatype, handle_t op,
                   win_object& win) {
   if (op == 0) return fail(MPI_ERR_OP, "operation handle 0x0 is not valid");  // (0: do_put's plain put)
-  return do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win, op);
+  return note_fence_use(do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                                target_count, target_datatype, win, op), target_rank, win);
 }
 
 status get_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
                       void* result_addr, int result_count, type_object& result_datatype, int target_rank,
                       aint target_disp, int target_count, type_object& target_datatype, handle_t op,
                       win_object& win) {
-  return do_get_accumulate(origin_addr, origin_count, &origin_datatype, result_addr, result_count,
-                           result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  return note_fence_use(do_get_accumulate(origin_addr, origin_count, &origin_datatype, result_addr,
+                                           result_count, result_datatype, target_rank, target_disp,
+                                           target_count, target_datatype, op, win), target_rank, win);
 }
 
 status fetch_and_op(const void* origin_addr, void* result_addr, type_object& datatype, int target_rank,
                     aint target_disp, handle_t op, win_object& win) {
   if (status st = check_single(datatype, "MPI_Fetch_and_op"); !st.is_ok()) return st;
-  return do_get_accumulate(origin_addr, 1, &datatype, result_addr, 1, datatype, target_rank, target_disp, 1,
-                           datatype, op, win);
+  return note_fence_use(do_get_accumulate(origin_addr, 1, &datatype, result_addr, 1, datatype, target_rank,
+                                           target_disp, 1, datatype, op, win), target_rank, win);
 }
 
 status compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
@@ -689,7 +729,7 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
   if (status st = check_target(target_rank, "target"); !st.is_ok()) return st;
   if (target_rank == MPI_PROC_NULL) return status::ok();
   std::lock_guard lock(rma_mutex());
-  const rma_state& s = rma_of(win);
+  rma_state& s = rma_of(win);
   if (status st = check_access(s); !st.is_ok()) return st;
   char* at = nullptr;
   if (status st = target_address(win, s, target_disp, 1, datatype, at); !st.is_ok()) return st;
@@ -697,6 +737,7 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
   std::vector<char> old(at, at + n);
   if (std::memcmp(old.data(), compare_addr, n) == 0) std::memmove(at, origin_addr, n);
   std::memcpy(result_addr, old.data(), n);
+  if (s.fence) s.fence_used = true;  // (note_fence_use, under the lock already held)
   return status::ok();
 }
 

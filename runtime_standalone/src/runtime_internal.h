@@ -248,7 +248,9 @@ inline status check_count(int count) {
 // (MPI-4.1 §13.5), the memory attached to a dynamic window, the hints it was given. Read and
 // written under rma_mutex().
 struct rma_state {
-  bool fence = false;          // since a fence without MPI_MODE_NOSUCCEED
+  bool fence = false;          // since a fence without MPI_MODE_NOSUCCEED, with nothing but RMA
+                               // calls after it: the fence epoch it may have started
+  bool fence_used = false;     //   an RMA call came in it: it did start one
   int lock_type = 0;           // MPI_Win_lock's lock on the process, or 0
   bool lock_all = false;       // MPI_Win_lock_all
   bool access = false;         // from MPI_Win_start to MPI_Win_complete

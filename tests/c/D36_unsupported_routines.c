@@ -74,6 +74,19 @@ int main(int argc, char **argv) {
   CHECK(strcmp(port, "unchanged") == 0, "the port name was written: '%s'", port);
   CHECK(handled == 2, "a handler other than MPI_COMM_SELF's ran");
 
+  /* An invalid communicator is that error first, as a routine carried out raises it (D103; both
+   * hosts answer MPI_ERR_COMM too): no-object handler, nothing written. */
+  rc = MPI_Comm_remote_size(MPI_COMM_NULL, &remote);
+  CHECK(error_class_of(rc) == MPI_ERR_COMM, "MPI_Comm_remote_size(MPI_COMM_NULL): class %d", error_class_of(rc));
+  MPI_Group rg = MPI_GROUP_EMPTY;
+  rc = MPI_Comm_remote_group(MPI_COMM_NULL, &rg);
+  CHECK(error_class_of(rc) == MPI_ERR_COMM && rg == MPI_GROUP_EMPTY, "MPI_Comm_remote_group(MPI_COMM_NULL): class %d",
+        error_class_of(rc));
+  rc = MPI_Intercomm_merge(MPI_COMM_NULL, 0, &inter);
+  CHECK(error_class_of(rc) == MPI_ERR_COMM && inter == MPI_COMM_WORLD, "MPI_Intercomm_merge(MPI_COMM_NULL): class %d",
+        error_class_of(rc));
+  CHECK(remote == -7 && handled == 2, "remote size %d, the communicator's handler ran %d times", remote, handled);
+
   /* A file: returned only, MPI_COMM_WORLD's MPI_ERRORS_ARE_FATAL notwithstanding. */
   MPI_File fh = MPI_FILE_NULL;
   rc = MPI_File_open(MPI_COMM_WORLD, "mpiattr-D36-never-created", MPI_MODE_RDWR | MPI_MODE_CREATE,

@@ -74,10 +74,31 @@ int main(int argc, char **argv) {
   OK(MPI_Win_lock_all(0, win));
   check_error(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win), MPI_ERR_RMA_SYNC, "inside MPI_Win_lock_all");
   OK(MPI_Win_unlock_all(win));
+  /* A fence followed by an RMA call started an epoch (MPI-4.1 section 13.5.1): no other kind of
+   * epoch inside it; refused, the fence's epoch goes on (without the RMA call, c_diff_RT_rma's
+   * "lock after a fence no RMA call followed": allowed). */
   OK(MPI_Win_fence(0, win));
+  OK(MPI_Put(v, 1, MPI_INT, 0, 3, 1, MPI_INT, win));
   MPI_Group g;
   OK(MPI_Win_get_group(win, &g));
-  check_error(MPI_Win_post(g, 0, win), MPI_ERR_RMA_SYNC, "inside a fence epoch");
+  check_error(MPI_Win_post(g, 0, win), MPI_ERR_RMA_SYNC, "inside a fence epoch: RMA calls followed");
+  check_error(MPI_Win_start(g, 0, win), MPI_ERR_RMA_SYNC, "inside a fence epoch: RMA calls followed");
+  check_error(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win), MPI_ERR_RMA_SYNC, "inside a fence epoch: RMA calls followed");
+  check_error(MPI_Win_lock_all(0, win), MPI_ERR_RMA_SYNC, "inside a fence epoch: RMA calls followed");
+  OK(MPI_Get(res, 1, MPI_INT, 0, 3, 1, MPI_INT, win));  /* still in the fence's epoch */
+  CHECK(res[0] == v[0], "the get in the fence epoch read %d, not %d", res[0], v[0]);
+  OK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+  /* Locks after fences no RMA call followed, the second fence after a lock epoch (as
+   * c_diff_RT_rma_one_process does on both peers); an RMA call after the unlock_all is in no
+   * epoch. */
+  OK(MPI_Win_fence(0, win));
+  OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+  OK(MPI_Win_unlock(0, win));
+  OK(MPI_Win_fence(0, win));
+  OK(MPI_Win_lock_all(0, win));
+  OK(MPI_Put(v, 1, MPI_INT, 0, 2, 1, MPI_INT, win));
+  OK(MPI_Win_unlock_all(win));
+  check_error(MPI_Put(v, 1, MPI_INT, 0, 2, 1, MPI_INT, win), MPI_ERR_RMA_SYNC, "no access epoch");
   OK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
 
   /* PSCW on one process: what would wait for the process itself fails (D31) and changes nothing. */
@@ -94,7 +115,7 @@ int main(int argc, char **argv) {
   int unit = -1, *base = NULL;
   OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &size, &unit, &base));
   CHECK(size == sizeof buf && unit == sizeof(int) && base == buf, "shared_query on MPI_Win_create's window");
-  CHECK(win_handled == 16, "the window's handler ran %d times (of 16)", win_handled);
+  CHECK(win_handled == 20, "the window's handler ran %d times (of 20)", win_handled);
   OK(MPI_Win_free(&win));
 
   /* A dynamic window: attached memory only, regions that do not overlap. */

@@ -70,7 +70,7 @@ program test_D40_refused_routines
   use ftest
   use refused90
   implicit none
-  integer :: ierr, comm, size, newcomm, req, outcount, i
+  integer :: ierr, comm, size, newcomm, req, outcount, i, cls, ierr2
   integer :: s0, s1(4), s2(2, 3), s3(2, 2, 2)
   double precision :: d2(3, 3)
   integer :: errcodes(1), reqs(2), indices(2), maxprocs(2), infos(2), errcodes2(2)
@@ -115,6 +115,12 @@ program test_D40_refused_routines
   newcomm = -5
   call MPI_INTERCOMM_MERGE(comm, .true., newcomm, ierr)
   call check('MPI_INTERCOMM_MERGE', ierr, 'MPI_INTERCOMM_MERGE')
+  ! An invalid communicator is MPI_ERR_COMM first, as in a routine carried out (D103). (NEWCOMM
+  ! is INTENT(OUT) here: the compiler may drop a value stored before the call; mpif.h's twin,
+  ! test_D40_refused_routines_f77.f, checks that nothing is written.)
+  call MPI_INTERCOMM_MERGE(MPI_COMM_NULL, .true., newcomm, ierr)
+  call MPI_ERROR_CLASS(ierr, cls, ierr2)
+  call expect_i('D103 MPI_INTERCOMM_MERGE of MPI_COMM_NULL, class', cls, MPI_ERR_COMM)
 
   status = 3
   call MPI_FILE_READ(MPI_FILE_NULL, s1, 1, MPI_INTEGER, status, ierr)

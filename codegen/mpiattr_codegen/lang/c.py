@@ -356,7 +356,9 @@ def handle_types(spec: Spec) -> list[str]:
 
 # The error handler of a routine the standalone runtime does not carry out: its communicator's or
 # window's (the first such handle it takes), a file's (MPI_ERRORS_RETURN: no file exists), else
-# the no-object handler.
+# the no-object handler. That communicator or window is looked up as a routine carried out looks
+# it up: an invalid one is its kind's error (MPI_ERR_COMM, MPI_ERR_WIN), as on the hosts, before
+# the refusal (D103).
 def unsupported_body(fn: Function) -> list[str]:
     why = fn.unsupported.replace("\\", "\\\\").replace('"', '\\"')
     out = []
@@ -373,12 +375,12 @@ def unsupported_body(fn: Function) -> list[str]:
     if fn.name.startswith("MPI_File_") or first is not None and first.kind.object == "file":
         out.append(f'return c.unsupported_on_file("{why}");')
         return out
-    # Not always the first handle: MPI_Put's is a datatype, MPI_Win_post's a group, MPI_Bsend's a
-    # datatype and MPI_Comm_spawn's an info (their window or communicator comes later).
-    target = next((p for p in handles if p.dir == "in" and p.kind.object in ("comm", "win")), None)
+    target = lowering.refusal_target(fn.params)
     if target is not None:
-        peek = "peek_comm" if target.kind.object == "comm" else "peek_win"
-        out.append(f"c.target(c.{peek}(mpiattr::cbind::to_handle({target.name})));")
+        t, obj = target.name, target.kind.object
+        out.append(f'auto* {t}_o = c.lookup_{obj}({t}, "{t}");')
+        out.append(f"if ({t}_o == nullptr) return c.fail();")
+        out.append(f"c.target({t}_o);")
     out.append(f'return c.unsupported("{why}");')
     return out
 

@@ -485,7 +485,8 @@ def unsupported_body(fn: Function) -> list[str]:
     """The body of the Fortran entry point of a routine the standalone runtime does not carry out
     (spec/surface*.toml `unsupported`): what its C entry point does (lang/c.py unsupported_body,
     D36): MPI_ERR_UNSUPPORTED_OPERATION with why, through its communicator's or window's error
-    handler (a file routine's: returned only), the message naming the routine (D40)."""
+    handler (a file routine's: returned only), the message naming the routine (D40); an invalid
+    communicator or window is MPI_ERR_COMM or MPI_ERR_WIN first (D103)."""
     if fn.returns:
         raise ValueError(f"{fn.origin}: an unsupported routine with a return value has no Fortran stub")
     why = fn.unsupported.replace("\\", "\\\\").replace('"', '\\"')
@@ -500,9 +501,12 @@ def unsupported_body(fn: Function) -> list[str]:
     if fn.name.startswith("MPI_File_") or handles and handles[0].kind.object == "file":
         out.append(f'return c.unsupported_on_file("{why}");')
         return out
-    target = next((p for p in handles if p.dir == "in" and p.kind.object in ("comm", "win")), None)
-    if target is not None:
-        out.append(f"c.target(c.peek_{target.kind.object}(static_cast<mpiattr::handle_t>(*{target.name})));")
+    target = lowering.refusal_target(ps)
+    if target is not None:  # looked up: an invalid one is its kind's error (D103)
+        t, obj = target.name, target.kind.object
+        out.append(f'auto* {t}_o = c.lookup_{obj}(mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>(*{t}), "{upper(t)}");')
+        out.append(f"if ({t}_o == nullptr) return c.fail();")
+        out.append(f"c.target({t}_o);")
     out.append(f'return c.unsupported("{why}");')
     return out
 

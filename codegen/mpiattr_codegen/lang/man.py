@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .. import lowering
 from ..model import Callback, Function, Param, PredefinedCallback, Spec
 from . import c as c_lang
 from . import cxx as cxx_lang
@@ -142,8 +143,12 @@ def errors(fn: Function) -> list[tuple[str, str]]:
     if fn.init == "during":
         out.append(ERR_NOT_USABLE)
     if fn.unsupported:  # spec/surface.toml: the standalone runtime does not carry it out
+        target = lowering.refusal_target(fn.params)
+        if target is not None:  # looked up first (D103)
+            out.extend(_param_errors(target))
+        when = f"for any valid {target.name}" if target is not None else "always"
         out.append(("MPI_ERR_UNSUPPORTED_OPERATION",
-                    f"always, in the standalone runtime: {fn.unsupported}. Over a host MPI "
+                    f"{when}, in the standalone runtime: {fn.unsupported}. Over a host MPI "
                     f"(docs/host.md), the host's routine runs and raises what it raises."))
         return out
     for p in fn.params:

@@ -76,6 +76,10 @@ int main(int argc, char **argv)
     err("fence", MPI_Win_fence(MPI_MODE_NOPRECEDE, win));
     err("put 3 at disp 2", MPI_Put(v, 3, MPI_INT, 0, 2, 3, MPI_INT, win));
     err("put to MPI_PROC_NULL", MPI_Put(v, 3, MPI_INT, MPI_PROC_NULL, 2, 3, MPI_INT, win));
+    /* MPI_PROC_NULL moves nothing: the datatypes are not held against each other (mpi4py's
+     * result buffer there is (NULL, 0, MPI_BYTE); D103). */
+    err("get_accumulate to MPI_PROC_NULL, result of MPI_BYTE",
+        MPI_Get_accumulate(v, 1, MPI_INT, NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM, win));
     err("fence after put", MPI_Win_fence(0, win));
     ints("window after put", buf, 8);
     MPI_Datatype every_other;
@@ -206,6 +210,28 @@ int main(int argc, char **argv)
     err("lock shared", MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, win));
     err("lock of rank 1", MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win));
     err("unlock shared", MPI_Win_unlock(0, win));
+
+    /* A fence without MPI_MODE_NOSUCCEED starts an epoch only if RMA calls follow it before the
+     * next fence (MPI-4.1 section 13.5.1): a lock may come instead (mpi4py's test_rma does so),
+     * and fences around a lock epoch then close none. On a window of its own: made on `win`,
+     * after the calls above, these left MPICH 4.0.2 hanging in the MPI_Win_lock_all below. */
+    int fw[4] = {0, 0, 0, 0};
+    MPI_Win wf;
+    CHECK(MPI_Win_create(fw, sizeof fw, sizeof fw[0], MPI_INFO_NULL, MPI_COMM_WORLD, &wf));
+    err("fence before a lock", MPI_Win_fence(0, wf));
+    err("lock after a fence no RMA call followed", MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, wf));
+    err("fetch_and_op in that lock", MPI_Fetch_and_op(&one, res, MPI_INT, 0, 1, MPI_SUM, wf));
+    err("unlock of that lock", MPI_Win_unlock(0, wf));
+    err("fence after that lock epoch", MPI_Win_fence(0, wf));
+    err("put in the epoch of that fence", MPI_Put(v, 1, MPI_INT, 0, 2, 1, MPI_INT, wf));
+    err("fence ending it", MPI_Win_fence(0, wf));
+    err("lock_all after a fence no RMA call followed", MPI_Win_lock_all(0, wf));
+    err("put in that lock_all", MPI_Put(v + 1, 1, MPI_INT, 0, 3, 1, MPI_INT, wf));
+    err("unlock_all of that lock_all", MPI_Win_unlock_all(wf));
+    err("fence after that lock_all epoch", MPI_Win_fence(MPI_MODE_NOSUCCEED, wf));
+    ints("window after locks between fences", fw, 4);
+    CHECK(MPI_Win_free(&wf));
+
     err("lock with a bad lock type", MPI_Win_lock(12345, 0, 0, win));
 
     /* lock_all and the request-based operations. */
@@ -257,6 +283,13 @@ int main(int argc, char **argv)
     err("complete for wait", MPI_Win_complete(win));
     err("wait", MPI_Win_wait(win));
     fact("got in PSCW", r[0]);
+    err("fence before PSCW", MPI_Win_fence(0, win));
+    err("post after a fence no RMA call followed", MPI_Win_post(g, 0, win));
+    err("start after that post", MPI_Win_start(g, 0, win));
+    err("put in that access epoch", MPI_Put(v, 1, MPI_INT, 0, 7, 1, MPI_INT, win));
+    err("complete of that access epoch", MPI_Win_complete(win));
+    err("wait of that exposure epoch", MPI_Win_wait(win));
+    ints("window after PSCW after a fence", buf, 8);
     err("start with the empty group", MPI_Win_start(MPI_GROUP_EMPTY, 0, win));
     err("put outside the start group", MPI_Put(v, 1, MPI_INT, 0, 0, 1, MPI_INT, win));
     err("complete with the empty group", MPI_Win_complete(win));
