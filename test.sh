@@ -87,14 +87,15 @@ summary() {
 }
 
 stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base \
-  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev libpetsc-real-dev patchelf pkg-config
+  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev libpetsc-real-dev libp4est-dev patchelf pkg-config
 
 stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo
 stage build cmake --build build -j"$jobs"
 stage build-has-no-warnings no_warnings "$log"
 stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
 
-# mpiattr in front of real libraries (mpi4py, parallel HDF5, Boost.MPI): tests/reallib/run.sh.
+# mpiattr in front of real libraries (mpi4py, parallel HDF5, Boost.MPI, PETSc, libsc):
+# tests/reallib/run.sh.
 stage real-libraries tests/reallib/run.sh build
 
 # The sanitizer builds' configure steps (one process each, half a minute) run beside the consumer

@@ -2,7 +2,7 @@
 # tests/reallib/run.sh BUILD_DIR: mpiattr in front of real libraries that use MPI's attribute caching,
 # built from Debian's packages: mpi4py (python3-mpi4py, over Open MPI), parallel HDF5
 # (libhdf5-openmpi-dev, libhdf5-mpich-dev), Boost.MPI (libboost-mpi-dev, built against Open MPI)
-# and PETSc (libpetsc-real-dev, built against Open MPI).
+# PETSc (libpetsc-real-dev, built against Open MPI) and libsc (libp4est-dev, built against Open MPI).
 # ./test.sh runs it (stage real-libraries), after installing the packages in its deps stage.
 #
 # Each program of this folder runs at 1 and at 4 processes in three configurations:
@@ -92,6 +92,10 @@ mpicc.openmpi -O1 -Wall -Wextra -Werror "$here/petsc_ksp.c" $(pkg-config --cflag
 # shellcheck disable=SC2046
 mpicc.openmpi -O1 -Wall -Wextra -Werror "$here/petsc_ksp.c" -L"$lib" -Wl,-rpath,"$lib" -lmpiattr_openmpi \
   $(pkg-config --cflags --libs petsc) -o "$bin/petsc_linked"
+# libsc (Open MPI only in Debian; no pkg-config file): -lsc; linked, mpiattr's library first.
+mpicc.openmpi -O1 -Wall -Wextra -Werror "$here/libsc_nodecomms.c" -lsc -o "$bin/libsc_alone"
+mpicc.openmpi -O1 -Wall -Wextra -Werror "$here/libsc_nodecomms.c" -L"$lib" -Wl,-rpath,"$lib" -lmpiattr_openmpi \
+  -lsc -o "$bin/libsc_linked"
 # Boost.MPI calls the C API: the host's mpicxx, and mpiattr's host library before the host's (not
 # mpiattr-openmpi-cxx, which gives mpiattr's own MPI:: classes).
 # Compiled once (Boost's headers are slow), linked twice.
@@ -253,5 +257,7 @@ for n in 1 4; do
   case_ boost-mpi openmpi "$n" "boost:@DIR@"
   alone_prog=$bin/petsc_alone linked_prog=$bin/petsc_linked
   case_ petsc openmpi "$n" "ksp:@DIR@"
+  alone_prog=$bin/libsc_alone linked_prog=$bin/libsc_linked
+  case_ libsc openmpi "$n" "nodecomms:@DIR@"
 done
 echo "  reallib: $runs runs of mpiexec; with mpiattr, each as the host alone and reported: ok ($((SECONDS - started)) s)"
