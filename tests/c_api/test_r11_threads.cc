@@ -233,8 +233,12 @@ TEST(R11_Threads, R11_1_D6_stale_keyval_never_reaches_the_key_that_reuses_its_in
       }
     });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
+  // (And on, up to a bound, until a reader met a stale handle: on a loaded machine the readers
+  // may have had no turn between a free and the delete in the first 400 ms.)
+  const auto hard_deadline = deadline + std::chrono::seconds(30);
   long rounds = 0;
-  while (std::chrono::steady_clock::now() < deadline || rounds < 50) {
+  while (std::chrono::steady_clock::now() < deadline || rounds < 50 ||
+         (refused.load() == 0 && std::chrono::steady_clock::now() < hard_deadline)) {
     ++rounds;
     int k = MPI_KEYVAL_INVALID;
     ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
@@ -456,7 +460,10 @@ TEST(R11_Threads, R11_1_D73_plain_dups_and_frees_meet_the_census) {
     }
   };
   std::thread d1(duper), d2(duper);
-  for (int r = 0; r < 200; ++r) {
+  // 200 rounds, and more until the two threads have dup'ed at all: on a loaded machine they may
+  // not have been scheduled yet (a bound, so that a dup that never succeeds fails the test).
+  const auto hard_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (int r = 0; r < 200 || (dups.load() == 0 && std::chrono::steady_clock::now() < hard_deadline); ++r) {
     int k = MPI_KEYVAL_INVALID;
     ASSERT_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr));
     used.insert(static_cast<std::uint32_t>(k) & 0xFFFFFu);
