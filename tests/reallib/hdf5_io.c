@@ -124,13 +124,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  char path[4096];
-  snprintf(path, sizeof path, "%s/out.%d", argv[1], rank);
-  out = fopen(path, "w");
-  if (!out) {
-    perror(path);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  if (open_out(argv[1], rank) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
   say("rank %d of %d: hdf5_io %s", rank, size, mode);
 
   /* HDF5 starts: H5_init_library sets its hook on MPI_COMM_SELF. */

@@ -50,10 +50,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  char path[4096];
-  snprintf(path, sizeof path, "%s/out.%d", argv[1], rank);
-  out = fopen(path, "w");
-  if (out == NULL) return 1;
+  if (open_out(argv[1], rank) != 0) return 1;
   say("rank %d of %d", rank, size);
   sc_init(MPI_COMM_WORLD, 0, 0, NULL, SC_LP_SILENT);
 

@@ -123,10 +123,7 @@ int main(int argc, char **argv) {
   if (PetscInitialize(&argc, &argv, NULL, NULL) != 0) return 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  char path[4096];
-  snprintf(path, sizeof path, "%s/out.%d", dir, rank);
-  out = fopen(path, "w");
-  if (out == NULL) return 1;
+  if (open_out(dir, rank) != 0) return 1;
   say("rank %d of %d", rank, size);
   CHECK(Petsc_InnerComm_keyval != MPI_KEYVAL_INVALID && Petsc_OuterComm_keyval != MPI_KEYVAL_INVALID &&
             Petsc_Counter_keyval != MPI_KEYVAL_INVALID,

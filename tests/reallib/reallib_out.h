@@ -1,6 +1,6 @@
-/* tests/reallib/reallib_out.h: the C programs' lines and checks (hdf5_io.c, petsc_ksp.c). Each rank
- * writes its lines to the file `out` the program opens (OUTDIR/out.<rank>), which
- * tests/reallib/run.sh compares between the host alone and mpiattr: say() writes one line,
+/* tests/reallib/reallib_out.h: the C programs' lines and checks (hdf5_io.c, petsc_ksp.c,
+ * libsc_nodecomms.c). Each rank writes its lines to the file `out`, OUTDIR/out.<rank> (open_out),
+ * which tests/reallib/run.sh compares between the host alone and mpiattr: say() writes one line,
  * CHECK(cond, what) writes "ok <what>" or "FAIL <what> (line N)" and counts the failures. */
 #ifndef REALLIB_OUT_H
 #define REALLIB_OUT_H
@@ -8,6 +8,18 @@
 #include <stdio.h>
 
 static FILE *out;
+
+/* Opens OUTDIR/out.<rank> as `out`: 0, or -1 after saying why on stderr. */
+static int open_out(const char *dir, int rank) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/out.%d", dir, rank);
+  out = fopen(path, "w");
+  if (out == NULL) {
+    perror(path);
+    return -1;
+  }
+  return 0;
+}
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...) {
