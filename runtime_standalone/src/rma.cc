@@ -728,17 +728,19 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
                 "(MPI-4.1 section 13.3.4)");
   if (status st = check_target(target_rank, "target"); !st.is_ok()) return st;
   if (target_rank == MPI_PROC_NULL) return status::ok();
-  std::lock_guard lock(rma_mutex());
-  rma_state& s = rma_of(win);
-  if (status st = check_access(s); !st.is_ok()) return st;
-  char* at = nullptr;
-  if (status st = target_address(win, s, target_disp, 1, datatype, at); !st.is_ok()) return st;
-  auto n = static_cast<std::size_t>(datatype.size);
-  std::vector<char> old(at, at + n);
-  if (std::memcmp(old.data(), compare_addr, n) == 0) std::memmove(at, origin_addr, n);
-  std::memcpy(result_addr, old.data(), n);
-  if (s.fence) s.fence_used = true;  // (note_fence_use, under the lock already held)
-  return status::ok();
+  const status swapped = [&]() -> status {
+    std::lock_guard lock(rma_mutex());
+    const rma_state& s = rma_of(win);
+    if (status st = check_access(s); !st.is_ok()) return st;
+    char* at = nullptr;
+    if (status st = target_address(win, s, target_disp, 1, datatype, at); !st.is_ok()) return st;
+    auto n = static_cast<std::size_t>(datatype.size);
+    std::vector<char> old(at, at + n);
+    if (std::memcmp(old.data(), compare_addr, n) == 0) std::memmove(at, origin_addr, n);
+    std::memcpy(result_addr, old.data(), n);
+    return status::ok();
+  }();
+  return note_fence_use(swapped, target_rank, win);
 }
 
 status rput(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
