@@ -20,6 +20,7 @@
  * thread_multiple_provided says 0.
  */
 #include "host_check.h"
+#include "comm_turns.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -73,25 +74,31 @@ static void *plain_worker(void *arg)
             want = s->type_value[j];
         }
         MPI_Datatype d = MPI_DATATYPE_NULL;
-        if (MPI_Type_dup(src, &d) != MPI_SUCCESS || d == MPI_DATATYPE_NULL) {
-            s->errors++;
-            continue;
-        }
         void *v = NULL;
         int f = 0;
-        if (MPI_Type_get_attr(d, ktkeep, &v, &f) != MPI_SUCCESS || !f || (intptr_t)v != want)
-            s->bad_values++;
-        if (s->ntypes < KEEP && pnext(&r) % 97 == 0) {
-            s->types[s->ntypes] = d;
-            s->type_value[s->ntypes] = want;
-            s->ntypes++;
-        } else if (MPI_Type_free(&d) != MPI_SUCCESS) {
+        if (MPI_Type_dup(src, &d) != MPI_SUCCESS || d == MPI_DATATYPE_NULL) {
             s->errors++;
+        } else {
+            if (MPI_Type_get_attr(d, ktkeep, &v, &f) != MPI_SUCCESS || !f ||
+                (intptr_t)v != want)
+                s->bad_values++;
+            if (s->ntypes < KEEP && pnext(&r) % 97 == 0) {
+                s->types[s->ntypes] = d;
+                s->type_value[s->ntypes] = want;
+                s->ntypes++;
+            } else if (MPI_Type_free(&d) != MPI_SUCCESS) {
+                s->errors++;
+            }
         }
+        /* a communicator dup now and then, the same on every rank (collective); in turns over
+         * MPICH (comm_turns.h): slot k * NT + t for this thread's k-th dup */
         if (i % (TYPE_DUPS / COMM_DUPS) == 0) {
             MPI_Comm c = MPI_COMM_NULL, csrc = s->ncomms > 0 && pick % 3 == 0 ? s->comms[0] : s->cbase;
             intptr_t cwant = csrc == s->cbase ? base_value(s->t) : s->comm_value[0];
-            if (MPI_Comm_dup(csrc, &c) != MPI_SUCCESS || c == MPI_COMM_NULL) {
+            hc_turn_begin(i / (TYPE_DUPS / COMM_DUPS) * NT + s->t);
+            const int rc = MPI_Comm_dup(csrc, &c);
+            hc_turn_end();
+            if (rc != MPI_SUCCESS || c == MPI_COMM_NULL) {
                 s->errors++;
                 continue;
             }
@@ -172,6 +179,7 @@ int main(int argc, char **argv)
             errors += MPI_Comm_set_attr(s->cbase, kcgone, (void *)(base_value(t) + 1)) != MPI_SUCCESS;
         }
         pthread_t tid[NT];
+        hc_turns_start();
         for (int t = 0; t < NT; t++)
             started += pthread_create(&tid[t], NULL, plain_worker, &pstates[t]) == 0;
         /* free the keyvals at a moment that differs between ranks */

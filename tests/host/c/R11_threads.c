@@ -18,6 +18,7 @@
  * MPI_THREAD_MULTIPLE.
  */
 #include "host_check.h"
+#include "comm_turns.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -96,8 +97,16 @@ static void *worker(void *arg)
     for (int j = 0; j < NOWN; j++)
         if (MPI_Comm_create_keyval(own_copy, own_delete, &own[j], s) != MPI_SUCCESS)
             fail(s, &s->rc_errors, "create_keyval", -1);
-    if (MPI_Comm_dup(base[t], &mine) != MPI_SUCCESS) {
+    /* turns over MPICH (comm_turns.h): slot k * NT + t for this thread's k-th dup */
+    hc_turn_begin(t);
+    rc = MPI_Comm_dup(base[t], &mine);
+    hc_turn_end();
+    if (rc != MPI_SUCCESS) {
         fail(s, &s->dup_errors, "dup of base", -1);
+        for (int k = 1; k <= ITERS / 500; k++) { /* pass on this thread's later turns */
+            hc_turn_begin(k * NT + t);
+            hc_turn_end();
+        }
         return NULL;
     }
     MPI_Comm_set_errhandler(mine, MPI_ERRORS_RETURN);
@@ -184,7 +193,9 @@ static void *worker(void *arg)
             int nset = 0;
             for (int q = 0; q < NOWN; q++)
                 nset += own_set[q];
+            hc_turn_begin((1 + i / 500) * NT + t);
             rc = MPI_Comm_dup(mine, &d2);
+            hc_turn_end();
             if (rc != MPI_SUCCESS || d2 == MPI_COMM_NULL) {
                 fail(s, &s->dup_errors, "nested dup", i);
                 continue;
@@ -309,8 +320,11 @@ static void *dup_worker(void *arg)
             src_value = s->kept_value[j];
         }
         MPI_Comm d = MPI_COMM_NULL;
+        hc_turn_begin(i * DT + t); /* over MPICH only (comm_turns.h) */
         atomic_fetch_add(&dups_started, 1);
-        if (MPI_Comm_dup(src, &d) != MPI_SUCCESS || d == MPI_COMM_NULL) {
+        const int rc = MPI_Comm_dup(src, &d);
+        hc_turn_end();
+        if (rc != MPI_SUCCESS || d == MPI_COMM_NULL) {
             s->errors++;
             continue;
         }
@@ -347,6 +361,7 @@ static void keyval_freed_during_dups(int ran, int rank)
             if (MPI_Comm_set_attr(dbase[t], kdup, (void *)dvalue(t, 0)) != MPI_SUCCESS)
                 errors++;
         }
+        hc_turns_start();
         for (int t = 0; t < DT; t++)
             started += pthread_create(&tid[t], NULL, dup_worker, &dstates[t]) == 0;
         /* free after 0 .. DT * DUPS / 2 - 1 dups have begun, depending on the rank */
@@ -439,6 +454,7 @@ int main(int argc, char **argv)
             MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, world_delete, &kworld[t], &states[t]);
             MPI_Comm_dup(MPI_COMM_WORLD, &base[t]);
         }
+        hc_turns_start();
         for (int t = 0; t < NT; t++)
             started += pthread_create(&tid[t], NULL, worker, &states[t]) == 0;
         for (int t = 0; t < NT; t++)
