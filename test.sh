@@ -86,7 +86,7 @@ summary() {
   printf '  %s\n' "${results[@]}"
 }
 
-stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base \
+stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base gdb \
   python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev libpetsc-real-dev libp4est-dev patchelf pkg-config
 
 stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -223,8 +223,68 @@ def load_divergences(path: Path | None, table: str = "divergence") -> list[Diver
 
 # ---------------------------------------------------------------- build and run
 
+# A run that times out shows where each of its processes was (D106): the stacks of every thread,
+# by gdb, before the run is killed. The launchers' own processes are left out.
+LAUNCHER_COMMS = ("mpiexec", "mpirun", "orterun", "orted", "prterun", "prted", "hydra_pmi_proxy")
+STACK_TIMEOUT = 30.0  # seconds for gdb on one process
+STACK_PROCESSES = 8  # at most this many processes are shown
+STACK_LINES = 120  # lines per process at most
+
+
+def process_tree(root: int) -> list[int]:
+    """root and every process descended from it that is alive now (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state, ppid, ...
+        children.setdefault(int(fields[1]), []).append(int(d.name))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, []))
+    return sorted(tree)
+
+
+def stacks_of(root: int) -> str:
+    """The threads' stacks of each process under root but the launchers', as gdb prints them."""
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        return "(gdb is not installed: no stacks)\n"
+    parts = []
+    for pid in process_tree(root):
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        if comm.startswith(LAUNCHER_COMMS):
+            continue
+        if len(parts) == STACK_PROCESSES:
+            parts.append("(more processes not shown)\n")
+            break
+        try:
+            r = subprocess.run([gdb, "-nx", "-batch", "-p", str(pid), "-ex", "thread apply all bt 40"],
+                               capture_output=True, text=True, timeout=STACK_TIMEOUT,
+                               stdin=subprocess.DEVNULL)
+            lines = [ln for ln in r.stdout.splitlines() if ln.startswith(("Thread ", "#"))]
+            if not lines:
+                lines = ["(gdb showed no stack)"] + r.stderr.strip().splitlines()[-2:]
+        except subprocess.TimeoutExpired:
+            lines = [f"(gdb did not finish in {STACK_TIMEOUT:.0f} s)"]
+        if len(lines) > STACK_LINES:
+            lines = lines[:STACK_LINES] + [f"({len(lines) - STACK_LINES} more lines)"]
+        parts.append(f"--- process {pid} ({comm}) ---\n" + "\n".join(lines) + "\n")
+    return "".join(parts) or "(no process of the run was left)\n"
+
+
 def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, str, float]:
-    """Run argv in its own process group; kill the group on timeout. Returns stdout, stderr, secs."""
+    """Run argv in its own process group; on timeout, show the stacks of its processes (D106) and
+    kill the group. Returns stdout, stderr, secs."""
     print(f"$ {' '.join(argv)}", flush=True)
     t0 = time.monotonic()
     p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -232,6 +292,7 @@ def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) ->
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        stacks = stacks_of(p.pid)
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(p.pid, sig)
@@ -243,7 +304,8 @@ def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) ->
         else:
             out, err = "", ""
         raise RunError(f"{what}: timed out after {timeout:.0f} s (hang or deadlock?)\n"
-                       f"--- stdout ---\n{out}--- stderr ---\n{err}")
+                       f"--- stdout ---\n{out}--- stderr ---\n{err}"
+                       f"--- where each process was (gdb) ---\n{stacks}")
     secs = time.monotonic() - t0
     if p.returncode != 0:
         raise RunError(f"{what}: exit status {p.returncode} after {secs:.1f} s\n"
