@@ -226,7 +226,8 @@ def load_divergences(path: Path | None, table: str = "divergence") -> list[Diver
 # A run that times out shows where each of its processes was (D106): the stacks of every thread,
 # by gdb, before the run is killed. The launchers' own processes are left out.
 LAUNCHER_COMMS = ("mpiexec", "mpirun", "orterun", "orted", "prterun", "prted", "hydra_pmi_proxy")
-STACK_TIMEOUT = 30.0  # seconds for gdb on one process
+STACK_TIMEOUT = 20.0  # seconds for gdb on one process
+STACK_BUDGET = 45.0  # seconds for all of them: the report must come before ctest's own timeout
 STACK_PROCESSES = 8  # at most this many processes are shown
 STACK_LINES = 120  # lines per process at most
 
@@ -257,6 +258,7 @@ def stacks_of(root: int) -> str:
     if gdb is None:
         return "(gdb is not installed: no stacks)\n"
     parts = []
+    deadline = time.monotonic() + STACK_BUDGET
     for pid in process_tree(root):
         try:
             comm = Path(f"/proc/{pid}/comm").read_text().strip()
@@ -264,18 +266,19 @@ def stacks_of(root: int) -> str:
             continue
         if comm.startswith(LAUNCHER_COMMS):
             continue
-        if len(parts) == STACK_PROCESSES:
+        left = deadline - time.monotonic()
+        if len(parts) == STACK_PROCESSES or left < 1:
             parts.append("(more processes not shown)\n")
             break
         try:
             r = subprocess.run([gdb, "-nx", "-batch", "-p", str(pid), "-ex", "thread apply all bt 40"],
-                               capture_output=True, text=True, timeout=STACK_TIMEOUT,
+                               capture_output=True, text=True, timeout=min(STACK_TIMEOUT, left),
                                stdin=subprocess.DEVNULL)
             lines = [ln for ln in r.stdout.splitlines() if ln.startswith(("Thread ", "#"))]
             if not lines:
                 lines = ["(gdb showed no stack)"] + r.stderr.strip().splitlines()[-2:]
         except subprocess.TimeoutExpired:
-            lines = [f"(gdb did not finish in {STACK_TIMEOUT:.0f} s)"]
+            lines = ["(gdb did not finish in time)"]
         if len(lines) > STACK_LINES:
             lines = lines[:STACK_LINES] + [f"({len(lines) - STACK_LINES} more lines)"]
         parts.append(f"--- process {pid} ({comm}) ---\n" + "\n".join(lines) + "\n")
