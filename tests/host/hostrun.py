@@ -285,17 +285,27 @@ def stacks_of(root: int) -> str:
     return "".join(parts) or "(no process of the run was left)\n"
 
 
-def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, str, float]:
-    """Run argv in its own process group; on timeout, show the stacks of its processes (D106) and
-    kill the group. Returns stdout, stderr, secs."""
-    print(f"$ {' '.join(argv)}", flush=True)
-    t0 = time.monotonic()
+class Hung(subprocess.TimeoutExpired):
+    """A run_captured run that outlived its timeout: what it wrote, and where its processes were."""
+
+    def __init__(self, argv: list[str], timeout: float, out: str, err: str, stacks: str):
+        super().__init__(argv, timeout, output=out, stderr=err)
+        self.stacks = stacks
+
+
+def run_captured(argv: list[str], env: dict[str, str] | None = None,
+                 timeout: float | None = None) -> subprocess.CompletedProcess:
+    """subprocess.run(argv, capture_output=True, text=True, timeout=timeout), in a session of its
+    own and with no stdin. On a timeout it prints where each process of the run was (D106), kills
+    them all and raises Hung (a subprocess.TimeoutExpired) with their output and the stacks."""
     p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL, text=True, start_new_session=True)
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         stacks = stacks_of(p.pid)
+        print(f"--- {argv[0]} timed out after {timeout:.0f} s; where each process was (gdb) ---\n"
+              f"{stacks}", end="", flush=True)
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(p.pid, sig)
@@ -306,14 +316,26 @@ def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) ->
                 continue
         else:
             out, err = "", ""
+        raise Hung(argv, timeout, out, err, stacks) from None
+    return subprocess.CompletedProcess(argv, p.returncode, out, err)
+
+
+def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, str, float]:
+    """Run argv (run_captured: on a timeout, the stacks of its processes, D106); RunError unless
+    it exits 0. Returns stdout, stderr, secs."""
+    print(f"$ {' '.join(argv)}", flush=True)
+    t0 = time.monotonic()
+    try:
+        p = run_captured(argv, env, timeout)
+    except Hung as e:
         raise RunError(f"{what}: timed out after {timeout:.0f} s (hang or deadlock?)\n"
-                       f"--- stdout ---\n{out}--- stderr ---\n{err}"
-                       f"--- where each process was (gdb) ---\n{stacks}")
+                       f"--- stdout ---\n{e.output}--- stderr ---\n{e.stderr}"
+                       f"--- where each process was (gdb) ---\n{e.stacks}") from None
     secs = time.monotonic() - t0
     if p.returncode != 0:
         raise RunError(f"{what}: exit status {p.returncode} after {secs:.1f} s\n"
-                       f"--- stdout ---\n{out}--- stderr ---\n{err}")
-    return out, err, secs
+                       f"--- stdout ---\n{p.stdout}--- stderr ---\n{p.stderr}")
+    return p.stdout, p.stderr, secs
 
 
 # HOSTRUN_MPICH_YIELD (set by tests/host/CMakeLists.txt): the path of mpich_progress_yield.c's

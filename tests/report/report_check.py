@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))  # tests/host: hostrun.py
-import hostrun  # noqa: E402  (exclusive: the launch lock; OPENMPI_FAST_START)
+import hostrun  # noqa: E402  (run_captured; exclusive: the launch lock; OPENMPI_FAST_START)
 
 PREFIX = "mpiattr report: "
 HOSTS = {
@@ -149,7 +149,7 @@ def run(argv: list[str], env: dict[str, str], timeout: float = 120,
     """Run argv; with LOCK (a launch under mpiexec: --launch-lock), holding its flock meanwhile."""
     print("$", " ".join(argv), flush=True)
     with hostrun.exclusive(lock, "another test's run"):
-        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+        p = hostrun.run_captured(argv, env, timeout)  # a hang shows each rank's stack (D106)
     if p.stdout:
         print(p.stdout, end="")
     if p.stderr:

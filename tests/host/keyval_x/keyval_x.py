@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/host: hostrun.py
-import hostrun  # noqa: E402  (exclusive: the launch lock; OPENMPI_FAST_START)
+import hostrun  # noqa: E402  (run_captured; exclusive: the launch lock; OPENMPI_FAST_START)
 
 HOSTS = {
     "mpich": ("mpicc.mpich", "mpicxx.mpich", ["mpiexec.mpich", "-n", "2"]),
@@ -38,9 +38,10 @@ HOSTS = {
 }
 
 
-def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+def run(cmd: list[str], env: dict[str, str] | None = None,
+        timeout: float | None = None) -> subprocess.CompletedProcess:
     print("$ " + " ".join(cmd), flush=True)
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+    return hostrun.run_captured(cmd, env, timeout)  # a hang shows each rank's stack (D106)
 
 
 def main() -> int:
