@@ -38,6 +38,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))  # tests/host: hostrun.py
+import hostrun  # noqa: E402  (run_captured: a run that hangs shows its stacks, D106)
+
 SKIP = 77
 TIMEOUT = 60  # seconds, per build and per run
 
@@ -122,8 +125,7 @@ def run(argv: list[str], env: dict[str, str] | None, what: str) -> str:
     if env:
         full_env.update(env)
     try:
-        p = subprocess.run(argv, env=full_env, capture_output=True, text=True,
-                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        p = hostrun.run_captured(argv, full_env, TIMEOUT)
     except subprocess.TimeoutExpired as e:
         raise RunError(f"{what}: timed out after {TIMEOUT} s\n$ {' '.join(argv)}\n"
                        f"--- stdout ---\n{e.stdout or ''}\n--- stderr ---\n{e.stderr or ''}")
