@@ -4,10 +4,10 @@
  * communicators of their own (R11_threads.c, R11_plain_dups_threads.c).
  *
  * MPI-4.1 §12.6.1 allows that: threads may call collective routines at the same time on
- * different communicators. Debian's MPICH 4.0.2 can stall for good when they do. Its threads
- * allocate context ids through one global mutex, and a thread that waits for the mutex can lose
- * it again and again to one that holds a context-id mask; pmodels/mpich#3794, closed without a
- * fix ("posix mutex monopoly"; a ticket-lock build avoids it). Here it was caught with MPICH
+ * different communicators. Debian's MPICH 4.0.2 can stall for good when they do: its threads
+ * allocate context ids under one global mutex, which a waiting thread can lose again and again to
+ * another (pmodels/mpich#3794, closed without a fix: "posix mutex monopoly"; a ticket-lock build
+ * avoids it). Here it was caught with MPICH
  * alone, no mpiattr in the process: under load, now and then, three threads of rank 0 sat in
  * PMPI_Comm_dup for over two minutes while its main thread waited for them (docs/decisions.md
  * D105). Over MPICH, therefore, and only there, these tests let one thread at a time create a
