@@ -321,16 +321,16 @@ def run_captured(argv: list[str], env: dict[str, str] | None = None,
 
 
 def run_tool(argv: list[str], env: dict[str, str], what: str, timeout: float) -> tuple[str, str, float]:
-    """Run argv (run_captured: on a timeout, the stacks of its processes, D106); RunError unless
-    it exits 0. Returns stdout, stderr, secs."""
+    """Run argv (run_captured: on a timeout it has printed the stacks of its processes, D106);
+    RunError unless it exits 0. Returns stdout, stderr, secs."""
     print(f"$ {' '.join(argv)}", flush=True)
     t0 = time.monotonic()
     try:
         p = run_captured(argv, env, timeout)
     except Hung as e:
-        raise RunError(f"{what}: timed out after {timeout:.0f} s (hang or deadlock?)\n"
-                       f"--- stdout ---\n{e.output}--- stderr ---\n{e.stderr}"
-                       f"--- where each process was (gdb) ---\n{e.stacks}") from None
+        raise RunError(f"{what}: timed out after {timeout:.0f} s (hang or deadlock?; where each "
+                       f"process was is printed above)\n"
+                       f"--- stdout ---\n{e.output}--- stderr ---\n{e.stderr}") from None
     secs = time.monotonic() - t0
     if p.returncode != 0:
         raise RunError(f"{what}: exit status {p.returncode} after {secs:.1f} s\n"

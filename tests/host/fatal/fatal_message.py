@@ -11,7 +11,8 @@ plain build with LD_PRELOAD=<lib>). Open MPI's ranks start under mpiexec; MPICH'
 without mpiexec: Hydra's mpiexec passes on the exit status of a rank that aborts only most of the
 time (under load about 1 run in 10 exits 1 instead, the host alone as with mpiattr; the
 singleton's own status never varied in 240 runs; docs/decisions.md D102). The program prints
-"STATUS <n>", the host's value of the error's class, and "EXPECT <text>", the host's MPI_Error_string(MPI_ERR_OTHER). Required of every run with mpiattr:
+"STATUS <n>", the host's value of the error's class, and "EXPECT <text>", the host's
+MPI_Error_string(MPI_ERR_OTHER). Required of every run with mpiattr:
   - exit status n, as the host alone exits for its own error of that class (it takes the status
     from the code its fatal handler gets: the host's, not mpiattr's, D56);
   - "mpiattr: fatal error in <routine>: <message>" exactly once on stderr (callback: the host's

@@ -3,11 +3,11 @@
 
     timeout_stacks.py --host mpich|openmpi --workdir DIR [--launch-lock FILE]
 
-hostrun.run_tool, on a timeout, prints the stacks of every thread of each process of the run
-(gdb), the launcher's own processes left out, and only then kills the run: a test that hangs in
-CI, now and then, must say where. Checked here:
-  1. run_tool on a process that outlives its timeout: the RunError says it timed out and shows
-     that process's stack;
+hostrun.run_captured (under run_tool), on a timeout, prints the stacks of every thread of each
+process of the run (gdb), the launcher's own processes left out, and only then kills the run: a
+test that hangs in CI, now and then, must say where. Checked here:
+  1. run_tool on a process that outlives its timeout: the RunError says it timed out, and the
+     report printed before it shows that process's stack;
   2. stacks_of on a job of 2 ranks launched by the host's mpiexec (stuck.c: rank 0 waits in
      MPI_Barrier, rank 1 sleeps outside MPI): one section per rank, rank 0's stack through
      MPI_Barrier and wait_in_barrier, rank 1's through stuck_without_mpi, and none for mpiexec or
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import re
 import shutil
@@ -64,15 +65,17 @@ def main() -> int:
     a.workdir.mkdir(parents=True, exist_ok=True)
 
     # 1. run_tool's timeout report
+    printed = io.StringIO()
     try:
-        hostrun.run_tool(["sleep", "60"], hostrun.clean_env(), "sleep 60", 1.0)
+        with contextlib.redirect_stdout(printed):
+            hostrun.run_tool(["sleep", "60"], hostrun.clean_env(), "sleep 60", 1.0)
         check(False, "run_tool: sleep 60 with a timeout of 1 s raises RunError")
     except hostrun.RunError as e:
-        text = str(e)
-        secs = sections(text.partition("--- where each process was (gdb) ---\n")[2])
+        text = printed.getvalue()
+        secs = sections(text.partition("where each process was (gdb) ---\n")[2])
         sleeps = [body for head, body in secs.items() if head.endswith("(sleep)")]
-        check("timed out after 1 s" in text and len(sleeps) == 1 and "#0 " in sleeps[0],
-              f"run_tool: the timeout's report shows the sleeping process's stack:\n{text}")
+        check("timed out after 1 s" in str(e) and len(sleeps) == 1 and "#0 " in sleeps[0],
+              f"run_tool: the timeout's report shows the sleeping process's stack:\n{text}{e}")
 
     # 2. stacks_of on a hanging job of 2 ranks
     exe = a.workdir / "stuck"
