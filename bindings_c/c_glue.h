@@ -161,8 +161,12 @@ class call {
   win_object* peek_win(handle_t h) { return rt().wins.lookup(h); }
 
   void target(const attr_object* o) { target_ = o; }
-  // A file routine: errors go to MPI_FILE_NULL's handler (raise_file_error).
-  void target_file() { on_file_ = true; }
+  // A file routine: errors go to the file's handler, or MPI_FILE_NULL's when `file` is no open file
+  // (raise_file_error).
+  void target_file(handle_t file) {
+    on_file_ = true;
+    file_ = file;
+  }
   // A session routine: errors go to the session's handler, or to the no-object handler when
   // `session` is not a live session (raise_session_error, D49).
   void target_session(handle_t session) {
@@ -192,10 +196,10 @@ class call {
   [[gnu::cold, gnu::noinline]] int unsupported(const char* why) {
     return fail(mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why));
   }
-  // The same on a file routine: the runtime has no files, so the handler is MPI_FILE_NULL's
-  // (MPI-4.1 §15.7), MPI_ERRORS_RETURN unless the program set another.
+  // The same on a file routine that takes no file: the handler is MPI_FILE_NULL's (MPI-4.1 §15.7),
+  // MPI_ERRORS_RETURN unless the program set another.
   [[gnu::cold, gnu::noinline]] int unsupported_on_file(const char* why) {
-    return raise_file_error(mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why), routine_);
+    return raise_file_error(gen::handle::file_null, mpiattr::fail(MPI_ERR_UNSUPPORTED_OPERATION, "mpiattr's standalone runtime does not carry it out: %s", why), routine_);
   }
 
   // A routine of the tool information interface (MPI_T_*) the runtime does not carry out: the tool
@@ -228,7 +232,7 @@ class call {
   int fail() { return fail(pending_); }
   int fail(status st) {
     if (on_session_) return raise_session_error(session_, st, routine_, given_);
-    return on_file_ ? raise_file_error(st, routine_) : raise_error(target_, st, routine_);
+    return on_file_ ? raise_file_error(file_, st, routine_) : raise_error(target_, st, routine_);
   }
 
  private:
@@ -260,6 +264,7 @@ class call {
   const char* routine_;
   const attr_object* target_ = nullptr;
   bool on_file_ = false;
+  handle_t file_ = gen::handle::file_null;
   bool on_session_ = false;
   handle_t session_ = 0;
   errhandler_object* given_ = nullptr;

@@ -45,7 +45,32 @@ def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering]) 
         first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
         targeted = targeted or first
         out.append(lower(fn, p, first))
+    if out and opens_file(fn):  # before any argument is checked: its errors too go there
+        out[0].pre.insert(0, FILE_NULL_TARGET)
     return out
+
+
+# The error handler of a routine without a file to raise on: MPI_FILE_NULL's (MPI-4.1 §15.7).
+FILE_NULL_TARGET = "c.target_file(mpiattr::gen::handle::file_null);"
+
+
+def io_routine(fn) -> bool:
+    """A routine of the I/O chapter (MPI-4.1 §15): one without a file raises on MPI_FILE_NULL's
+    error handler (§15.7)."""
+    return fn.name.startswith(("MPI_File_", "MPI_Register_datarep"))
+
+
+def file_param(fn):
+    """The file handle a routine takes as input (its error handler is the file's), or None."""
+    return next((p for p in fn.params if p.kind.cls == "handle" and p.kind.object == "file"
+                 and p.dir == "in" and p.length is None), None)
+
+
+def opens_file(fn) -> bool:
+    """MPI_File_open and MPI_File_delete: I/O routines with no file handle yet, whose errors go to
+    MPI_FILE_NULL's error handler (MPI-4.1 §15.7), even an invalid communicator's."""
+    return fn.core == "file_delete" or any(
+        p.kind.cls == "handle" and p.kind.object == "file" and p.dir == "out" for p in fn.params)
 
 
 def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:

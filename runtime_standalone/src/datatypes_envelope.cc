@@ -117,8 +117,10 @@ aint count_elements(const type_part& t, aint bytes) {
   return n;
 }
 
-// A derived datatype the program receives from MPI_Type_get_contents: a new object equivalent to
-// the part (MPI-4.1 §6.1.13), its own envelope kept.
+}  // namespace
+
+// A derived datatype the program receives from MPI_Type_get_contents or MPI_File_get_view: a new
+// object equivalent to the part (MPI-4.1 §6.1.13), its own envelope kept.
 status publish_part(const type_part& p, handle_t& out) {
   auto* t = new type_object;
   t->size = p.size;
@@ -131,8 +133,6 @@ status publish_part(const type_part& p, handle_t& out) {
   t->env = p.env;
   return insert_new(rt().types, t, out, "datatypes");
 }
-
-}  // namespace
 
 namespace {
 // The part of t after `level` of its t.dups dups are peeled off (level t.dups: t itself; 0: the

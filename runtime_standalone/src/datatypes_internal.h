@@ -92,6 +92,9 @@ type_part part_of(const type_object& t);
 // type map, size and elements as t, built without allocating (element counts, signatures).
 type_part core_part(const type_object& t);
 
+// A new datatype equivalent to the part, its own envelope kept (MPI_Type_get_contents, MPI_File_get_view).
+status publish_part(const type_part& p, handle_t& out);
+
 // Builds an envelope; `runs` and `elements` follow from the parts and the counts given.
 std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
                                                    std::vector<aint> addrs, std::vector<type_part> types,

@@ -78,17 +78,26 @@ int raise_error(const attr_object* target, status st, const char* routine) {
   return code;
 }
 
-static errhandler_object* file_null_eh() {
+errhandler_object* file_default_eh() {
   errhandler_object* eh = g_file_null_eh.load(std::memory_order_acquire);
   return eh != nullptr ? eh : builtin_eh(h::errors_return);
 }
 
-int raise_file_error(status st, const char* routine) {
+int raise_file_error(handle_t file, status st, const char* routine) {
   std::string context;
   const int code = code_of(st, routine, context);
-  // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
-  errhandler_object* eh = rt().usable() ? file_null_eh() : builtin_eh(h::errors_are_fatal);
-  invoke_handler(eh, object_kind::comm, h::file_null, code, routine, context.c_str());
+  // An open file's handler; else MPI_FILE_NULL's (MPI-4.1 §15.7). Before init and after finalize:
+  // the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
+  errhandler_object* eh = nullptr;
+  if (!rt().usable()) {
+    eh = builtin_eh(h::errors_are_fatal);
+    file = h::file_null;
+  } else if (file != h::file_null && (eh = file_eh_of(file)) != nullptr) {
+  } else {
+    eh = file_default_eh();
+    file = h::file_null;
+  }
+  invoke_handler(eh, object_kind::comm, file, code, routine, context.c_str());
   return code;
 }
 
@@ -197,35 +206,44 @@ status win_call_errhandler(win_object& win, int errorcode) {
   return status::ok();
 }
 
-// ---- files: MPI_FILE_NULL is the only one ----
+// ---- files: MPI_FILE_NULL's handler here, an open file's in its record (files.cc) ----
 
 status file_create_errhandler(language lang, fnptr fn, handle_t& eh) {
   return create_errhandler(object_kind::comm, lang, fn, eh, true);
 }
 
-static status only_file_null(handle_t file) {
-  if (file == h::file_null) return status::ok();
-  return fail(MPI_ERR_FILE, "0x%x is not a file handle: the standalone runtime has no files (only MPI_FILE_NULL, "
-                            "whose error handler is the file routines' default)", file);
+// The handler of `file`: an open file's, or MPI_FILE_NULL's; MPI_ERR_FILE for any other handle.
+static status file_eh(handle_t file, errhandler_object*& eh) {
+  if (file == h::file_null) {
+    eh = file_default_eh();
+    return status::ok();
+  }
+  eh = file_eh_of(file);
+  if (eh != nullptr) return status::ok();
+  return fail(MPI_ERR_FILE, "0x%x is not a file handle (never opened, or closed)", file);
 }
 
 status file_set_errhandler(handle_t file, errhandler_object& e) {
-  if (status st = only_file_null(file); !st.is_ok()) return st;
+  errhandler_object* old = nullptr;
+  if (status st = file_eh(file, old); !st.is_ok()) return st;
   if (e.what == errhandler_object::builtin::none && !e.for_file)
     return fail(MPI_ERR_ARG, "the error handler was created for %ss, not files", made_for(e));
-  g_file_null_eh.store(&e, std::memory_order_release);
+  if (file == h::file_null) g_file_null_eh.store(&e, std::memory_order_release);
+  else if (!file_eh_store(file, &e)) return fail(MPI_ERR_FILE, "0x%x is not a file handle (closed)", file);
   return status::ok();
 }
 
 status file_get_errhandler(handle_t file, handle_t& eh) {
-  if (status st = only_file_null(file); !st.is_ok()) return st;
-  eh = new_reference(file_null_eh());
+  errhandler_object* e = nullptr;
+  if (status st = file_eh(file, e); !st.is_ok()) return st;
+  eh = new_reference(e);
   return status::ok();
 }
 
 status file_call_errhandler(handle_t file, int errorcode) {
-  if (status st = only_file_null(file); !st.is_ok()) return st;
-  invoke_handler(file_null_eh(), object_kind::comm, h::file_null, errorcode, "MPI_File_call_errhandler");
+  errhandler_object* e = nullptr;
+  if (status st = file_eh(file, e); !st.is_ok()) return st;
+  invoke_handler(e, object_kind::comm, file, errorcode, "MPI_File_call_errhandler");
   return status::ok();
 }
 

@@ -276,6 +276,42 @@ void convert(const char* from, char* to, aint items, const signature& s, bool to
 
 }  // namespace
 
+// ---- external32 in files (files.cc, D107): where every basic element of a datatype has the same
+// size in external32 as in memory, a file in external32 has memory's layout and other bytes ----
+
+status external32_same_size(const type_object& t) {
+  signature s;
+  aint ext = 0;
+  if (status st = external_signature(t, s, ext, false); !st.is_ok()) return st;
+  if (ext != t.size)
+    return fail(MPI_ERR_UNSUPPORTED_DATAREP, "the datatype has basic elements whose external32 size differs from "
+                "their size in memory (MPI_LONG, MPI_UNSIGNED_LONG, MPI_WCHAR, ...): mpiattr's standalone runtime "
+                "accesses files in \"external32\" through datatypes of the other basic types only (D107)");
+  return status::ok();
+}
+
+status external32_extent(const type_object& t, aint& extent) {
+  signature s;
+  aint ext = 0;
+  if (status st = external_signature(t, s, ext, false); !st.is_ok()) return st;
+  if (ext == t.size) {
+    extent = t.extent;
+  } else if (contiguous(t)) {
+    extent = ext;
+  } else {
+    return external32_same_size(t);  // (its error)
+  }
+  return status::ok();
+}
+
+void external32_swap(const type_object& t, char* packed, aint items, bool to_external) {
+  signature s;
+  aint ext = 0;
+  if (items <= 0 || !external_signature(t, s, ext, false).is_ok()) return;  // (checked by the caller)
+  const std::vector<char> from(packed, packed + items * t.size);
+  convert(from.data(), packed, items, s, to_external);
+}
+
 namespace api {
 
 status pack_external(const char* datarep, const void* inbuf, int incount, type_object& t, void* outbuf,

@@ -77,6 +77,19 @@ status session_begin(int level);
 void session_end();
 void session_eh_store(handle_t session, errhandler_object* e);
 
+// Files (files.cc, D107): an open file's error handler (nullptr when `fh` is no open file), and
+// setting it (false: no open file); and MPI_FILE_NULL's, which a file gets when it is opened
+// (error_handling.cc, MPI-4.1 §15.7).
+errhandler_object* file_eh_of(handle_t fh);
+bool file_eh_store(handle_t fh, errhandler_object* e);
+errhandler_object* file_default_eh();
+// "external32" in files (external32.cc): whether t's basic elements have their memory sizes in
+// external32 (else MPI_ERR_UNSUPPORTED_DATAREP); t's extent in an external32 file; and `items`
+// packed items of t converted in place, to external32 or back (t checked by external32_same_size).
+status external32_same_size(const type_object& t);
+status external32_extent(const type_object& t, aint& extent);
+void external32_swap(const type_object& t, char* packed, aint items, bool to_external);
+
 // The buffers of communicators and sessions (requests.cc, D55): a communicator derived from one
 // made from a session's group derives from that session too; a freed communicator's buffer and a
 // finalized session's are detached.

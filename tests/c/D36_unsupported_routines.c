@@ -4,10 +4,11 @@
  *   - on a communicator or window: that object's handler (here a counting one, and
  *     MPI_ERRORS_RETURN);
  *   - with no object: the no-object handler (MPI_COMM_SELF's, D4);
- *   - on a file: MPI_FILE_NULL's handler, MPI_ERRORS_RETURN by default (only returned, even with
+ *   - an I/O routine that takes no file (MPI_Register_datarep; the others are carried out, D107):
+ *     MPI_FILE_NULL's handler, MPI_ERRORS_RETURN by default (only returned, even with
  *     MPI_COMM_WORLD at MPI_ERRORS_ARE_FATAL), else the one the program set on MPI_FILE_NULL;
- *     MPI_File_set_errhandler accepts only MPI_FILE_NULL (MPI_ERR_FILE) and a file handler
- *     (MPI_ERR_ARG);
+ *     MPI_File_set_errhandler accepts only MPI_FILE_NULL or an open file (MPI_ERR_FILE) and a file
+ *     handler (MPI_ERR_ARG);
  *   - the attribute cached on the communicator is untouched, and no output argument is written.
  * Exit status 0: passed. */
 #include <mpi.h>
@@ -24,6 +25,12 @@ static int file_handled_code;
 static void file_counting(MPI_File *fh, int *code, ...) {
   if (*fh == MPI_FILE_NULL) file_handled++;
   file_handled_code = *code;
+}
+static int datarep_extent(MPI_Datatype type, MPI_Aint *extent, void *state) {
+  (void)type;
+  (void)state;
+  *extent = 4;
+  return MPI_SUCCESS;
 }
 static int error_class_of(int rc) {
   int cls = -1;
@@ -87,25 +94,21 @@ int main(int argc, char **argv) {
         error_class_of(rc));
   CHECK(remote == -7 && handled == 2, "remote size %d, the communicator's handler ran %d times", remote, handled);
 
-  /* A file: returned only, MPI_COMM_WORLD's MPI_ERRORS_ARE_FATAL notwithstanding. */
-  MPI_File fh = MPI_FILE_NULL;
-  rc = MPI_File_open(MPI_COMM_WORLD, "mpiattr-D36-never-created", MPI_MODE_RDWR | MPI_MODE_CREATE,
-                     MPI_INFO_NULL, &fh);
-  check_refusal(rc, "MPI_File_open", "has no files");
-  CHECK(fh == MPI_FILE_NULL, "the file handle was written");
-  FILE *f = fopen("mpiattr-D36-never-created", "r");
-  CHECK(f == NULL, "a file was created");
-  if (f) fclose(f);
+  /* An I/O routine without a file: returned only, MPI_COMM_WORLD's MPI_ERRORS_ARE_FATAL
+   * notwithstanding. */
+  rc = MPI_Register_datarep("mpiattr-D36", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, datarep_extent, NULL);
+  check_refusal(rc, "MPI_Register_datarep", "user-defined data representations");
   CHECK(handled == 2, "a handler other than MPI_FILE_NULL's ran");
 
   /* With a handler of the program's on MPI_FILE_NULL, that one runs. */
   MPI_Errhandler feh;
   OK(MPI_File_create_errhandler(file_counting, &feh));
   OK(MPI_File_set_errhandler(MPI_FILE_NULL, feh));
-  rc = MPI_File_delete("mpiattr-D36-never-created", MPI_INFO_NULL);
-  check_refusal(rc, "MPI_File_delete", "has no files");
+  rc = MPI_Register_datarep("mpiattr-D36", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, datarep_extent, NULL);
+  check_refusal(rc, "MPI_Register_datarep", "user-defined data representations");
   CHECK(file_handled == 1 && file_handled_code == rc, "MPI_FILE_NULL's handler ran %d times", file_handled);
-  /* Only MPI_FILE_NULL exists, and it takes only file handlers; failures go to its handler. */
+  /* MPI_FILE_NULL takes only file handlers, and a handle that is no file is MPI_ERR_FILE; failures
+   * go to its handler. */
   rc = MPI_File_set_errhandler(MPI_FILE_NULL, eh);
   CHECK(error_class_of(rc) == MPI_ERR_ARG, "a communicator's handler set on MPI_FILE_NULL: %d", rc);
   CHECK(file_handled == 2, "the refusal went to another handler");

@@ -81,9 +81,15 @@ int main(int argc, char **argv) {
 
   /* On a window: none is refused any more; the one-sided routines are carried out (D46). */
 
-  /* A file: returned only (MPI_FILE_NULL's handler is MPI_ERRORS_RETURN). */
-  check_refusal(MPI_File_iread_all(MPI_FILE_NULL, out, 1, MPI_INT, &req), "MPI_File_iread_all", "has no files");
-  CHECK(req == MPI_REQUEST_NULL && out[0] == 0, "MPI_File_iread_all wrote an output");
+  /* A file routine, carried out since D107, on MPI_FILE_NULL, which is no file: MPI_ERR_FILE, returned
+   * only (MPI_FILE_NULL's handler is MPI_ERRORS_RETURN), no output written. */
+  {
+    int rc = MPI_File_iread_all(MPI_FILE_NULL, out, 1, MPI_INT, &req), cls = -1;
+    OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_FILE, "MPI_File_iread_all(MPI_FILE_NULL): class %d, not MPI_ERR_FILE", cls);
+    CHECK(req == MPI_REQUEST_NULL && out[0] == 0, "MPI_File_iread_all wrote an output");
+    CHECK(handled == n, "a handler other than MPI_FILE_NULL's ran");
+  }
 
   /* What needs no runtime. */
   char bytes[16];

@@ -47,11 +47,11 @@ TEST_F(CxxErrors, D36_unsupported_member_throws_naming_its_routine) {
   c.Free();
 }
 
-// D36: a file's handler is MPI::FILE_NULL's, ERRORS_RETURN: File::Open returns quietly (a null
-// file), whatever the communicator's handler.
-TEST_F(CxxErrors, D36_unsupported_file_member_returns_quietly) {
+// D36, D107: File::Open's errors go to MPI::FILE_NULL's handler, ERRORS_RETURN: a file that cannot
+// be opened gives a null file quietly, whatever the communicator's handler.
+TEST_F(CxxErrors, D107_file_open_failure_returns_quietly) {
   EXPECT_EQ(MPI::COMM_WORLD.Get_errhandler(), MPI::ERRORS_THROW_EXCEPTIONS);
-  MPI::File f = MPI::File::Open(MPI::COMM_WORLD, "mpiattr-D36-never-created",
+  MPI::File f = MPI::File::Open(MPI::COMM_WORLD, "/nonexistent-dir-of-mpiattr/never-created",
                                 MPI::MODE_RDWR | MPI::MODE_CREATE, MPI::INFO_NULL);
   EXPECT_EQ(f, MPI::FILE_NULL);
   EXPECT_EQ(MPI::SEEK_SET, MPI_SEEK_SET);  // stdio's SEEK_SET macro gave way (D36)

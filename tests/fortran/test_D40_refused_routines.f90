@@ -1,11 +1,11 @@
 ! D40 (after D36): every routine of the spec has a `use mpi` binding, and one the standalone runtime
 ! does not carry out raises MPI_ERR_UNSUPPORTED_OPERATION through its object's error handler, the
 ! message naming the routine, as its C entry point does. One routine of each argument shape:
-! choice buffers of several ranks and types (MPI_FILE_IWRITE), arrays with lengths, of handles and
-! of strings (MPI_COMM_SPAWN_MULTIPLE), strings and string arrays (MPI_COMM_SPAWN), LOGICAL
-! (MPI_INTERCOMM_MERGE),
-! a status and INTEGER(KIND=MPI_OFFSET_KIND) on a file (MPI_FILE_READ, MPI_FILE_SEEK: no file
-! exists, so the code is only returned), callbacks (MPI_REGISTER_DATAREP). MPI_TESTSOME (arrays of
+! arrays with lengths, of handles and of strings (MPI_COMM_SPAWN_MULTIPLE), strings and string
+! arrays (MPI_COMM_SPAWN), LOGICAL (MPI_INTERCOMM_MERGE), callbacks (MPI_REGISTER_DATAREP). Choice
+! buffers of several ranks and types (MPI_FILE_IWRITE), a status and INTEGER(KIND=MPI_OFFSET_KIND)
+! (MPI_FILE_READ, MPI_FILE_SEEK) go to file routines, carried out since D107, on MPI_FILE_NULL:
+! MPI_ERR_FILE, only returned. MPI_TESTSOME (arrays of
 ! statuses) and MPI_GREQUEST_START (callbacks) are carried out since D44: their Fortran conventions
 ! are checked. Under
 ! MPI_ERRORS_RETURN each returns the code and changes nothing a program can see: buffers and
@@ -17,7 +17,7 @@ module refused90
   use ftest
   implicit none
   private
-  public :: check, query_fn, free_fn, cancel_fn, conv_fn, extent_fn, gcalls
+  public :: check, check_file, query_fn, free_fn, cancel_fn, conv_fn, extent_fn, gcalls
   integer :: gcalls = 0
 contains
   subroutine check(label, ierr, routine)
@@ -32,6 +32,18 @@ contains
     call expect_l('D40 '//label//' message says why', &
                   index(text(1:slen), 'does not carry it out') > 0, .true.)
   end subroutine check
+  ! A file routine on MPI_FILE_NULL, which is no file (MPI-IO is carried out, D107): MPI_ERR_FILE,
+  ! the message naming the routine; only returned (MPI_FILE_NULL's handler is MPI_ERRORS_RETURN).
+  subroutine check_file(label, ierr, routine)
+    character(len=*), intent(in) :: label, routine
+    integer, intent(in) :: ierr
+    integer :: cls, rc, slen
+    character(len=MPI_MAX_ERROR_STRING) :: text
+    call MPI_ERROR_CLASS(ierr, cls, rc)
+    call expect_i('D107 '//label//' error class', cls, MPI_ERR_FILE)
+    call MPI_ERROR_STRING(ierr, text, slen, rc)
+    call expect_l('D107 '//label//' message names '//routine, index(text(1:slen), routine) > 0, .true.)
+  end subroutine check_file
 
   subroutine query_fn(extra_state, status, ierror)
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
@@ -83,19 +95,19 @@ program test_D40_refused_routines
   call MPI_COMM_DUP(MPI_COMM_WORLD, comm, ierr)
   call MPI_COMM_SET_ERRHANDLER(comm, MPI_ERRORS_RETURN, ierr)
 
-  ! Choice buffers: a scalar, ranks 1 to 3, another type; none is read or written. (No file
-  ! exists: the code is only returned, MPI_FILE_NULL's handler being MPI_ERRORS_RETURN.)
+  ! Choice buffers: a scalar, ranks 1 to 3, another type; none is read or written. (MPI_FILE_NULL
+  ! is no file: the code is only returned, MPI_FILE_NULL's handler being MPI_ERRORS_RETURN.)
   s0 = 7; s1 = 7; s2 = 7; s3 = 7; d2 = 7d0
   call MPI_FILE_IWRITE(MPI_FILE_NULL, s0, 1, MPI_INTEGER, req, ierr)
-  call check('MPI_FILE_IWRITE scalar', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_FILE_IWRITE scalar', ierr, 'MPI_FILE_IWRITE')
   call MPI_FILE_IWRITE(MPI_FILE_NULL, s1, 4, MPI_INTEGER, req, ierr)
-  call check('MPI_FILE_IWRITE rank 1', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_FILE_IWRITE rank 1', ierr, 'MPI_FILE_IWRITE')
   call MPI_FILE_IWRITE(MPI_FILE_NULL, s2, 6, MPI_INTEGER, req, ierr)
-  call check('MPI_FILE_IWRITE rank 2', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_FILE_IWRITE rank 2', ierr, 'MPI_FILE_IWRITE')
   call MPI_FILE_IWRITE(MPI_FILE_NULL, s3, 8, MPI_INTEGER, req, ierr)
-  call check('MPI_FILE_IWRITE rank 3', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_FILE_IWRITE rank 3', ierr, 'MPI_FILE_IWRITE')
   call MPI_FILE_IWRITE(MPI_FILE_NULL, d2(2, :), 3, MPI_DOUBLE_PRECISION, req, ierr)
-  call check('MPI_FILE_IWRITE strided section', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_FILE_IWRITE strided section', ierr, 'MPI_FILE_IWRITE')
   call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
                 .and. s0 == 7 .and. all(abs(d2 - 7d0) < 1d-12), .true.)
 
@@ -124,7 +136,7 @@ program test_D40_refused_routines
 
   status = 3
   call MPI_FILE_READ(MPI_FILE_NULL, s1, 1, MPI_INTEGER, status, ierr)
-  call check('MPI_FILE_READ', ierr, 'MPI_FILE_READ')
+  call check_file('MPI_FILE_READ', ierr, 'MPI_FILE_READ')
 
   reqs = MPI_REQUEST_NULL; outcount = -5; indices = -5; statuses = 3
   call MPI_TESTSOME(2, reqs, outcount, indices, statuses, ierr)
@@ -133,7 +145,7 @@ program test_D40_refused_routines
   call expect_l('D44 MPI_TESTSOME requests (INOUT) unchanged', all(reqs == MPI_REQUEST_NULL), .true.)
 
   call MPI_FILE_SEEK(MPI_FILE_NULL, 10_MPI_OFFSET_KIND, MPI_SEEK_SET, ierr)
-  call check('MPI_FILE_SEEK', ierr, 'MPI_FILE_SEEK')
+  call check_file('MPI_FILE_SEEK', ierr, 'MPI_FILE_SEEK')
 
   req = -5
   call MPI_GREQUEST_START(query_fn, free_fn, cancel_fn, 0_MPI_ADDRESS_KIND, req, ierr)

@@ -2,7 +2,8 @@
 ! mpi_f08 bindings (generic name, specific _f08 procedure, OPTIONAL ierror) and raise
 ! MPI_ERR_UNSUPPORTED_OPERATION through the communicator's handler, the message naming the routine,
 ! as in C (D36). Choice buffers of several ranks, handle types, strings, LOGICAL, TYPE(MPI_Status),
-! INTEGER(KIND=MPI_OFFSET_KIND), a PROCEDURE argument; under MPI_ERRORS_RETURN the
+! INTEGER(KIND=MPI_OFFSET_KIND), a PROCEDURE argument (the buffers, status and offset on file
+! routines, carried out since D107, on MPI_FILE_NULL: MPI_ERR_FILE); under MPI_ERRORS_RETURN the
 ! code is returned and buffers are untouched (INTENT(OUT) arguments are undefined on entry in
 ! Fortran; the _f77 test checks them through mpif.h); without ierror the handler still runs.
 module refused08
@@ -10,7 +11,7 @@ module refused08
   use ftest
   implicit none
   private
-  public :: check, on_error, calls, query_fn, free_fn, cancel_fn, gcalls, extent_fn
+  public :: check, check_file, on_error, calls, query_fn, free_fn, cancel_fn, gcalls, extent_fn
   integer :: gcalls = 0
   integer :: calls = 0
 contains
@@ -36,6 +37,18 @@ contains
     call expect_l('D40 '//label//' message says why', &
                   index(text(1:slen), 'does not carry it out') > 0, .true.)
   end subroutine check
+  ! A file routine on MPI_FILE_NULL, which is no file (MPI-IO is carried out, D107): MPI_ERR_FILE,
+  ! the message naming the routine; only returned (MPI_FILE_NULL's handler is MPI_ERRORS_RETURN).
+  subroutine check_file(label, ierr, routine)
+    character(len=*), intent(in) :: label, routine
+    integer, intent(in) :: ierr
+    integer :: cls, slen
+    character(len=MPI_MAX_ERROR_STRING) :: text
+    call MPI_Error_class(ierr, cls)
+    call expect_i('D107 '//label//' error class', cls, MPI_ERR_FILE)
+    call MPI_Error_string(ierr, text, slen)
+    call expect_l('D107 '//label//' message names '//routine, index(text(1:slen), routine) > 0, .true.)
+  end subroutine check_file
 
   subroutine on_error(comm, error_code)
     type(MPI_Comm) :: comm
@@ -88,18 +101,18 @@ program test_D40_refused_routines_f08
   call MPI_Comm_dup(MPI_COMM_WORLD, comm)
   call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)
 
-  ! Choice buffers on no file: the code is only returned (MPI_FILE_NULL's handler).
+  ! Choice buffers on MPI_FILE_NULL, no file: the code is only returned (MPI_FILE_NULL's handler).
   s0 = 7; s1 = 7; s2 = 7; s3 = 7; r1 = 7.0
   call MPI_File_iwrite(MPI_FILE_NULL, s0, 1, MPI_INTEGER, req, ierr)
-  call check('MPI_File_iwrite scalar', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_File_iwrite scalar', ierr, 'MPI_FILE_IWRITE')
   call MPI_File_iwrite(MPI_FILE_NULL, s1, 4, MPI_INTEGER, req, ierr)
-  call check('MPI_File_iwrite rank 1', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_File_iwrite rank 1', ierr, 'MPI_FILE_IWRITE')
   call MPI_File_iwrite(MPI_FILE_NULL, s2, 6, MPI_INTEGER, req, ierr)
-  call check('MPI_File_iwrite rank 2', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_File_iwrite rank 2', ierr, 'MPI_FILE_IWRITE')
   call MPI_File_iwrite(MPI_FILE_NULL, s3, 8, MPI_INTEGER, req, ierr)
-  call check('MPI_File_iwrite rank 3', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_File_iwrite rank 3', ierr, 'MPI_FILE_IWRITE')
   call MPI_File_iwrite(MPI_FILE_NULL, r1, 5, MPI_REAL, req, ierr)
-  call check('MPI_File_iwrite real', ierr, 'MPI_FILE_IWRITE')
+  call check_file('MPI_File_iwrite real', ierr, 'MPI_FILE_IWRITE')
   call expect_l('D40 buffers unchanged', all(s1 == 7) .and. all(s2 == 7) .and. all(s3 == 7) &
                 .and. s0 == 7 .and. all(abs(r1 - 7.0) < 1e-6), .true.)
 
@@ -114,10 +127,10 @@ program test_D40_refused_routines_f08
 
   status%MPI_SOURCE = 3
   call MPI_File_read(MPI_FILE_NULL, s1, 1, MPI_INTEGER, status, ierr)
-  call check('MPI_File_read', ierr, 'MPI_FILE_READ')
+  call check_file('MPI_File_read', ierr, 'MPI_FILE_READ')
 
   call MPI_File_seek(MPI_FILE_NULL, 10_MPI_OFFSET_KIND, MPI_SEEK_SET, ierr)
-  call check('MPI_File_seek', ierr, 'MPI_FILE_SEEK')
+  call check_file('MPI_File_seek', ierr, 'MPI_FILE_SEEK')
 
   ! MPI_CONVERSION_FN_NULL is a procedure of the Datarep_conversion_function interface (D54).
   call MPI_Register_datarep('d40', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, extent_fn, &

@@ -1,6 +1,8 @@
 ! D40 through mpif.h (fixed form): a routine the standalone runtime
 ! does not carry out links and returns MPI_ERR_UNSUPPORTED_OPERATION
 ! under MPI_ERRORS_RETURN, naming the routine, writing nothing (D36).
+! A file routine on MPI_FILE_NULL, which is no file (MPI-IO is carried
+! out, D107), returns MPI_ERR_FILE, its buffer untouched.
       PROGRAM F77REFUSED
       USE FTEST
       IMPLICIT NONE
@@ -16,8 +18,8 @@
       CALL MPI_FILE_READ(MPI_FILE_NULL, BUF, 6, MPI_INTEGER, STATUS,
      &     IERR)
       CALL MPI_ERROR_CLASS(IERR, CLS, SLEN)
-      CALL EXPECT_I('D40 MPI_FILE_READ error class', CLS,
-     &     MPI_ERR_UNSUPPORTED_OPERATION)
+      CALL EXPECT_I('D107 MPI_FILE_READ error class', CLS,
+     &     MPI_ERR_FILE)
       CALL MPI_ERROR_STRING(IERR, TEXT, SLEN, CLS)
       CALL EXPECT_L('D40 MPI_FILE_READ message names it',
      &     INDEX(TEXT(1:SLEN), 'MPI_FILE_READ') .GT. 0,
@@ -44,17 +46,20 @@ C     no-object handler (MPI_COMM_SELF's, D4).
       OFFSET = -5
       CALL MPI_FILE_GET_SIZE(MPI_FILE_NULL, OFFSET, IERR)
       CALL MPI_ERROR_CLASS(IERR, CLS, SLEN)
-      CALL EXPECT_I('D40 MPI_FILE_GET_SIZE error class', CLS,
-     &     MPI_ERR_UNSUPPORTED_OPERATION)
+      CALL EXPECT_I('D107 MPI_FILE_GET_SIZE error class', CLS,
+     &     MPI_ERR_FILE)
       CALL EXPECT_L('D40 MPI_FILE_GET_SIZE size unchanged',
      &     OFFSET .EQ. -5, .TRUE.)
       REQ = -5
       CALL MPI_FILE_IREAD(MPI_FILE_NULL, BUF, 6, MPI_INTEGER, REQ,
      &     IERR)
       CALL MPI_ERROR_CLASS(IERR, CLS, SLEN)
-      CALL EXPECT_I('D40 MPI_FILE_IREAD error class', CLS,
-     &     MPI_ERR_UNSUPPORTED_OPERATION)
-      CALL EXPECT_I('D40 MPI_FILE_IREAD request', REQ, -5)
+      CALL EXPECT_I('D107 MPI_FILE_IREAD error class', CLS,
+     &     MPI_ERR_FILE)
+C     A failed call of a routine carried out leaves the null handle
+C     in its output handle (D65).
+      CALL EXPECT_I('D107 MPI_FILE_IREAD request', REQ,
+     &     MPI_REQUEST_NULL)
       CALL MPI_COMM_FREE(COMM, IERR)
       CALL MPI_FINALIZE(IERR)
       CALL EXPECT_I('D40 MPI_FINALIZE', IERR, MPI_SUCCESS)

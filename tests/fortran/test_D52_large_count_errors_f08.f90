@@ -101,11 +101,11 @@ program test_D52_large_count_errors_f08
   call expect_i('type_get_envelope large form, combiner', comb, MPI_COMBINER_VECTOR)
   call MPI_Type_free(tv)
 
-  ! A refused routine's large form is refused as the routine is.
-  ! (MPI_FILE_NULL's handler, MPI_ERRORS_RETURN: D36)
+  ! A file routine's large form raises what the routine raises: MPI_FILE_NULL is no file (D107),
+  ! MPI_ERR_FILE on MPI_FILE_NULL's handler, MPI_ERRORS_RETURN.
   call MPI_File_write(MPI_FILE_NULL, a, 1_MPI_COUNT_KIND, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
   call MPI_Error_class(ierr, cls)
-  call expect_i('file_write large form: class', cls, MPI_ERR_UNSUPPORTED_OPERATION)
+  call expect_i('file_write large form: class', cls, MPI_ERR_FILE)
 
   ! An operation made by MPI_Op_create_c: MPI_Reduce_local calls its function with an
   ! INTEGER(KIND=MPI_COUNT_KIND) length (D52), through either form of MPI_Reduce_local.

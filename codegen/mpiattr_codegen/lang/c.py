@@ -20,7 +20,7 @@ OUTPUTS = [
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
          "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
-         "message": "MPI_MESSAGE_NULL", "session": "MPI_SESSION_NULL"}
+         "message": "MPI_MESSAGE_NULL", "session": "MPI_SESSION_NULL", "file": "MPI_FILE_NULL"}
 _ERR = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "win": "MPI_ERR_WIN",
         "group": "MPI_ERR_GROUP", "request": "MPI_ERR_REQUEST",
         "errhandler": "MPI_ERR_ARG", "info": "MPI_ERR_INFO", "op": "MPI_ERR_OP", "file": "MPI_ERR_FILE",
@@ -160,8 +160,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(_null_check(p))
             L.arg = f"mpiattr::cbind::to_handle(*{n})"
         elif p.dir == "in":
-            if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
-                L.pre.append("c.target_file();")
+            if obj == "file":  # the core checks it; errors go to its handler, else MPI_FILE_NULL's
+                L.pre.append(f"c.target_file(mpiattr::cbind::to_handle({n}));")
             if obj == "session":  # the core checks it; errors go to the session's handler (D49)
                 L.pre.append(f"c.target_session(mpiattr::cbind::to_handle({n}));")
             L.arg = f"mpiattr::cbind::to_handle({n})"
@@ -176,6 +176,8 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"mpiattr::handle_t {n}_h = mpiattr::cbind::to_handle(*{n});")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
+            if obj == "file":  # MPI_File_close: errors go to the file's handler
+                L.pre.append(f"c.target_file({n}_h);")
             if obj == "session":  # MPI_Session_finalize: errors go to the session's handler (D49)
                 L.pre.append(f"c.target_session({n}_h);")
             L.arg = f"{n}_h"
@@ -372,7 +374,7 @@ def unsupported_body(fn: Function) -> list[str]:
     names = [p.name for p in fn.params if p.kind.cls != "varargs"]
     if names:
         out.append(_voids(names))
-    if fn.name.startswith("MPI_File_") or first is not None and first.kind.object == "file":
+    if lowering.io_routine(fn) or first is not None and first.kind.object == "file":
         out.append(f'return c.unsupported_on_file("{why}");')
         return out
     target = lowering.refusal_target(fn.params)
@@ -468,6 +470,8 @@ def large_body(fn: Function) -> list[str]:
                            and p.dir == "in" and p.kind.object in ("comm", "win")), None)
             if target is not None:
                 out.append(f"c.target(c.peek_{target.kind.object}(mpiattr::cbind::to_handle({target.name})));")
+            if (fh := lowering.file_param(fn)) is not None:  # a file's: its handler (MPI-4.1 §15.7)
+                out.append(f"c.target_file(mpiattr::cbind::to_handle({fh.name}));")
         out.extend(checks)
         core = fn.core
     return out + lowering.core_call(fn, lows, core, "mpiattr::language::c")

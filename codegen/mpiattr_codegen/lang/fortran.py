@@ -54,7 +54,7 @@ SENTINELS = (("MPI_BOTTOM", ""), ("MPI_IN_PLACE", ""), ("MPI_BUFFER_AUTOMATIC", 
 _NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN_NULL",
          "group": "MPI_GROUP_NULL", "request": "MPI_REQUEST_NULL",
          "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL", "op": "MPI_OP_NULL",
-         "message": "MPI_MESSAGE_NULL", "session": "MPI_SESSION_NULL"}
+         "message": "MPI_MESSAGE_NULL", "session": "MPI_SESSION_NULL", "file": "MPI_FILE_NULL"}
 _C_HANDLE = {"comm": "MPI_Comm", "type": "MPI_Datatype", "win": "MPI_Win", "group": "MPI_Group",
              "errhandler": "MPI_Errhandler"}
 _PASS_AS_HANDLE = {"info", "op", "file", "request", "message", "session"}  # the core looks these up itself
@@ -64,7 +64,7 @@ _STRING_MAX = {"comm_get_name": "MPI_MAX_OBJECT_NAME", "win_get_name": "MPI_MAX_
                "info_get": "MPI_MAX_INFO_VAL", "info_get_string": "MPI_MAX_INFO_VAL",
                "info_get_nthkey": "MPI_MAX_INFO_KEY", "session_get_nth_pset": "MPI_MAX_PSET_NAME_LEN",
                "get_library_version": "MPI_MAX_LIBRARY_VERSION_STRING",
-               "get_processor_name": "MPI_MAX_PROCESSOR_NAME"}
+               "get_processor_name": "MPI_MAX_PROCESSOR_NAME", "file_get_view": "MPI_MAX_DATAREP_STRING"}
 
 
 # ---- which routines, which names ----
@@ -324,8 +324,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
                 L.pre.append(f"c.target({n}_o);")
             L.arg = f"*{n}_o"
         elif p.dir == "in":
-            if obj == "file":  # the core checks it; errors go to MPI_FILE_NULL's handler
-                L.pre.append("c.target_file();")
+            if obj == "file":  # the core checks it; errors go to its handler, else MPI_FILE_NULL's
+                L.pre.append(f"c.target_file(static_cast<mpiattr::handle_t>(*{n}));")
             if obj == "session":  # the core checks it; errors go to the session's handler (D49)
                 L.pre.append(f"c.target_session(static_cast<mpiattr::handle_t>(*{n}));")
             L.arg = f"static_cast<mpiattr::handle_t>(*{n})"
@@ -337,6 +337,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"mpiattr::handle_t {n}_h = static_cast<mpiattr::handle_t>(*{n});")
             if first_target and obj in ("comm", "win"):
                 L.pre.append(f"c.target(c.peek_{obj}({n}_h));")
+            if obj == "file":  # MPI_FILE_CLOSE: errors go to the file's handler
+                L.pre.append(f"c.target_file({n}_h);")
             if obj == "session":  # MPI_Session_finalize: errors go to the session's handler (D49)
                 L.pre.append(f"c.target_session({n}_h);")
             L.arg = f"{n}_h"
@@ -498,7 +500,7 @@ def unsupported_body(fn: Function) -> list[str]:
     if names:
         out.append(" ".join(f"(void){n};" for n in names))
     handles = [p for p in ps if p.kind.cls == "handle" and p.length is None]
-    if fn.name.startswith("MPI_File_") or handles and handles[0].kind.object == "file":
+    if lowering.io_routine(fn) or handles and handles[0].kind.object == "file":
         out.append(f'return c.unsupported_on_file("{why}");')
         return out
     target = lowering.refusal_target(ps)
@@ -834,9 +836,12 @@ def f08_large_specific(large: Function) -> str:
 def _large_target(fn: Function) -> list[str]:
     target = next((p for p in fparams(fn) if p.kind.cls == "handle" and p.length is None
                    and p.dir == "in" and p.kind.object in ("comm", "win")), None)
-    if target is None:
-        return []
-    return [f"c.target(c.peek_{target.kind.object}(static_cast<mpiattr::handle_t>(*{target.name})));"]
+    out = []
+    if target is not None:
+        out.append(f"c.target(c.peek_{target.kind.object}(static_cast<mpiattr::handle_t>(*{target.name})));")
+    if (fh := lowering.file_param(fn)) is not None:  # a file's: its handler (MPI-4.1 §15.7)
+        out.append(f"c.target_file(static_cast<mpiattr::handle_t>(*{fh.name}));")
+    return out
 
 
 def _large_array_length(fn: Function, p: Param, narrowed: set) -> str:

@@ -81,9 +81,9 @@ const char* not_usable_why();
 // attr_object's kind and handle; MPI_COMM_SELF when target is null, or the initial handler before
 // init and after finalize). Returns the code for the binding to return; may not return (fatal).
 int raise_error(const attr_object* target, status st, const char* routine);
-// The same for a file routine: the error handler is MPI_FILE_NULL's (MPI-4.1 §15.7; standalone
-// there are no other files), MPI_ERRORS_RETURN until the program sets another.
-int raise_file_error(status st, const char* routine);
+// The same for a file routine: the error handler is the open file `file`'s, else MPI_FILE_NULL's
+// (MPI-4.1 §15.7), which is MPI_ERRORS_RETURN until the program sets another.
+int raise_file_error(handle_t file, status st, const char* routine);
 // The same for a session routine: the error handler is the session's (MPI-4.1 §9.3); when
 // `session` is not a live session, MPI_COMM_SELF's, as for errors tied to no object (D4, D49);
 // but MPI_Session_init's go to its `given` errhandler argument when it is one for sessions (or

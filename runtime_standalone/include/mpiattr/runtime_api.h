@@ -248,11 +248,78 @@ status win_get_errhandler(win_object& win, handle_t& errhandler);
 status errhandler_free(handle_t& errhandler);
 status comm_call_errhandler(comm_object& comm, int errorcode);
 status win_call_errhandler(win_object& win, int errorcode);
-// Files: standalone, MPI_FILE_NULL is the only file; its handler is the one file routines use.
+// Files: an open file's handler, or MPI_FILE_NULL's, which routines without a file use and which a
+// file gets when it is opened (MPI-4.1 §15.7).
 status file_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
 status file_set_errhandler(handle_t file, errhandler_object& errhandler);
 status file_get_errhandler(handle_t file, handle_t& errhandler);
 status file_call_errhandler(handle_t file, int errorcode);
+
+// ---- I/O on one process (MPI-4.1 §15, files.cc, docs/decisions.md D107). File handles arrive as
+// handle_t and are checked here (MPI_ERR_FILE); offsets are MPI_Offset's 64 bits. ----
+status file_open(comm_object& comm, const char* filename, int amode, handle_t info, handle_t& fh);
+status file_close(handle_t& fh);
+status file_delete(const char* filename, handle_t info);
+status file_set_size(handle_t fh, std::int64_t size);
+status file_preallocate(handle_t fh, std::int64_t size);
+status file_get_size(handle_t fh, std::int64_t& size);
+status file_get_group(handle_t fh, handle_t& group);
+status file_get_amode(handle_t fh, int& amode);
+status file_set_info(handle_t fh, handle_t info);
+status file_get_info(handle_t fh, handle_t& info_used);
+status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_object& filetype, const char* datarep,
+                     handle_t info);
+status file_get_view(handle_t fh, std::int64_t& disp, handle_t& etype, handle_t& filetype, char* datarep);
+status file_get_type_extent(handle_t fh, type_object& datatype, aint& extent);
+status file_set_atomicity(handle_t fh, bool flag);
+status file_get_atomicity(handle_t fh, bool& flag);
+status file_sync(handle_t fh);
+status file_seek(handle_t fh, std::int64_t offset, int whence);
+status file_seek_shared(handle_t fh, std::int64_t offset, int whence);
+status file_get_position(handle_t fh, std::int64_t& offset);
+status file_get_position_shared(handle_t fh, std::int64_t& offset);
+status file_get_byte_offset(handle_t fh, std::int64_t offset, std::int64_t& disp);
+status file_read_at(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype, msg_status& st);
+status file_read_at_all(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype,
+                        msg_status& st);
+status file_write_at(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+                     msg_status& st);
+status file_write_at_all(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+                         msg_status& st);
+status file_iread_at(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype,
+                     handle_t& request);
+status file_iread_at_all(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype,
+                         handle_t& request);
+status file_iwrite_at(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+                      handle_t& request);
+status file_iwrite_at_all(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+                          handle_t& request);
+status file_read(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
+status file_read_all(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
+status file_write(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
+status file_write_all(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
+status file_iread(handle_t fh, void* buf, int count, type_object& datatype, handle_t& request);
+status file_iread_all(handle_t fh, void* buf, int count, type_object& datatype, handle_t& request);
+status file_iwrite(handle_t fh, const void* buf, int count, type_object& datatype, handle_t& request);
+status file_iwrite_all(handle_t fh, const void* buf, int count, type_object& datatype, handle_t& request);
+status file_read_shared(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
+status file_write_shared(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
+status file_iread_shared(handle_t fh, void* buf, int count, type_object& datatype, handle_t& request);
+status file_iwrite_shared(handle_t fh, const void* buf, int count, type_object& datatype, handle_t& request);
+status file_read_ordered(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
+status file_write_ordered(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
+status file_read_at_all_begin(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype);
+status file_read_at_all_end(handle_t fh, void* buf, msg_status& st);
+status file_write_at_all_begin(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype);
+status file_write_at_all_end(handle_t fh, const void* buf, msg_status& st);
+status file_read_all_begin(handle_t fh, void* buf, int count, type_object& datatype);
+status file_read_all_end(handle_t fh, void* buf, msg_status& st);
+status file_write_all_begin(handle_t fh, const void* buf, int count, type_object& datatype);
+status file_write_all_end(handle_t fh, const void* buf, msg_status& st);
+status file_read_ordered_begin(handle_t fh, void* buf, int count, type_object& datatype);
+status file_read_ordered_end(handle_t fh, void* buf, msg_status& st);
+status file_write_ordered_begin(handle_t fh, const void* buf, int count, type_object& datatype);
+status file_write_ordered_end(handle_t fh, const void* buf, msg_status& st);
 // Sessions (MPI-4.1 §11.3, D49): handles outside the object tables, checked here (MPI_ERR_SESSION).
 status session_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
 status session_set_errhandler(handle_t session, errhandler_object& errhandler);
