@@ -1,9 +1,8 @@
 /* MPI_FILE_NULL's error handler (MPI-4.1 §15.7): file routines that have no file, MPI_File_open
  * first, raise their errors on it; it is MPI_ERRORS_RETURN until the program sets another, with
  * MPI_File_set_errhandler(MPI_FILE_NULL, ...), and MPI_File_get_errhandler gives a new reference.
- * Legacy programs set it to MPI_ERRORS_ARE_FATAL, or to their own, before opening files.
- * (Standalone mpiattr has no files: its MPI_File_open fails, through the same handler, with
- * another class than the peers' "no such file", so only that the handler ran is printed.)
+ * Legacy programs set it to MPI_ERRORS_ARE_FATAL, or to their own, before opening files. (The
+ * files themselves, and their own handlers: RT_file_io_one_process.c.)
  */
 #include "diff_util.h"
 
