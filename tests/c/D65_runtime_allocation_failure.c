@@ -1,17 +1,19 @@
 /* D65: out of memory is an error, never an abort, in the standalone runtime's routines beyond
  * caching (info, groups, communicators, topologies, datatypes, requests, collectives, windows,
- * error handling, operations, sessions). As D61's sweep (tests/c/D61_allocation_failure.c) does
- * for caching: each routine runs with the 1st, 2nd, ... Nth allocation mpiattr makes failing
+ * error handling, operations, sessions, files). As D61's sweep (tests/c/D61_allocation_failure.c)
+ * does for caching: each routine runs with the 1st, 2nd, ... Nth allocation mpiattr makes failing
  * (mpiattr's test switch, docs/decisions.md D61), until it no longer reaches N; once failing that
  * allocation alone, once every later one too. After each attempt:
  *   - the result is MPI_SUCCESS or MPI_ERR_NO_MEM (class), whose message names the routine;
  *   - it was raised once, through the right error handler (the communicator's or window's, else
- *     MPI_COMM_SELF's: D4; a session's for MPI_Session_init) and no other;
+ *     MPI_COMM_SELF's: D4; a session's for MPI_Session_init; the file's, and MPI_FILE_NULL's for
+ *     MPI_File_open, D107) and no other;
  *   - on failure the output handle is the null handle (D65), the inputs are as they were (info
- *     keys and values, hints, a queued message, a receive buffer, window memory, ...), no request
- *     or message is half-registered, and no object is left behind: a probe makes four objects of
- *     each kind and compares their table indices (docs/decisions.md D1) with those it got before,
- *     so an object published by a failed call shows;
+ *     keys and values, hints, a queued message, a receive buffer, window memory, a file's view and
+ *     bytes, no file created, ...), no request or message is half-registered, and no object is
+ *     left behind: a probe makes four objects of each kind and compares their table indices
+ *     (docs/decisions.md D1) with those it got before, so an object published by a failed call
+ *     shows;
  *   - on success what it made is freed again.
  * Under ASan (./test.sh's last stage) it also shows that nothing leaks.
  *
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c_check.h"
 #include "fatal_child.h"
@@ -42,15 +45,17 @@ static int persistent;
 static long injected, attempts;
 
 /* ---- the error handlers: which one each failure went through ---- */
-enum { H_SELF, H_WORK, H_WIN, H_SESSION, H_WORLD, H_COUNT };
+enum { H_SELF, H_WORK, H_WIN, H_SESSION, H_WORLD, H_FILE, H_COUNT };
 static const char *const handler_names[H_COUNT] = {"MPI_COMM_SELF's", "the communicator's", "the window's",
-                                                   "the session's", "MPI_COMM_WORLD's"};
+                                                   "the session's", "MPI_COMM_WORLD's", "the file's"};
 static int calls[H_COUNT], last_code[H_COUNT];
 static void on_self(MPI_Comm *c, int *code, ...) { (void)c; ++calls[H_SELF]; last_code[H_SELF] = *code; }
 static void on_work(MPI_Comm *c, int *code, ...) { (void)c; ++calls[H_WORK]; last_code[H_WORK] = *code; }
 static void on_world(MPI_Comm *c, int *code, ...) { (void)c; ++calls[H_WORLD]; last_code[H_WORLD] = *code; }
 static void on_win(MPI_Win *w, int *code, ...) { (void)w; ++calls[H_WIN]; last_code[H_WIN] = *code; }
 static void on_session(MPI_Session *s, int *code, ...) { (void)s; ++calls[H_SESSION]; last_code[H_SESSION] = *code; }
+/* MPI_FILE_NULL's and so every file's (a file gets MPI_FILE_NULL's handler when opened, D107). */
+static void on_file(MPI_File *f, int *code, ...) { (void)f; ++calls[H_FILE]; last_code[H_FILE] = *code; }
 
 /* ---- the objects the routines work on ---- */
 static MPI_Comm work, cart;
@@ -666,6 +671,88 @@ static int op_f_type_indexed_c(void) {
   return f_ierr;
 }
 
+/* files (D107): a file open throughout (fh), and one each MPI_File_open makes */
+static MPI_File fh, out_file;
+static char file_path[64], open_path[64];
+static const int file_data[4] = {1, 2, 3, 4};
+static int file_same(void) {  /* the file holds file_data, nothing else */
+  int got[5] = {0, 0, 0, 0, 0};
+  MPI_Status st;
+  int n = -1;
+  OK(MPI_File_read_at(fh, 0, got, 5, MPI_INT, &st));
+  OK(MPI_Get_count(&st, MPI_INT, &n));
+  return n == 4 && memcmp(got, file_data, sizeof file_data) == 0;
+}
+static int op_file_open(void) {
+  out_file = (MPI_File)(uintptr_t)0x1234;
+  return MPI_File_open(work, open_path, MPI_MODE_CREATE | MPI_MODE_RDWR, inf, &out_file);
+}
+static void check_file_open(int failed) {
+  if (failed) {
+    CHECK(out_file == MPI_FILE_NULL, "%s: a failed call gave a file", routine);
+    FILE *f = fopen(open_path, "r");
+    CHECK(f == NULL, "%s: a failed call created the file", routine);
+    if (f) fclose(f);
+    remove(open_path);
+  } else {
+    OK(MPI_File_close(&out_file));
+    OK(MPI_File_delete(open_path, MPI_INFO_NULL));
+  }
+}
+static int op_file_set_view(void) { return MPI_File_set_view(fh, 4, MPI_INT, base, "native", inf); }
+static void check_file_set_view(int failed) {
+  MPI_Offset at = -1;
+  OK(MPI_File_get_byte_offset(fh, 1, &at));
+  if (failed) CHECK(at == 1, "%s: a failed call changed the view (etype 1 at byte %lld)", routine, (long long)at);
+  else CHECK(at == 12, "%s: etype 1 of the view at byte %lld, not 12", routine, (long long)at);
+  OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+  CHECK(file_same(), "%s: the file changed", routine);
+}
+static MPI_Datatype view_etype, view_ftype;
+static int op_file_get_view(void) {
+  char rep[MPI_MAX_DATAREP_STRING];
+  MPI_Offset disp = -1;
+  view_etype = view_ftype = (MPI_Datatype)(uintptr_t)0x1234;
+  return MPI_File_get_view(fh, &disp, &view_etype, &view_ftype, rep);
+}
+static void check_file_get_view(int failed) {
+  if (failed) return;  /* (no datatype left behind: the probe) */
+  CHECK(view_etype == MPI_INT, "%s: the etype is not MPI_INT", routine);
+  OK(MPI_Type_free(&view_ftype));
+}
+static int op_file_get_info(void) { out_info = (MPI_Info)(uintptr_t)0x1234; return MPI_File_get_info(fh, &out_info); }
+static int op_file_get_group(void) { out_group = (MPI_Group)(uintptr_t)0x1234; return MPI_File_get_group(fh, &out_group); }
+static int op_file_write_strided(void) {  /* through a packing buffer: every other int of a vector */
+  static const int mem[3] = {9, -1, 9};
+  MPI_Status st;
+  return MPI_File_write_at(fh, 0, mem, 1, base, &st);
+}
+static void check_file_write(int failed) {
+  if (failed) {
+    CHECK(file_same(), "%s: a failed call changed the file", routine);
+  } else {
+    MPI_Status st;
+    OK(MPI_File_write_at(fh, 0, file_data, 4, MPI_INT, &st));
+  }
+}
+static int op_file_iwrite_at(void) {
+  out_req = (MPI_Request)(uintptr_t)0x1234;
+  static const int mem[2] = {9, 9};
+  return MPI_File_iwrite_at(fh, 0, mem, 2, MPI_INT, &out_req);
+}
+static void check_file_iwrite_at(int failed) {
+  if (failed) {
+    CHECK(out_req == MPI_REQUEST_NULL, "%s: a failed call gave a request", routine);
+  } else {
+    MPI_Status st;
+    int n = -1;
+    OK(MPI_Wait(&out_req, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &n));
+    CHECK(n == 2, "%s: the request's status counts %d ints, not 2", routine, n);
+  }
+  check_file_write(failed);
+}
+
 static void run_all(void) {
   info_take(inf, &inf_before);
   hints_take(work, &hints_before);
@@ -740,6 +827,16 @@ static void run_all(void) {
   sweep("MPI_Session_get_info", H_SESSION, NULL, op_session_get_info, check_info_out);
   sweep("MPI_Group_from_session_pset", H_SESSION, NULL, op_group_from_pset, check_group_out);
   sweep("MPI_Comm_create_from_group", H_SELF, NULL, op_comm_create_from_group, check_comm_out);
+  /* files (D107) */
+  sweep("MPI_File_open", H_FILE, NULL, op_file_open, check_file_open);
+  sweep("MPI_File_set_view", H_FILE, NULL, op_file_set_view, check_file_set_view);
+  OK(MPI_File_set_view(fh, 0, MPI_INT, base, "native", MPI_INFO_NULL));
+  sweep("MPI_File_get_view", H_FILE, NULL, op_file_get_view, check_file_get_view);
+  OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+  sweep("MPI_File_get_info", H_FILE, NULL, op_file_get_info, check_info_out);
+  sweep("MPI_File_get_group", H_FILE, NULL, op_file_get_group, check_group_out);
+  sweep("MPI_File_write_at", H_FILE, NULL, op_file_write_strided, check_file_write);
+  sweep("MPI_File_iwrite_at", H_FILE, NULL, op_file_iwrite_at, check_file_iwrite_at);
 }
 
 /* ---- D85: the runtime's own setup ---- */
@@ -902,7 +999,18 @@ int main(int argc, char **argv) {
   OK(MPI_Session_create_errhandler(on_session, &session_eh));
   OK(MPI_Session_init(MPI_INFO_NULL, session_eh, &sess));
   OK(MPI_Group_from_session_pset(sess, "mpi://SELF", &pset_group));
+  OK(MPI_File_create_errhandler(on_file, &eh));
+  OK(MPI_File_set_errhandler(MPI_FILE_NULL, eh));
+  OK(MPI_Errhandler_free(&eh));
+  snprintf(file_path, sizeof file_path, "/tmp/mpiattr-D65-%ld.dat", (long)getpid());
+  snprintf(open_path, sizeof open_path, "/tmp/mpiattr-D65-%ld-open.dat", (long)getpid());
+  OK(MPI_File_open(work, file_path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+  {
+    MPI_Status st;
+    OK(MPI_File_write_at(fh, 0, file_data, 4, MPI_INT, &st));
+  }
   for (persistent = 0; persistent < 2; ++persistent) run_all();
+  OK(MPI_File_close(&fh));
   OK(MPI_Group_free(&pset_group));
   OK(MPI_Session_finalize(&sess));
   OK(MPI_Errhandler_free(&session_eh));
