@@ -555,11 +555,12 @@ status file_close(handle_t& fh) {
     g_files.erase(it);
   }
   std::lock_guard lock(f->mu);
-  const int rc = ::close(f->fd);
-  const int err = errno;
+  // MPI-4.1 §15.2.2: "first synchronizes file state (equivalent to performing an MPI_FILE_SYNC)".
+  int err = ::fsync(f->fd) == 0 || errno == EINVAL || errno == EROFS ? 0 : errno;
+  if (::close(f->fd) != 0 && err == 0) err = errno;
   fh = h::file_null;
   if (f->amode & MPI_MODE_DELETE_ON_CLOSE) ::unlink(f->path.c_str());
-  if (rc != 0) return io_failure(err, "closing", f->path);
+  if (err != 0) return io_failure(err, "closing", f->path);
   return status::ok();
 }
 
