@@ -36,22 +36,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cxx_diff_lines.h"
+
 namespace {
-
-void line(const char* label, const std::string& value)
-{
-    std::printf("%s: %s\n", label, value.c_str());
-    std::fflush(stdout);
-}
-
-void line(const char* label, long value) { line(label, std::to_string(value)); }
-
-std::string ints(const int* v, int n)
-{
-    std::string s;
-    for (int i = 0; i < n; i++) s += (i ? " " : "") + std::to_string(v[i]);
-    return s;
-}
 
 void fill(int* v, int n, int value)
 {
