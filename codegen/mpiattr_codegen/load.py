@@ -226,7 +226,8 @@ def load(spec_dir: str | Path) -> Spec:
     c = docs["constants.toml"]
     o = "spec/constants.toml"
     _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
-                    "datatype", "integers", "since", "removed", "c_integers", "c_enum", "c_handle"}, o)
+                    "datatype", "integers", "since", "removed", "c_integers", "c_enum", "c_handle",
+                    "c_alias"}, o)
     keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
                                value_kind=k["value_kind"], ref=k["ref"])
                  for k in c["predefined_key"])
@@ -268,6 +269,12 @@ def load(spec_dir: str | Path) -> Spec:
     for h in c.get("c_handle", []):
         _check_keys(h, {"name", "type", "value"}, f"{o}: c_handle {h.get('name', '?')}")
         c_handles.append((_need(h, "name", o), _need(h, "type", o), _need(h, "value", o)))
+    # Other implementations' C names for standard ones, which programs written for them use
+    # (ROMIO's MPIO_Request, ...): mpi.h defines each as the standard name (D107).
+    c_aliases = []
+    for a in c.get("c_alias", []):
+        _check_keys(a, {"name", "of"}, f"{o}: c_alias {a.get('name', '?')}")
+        c_aliases.append((_need(a, "name", o), a.get("of", "")))
     since = dict(c.get("since", {}))
     known = {e.name for e in errs} | set(c["integers"])
     if unknown := set(since) - known:
@@ -283,7 +290,7 @@ def load(spec_dir: str | Path) -> Spec:
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
                 since=tuple(sorted(since.items())), removed=tuple(removed),
                 c_integers=tuple(c.get("c_integers", {}).items()), c_enums=tuple(c_enums),
-                c_handles=tuple(c_handles),
+                c_handles=tuple(c_handles), c_aliases=tuple(c_aliases),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
                 files=tuple(str(f) for f in files), fortran_routines=tuple(fortran_routines),
                 callback_large_forms=callback_large)

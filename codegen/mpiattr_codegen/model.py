@@ -255,6 +255,8 @@ class Spec:
     c_integers: tuple[tuple[str, int], ...] = ()
     c_enums: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     c_handles: tuple[tuple[str, str, int], ...] = ()
+    # (name, standard name it stands for; empty: a macro defined empty) (D107).
+    c_aliases: tuple[tuple[str, str], ...] = ()
     # The large-count forms MPI_X_c (docs/decisions.md D47), derived from the routines.
     large_forms: tuple[Function, ...] = ()
     # The routines of the Fortran bindings only (spec/fortran.toml, docs/decisions.md D51).

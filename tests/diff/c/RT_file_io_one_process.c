@@ -18,6 +18,7 @@
  *   item);
  * - §15.5: "external32" (big-endian on disk) and an unknown representation
  *   (MPI_ERR_UNSUPPORTED_DATAREP); §15.6.1 _set_atomicity;
+ * - ROMIO's MPIO_Request, MPIO_Test and MPIO_Wait, which both peers' mpi.h define;
  * - §15.7, §10.3.3, §15.8: a file's error handler is the default one at open, set, get and
  *   called; I/O error classes by name;
  * - MPI_File_c2f and _f2c (§20.3.4); the large-count MPI_File_read_at_c (MPI-4.0) where the
@@ -687,6 +688,22 @@ static void nonblocking(void)
     complete("iread_at_all 0", &req, true, MPI_INT);
     ints("iread_at_all 0, values", r, 13);
     fact("nonblocking file size", size_of(fh));
+    /* ROMIO's names from before generalized requests, which programs written for MPICH and Open
+     * MPI still use: both define them in mpi.h as MPI_Request, MPI_Test, MPI_Wait (D107). */
+    MPIO_Request mreq;
+    MPI_Status st;
+    int flag = 0, n = -1;
+    fill(r, 16, -1);
+    err("MPIO_Request iread_at 4", MPI_File_iread_at(fh, 4, r, 2, MPI_INT, &mreq));
+    for (long i = 0; !flag && i < 100000000; ++i)
+        CHECK(MPIO_Test(&mreq, &flag, &st));
+    CHECK(MPI_Get_count(&st, MPI_INT, &n));
+    fact("MPIO_Test, count", n);
+    ints("MPIO_Test, values", r, 2);
+    err("MPIO_Request iwrite_at 48", MPI_File_iwrite_at(fh, 48, w + 12, 1, MPI_INT, &mreq));
+    err("MPIO_Wait", MPIO_Wait(&mreq, &st));
+    CHECK(MPI_Get_count(&st, MPI_INT, &n));
+    fact("MPIO_Wait, count", n);
     CHECK(MPI_File_close(&fh));
 }
 
