@@ -97,7 +97,7 @@ status io_failure(int err, const char* doing, const std::string& path) {
 // MPICH use them. A known prefix is dropped; any other name is the path itself (D107).
 std::string path_of(const char* filename) {
   static const char* const kPrefixes[] = {"ufs:", "nfs:", "testfs:", "pvfs2:", "lustre:", "gpfs:", "panfs:",
-                                          "xfs:", "daos:", "ime:", "quobytefs:", "file:"};
+                                          "xfs:", "daos:", "ime:", "quobytefs:"};
   for (const char* p : kPrefixes) {
     const std::size_t n = std::strlen(p);
     if (std::strncmp(filename, p, n) == 0 && filename[n] != '\0') return std::string(filename + n);
