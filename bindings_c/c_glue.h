@@ -165,18 +165,18 @@ class call {
   // (raise_file_error).
   void target_file(handle_t file) {
     on_file_ = true;
-    file_ = file;
+    object_ = file;
   }
   // A session routine: errors go to the session's handler, or to the no-object handler when
   // `session` is not a live session (raise_session_error, D49).
   void target_session(handle_t session) {
     on_session_ = true;
-    session_ = session;
+    object_ = session;
   }
   // MPI_Session_init: errors go to its errhandler argument (MPI-4.1 §11.3.1), once looked up.
   void target_session_init(errhandler_object* given) {
     on_session_ = true;
-    session_ = to_handle(MPI_SESSION_NULL);
+    object_ = to_handle(MPI_SESSION_NULL);
     given_ = given;
   }
 
@@ -231,8 +231,8 @@ class call {
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return fail(pending_); }
   int fail(status st) {
-    if (on_session_) return raise_session_error(session_, st, routine_, given_);
-    return on_file_ ? raise_file_error(file_, st, routine_) : raise_error(target_, st, routine_);
+    if (on_session_) return raise_session_error(object_, st, routine_, given_);
+    return on_file_ ? raise_file_error(object_, st, routine_) : raise_error(target_, st, routine_);
   }
 
  private:
@@ -264,9 +264,8 @@ class call {
   const char* routine_;
   const attr_object* target_ = nullptr;
   bool on_file_ = false;
-  handle_t file_ = gen::handle::file_null;
   bool on_session_ = false;
-  handle_t session_ = 0;
+  handle_t object_ = 0;  // the file's (on_file_) or the session's (on_session_) whose handler errors go to
   errhandler_object* given_ = nullptr;
   status pending_;
 };
