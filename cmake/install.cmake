@@ -1,7 +1,8 @@
 # What `cmake --install build --prefix P` puts into P, besides what the folders install themselves
 # (the Fortran headers and modules, the wrappers and mpiattr-run, the host-mode libraries):
 #   lib/         libmpiattr and libmpiattr_cxx (versioned, with SONAME)
-#   include/     mpi.h and mpicxx.h (mpi.h includes nothing else of mpiattr's)
+#   include/     mpi.h, mpio.h (ROMIO's name; it includes mpi.h) and mpicxx.h (mpi.h includes nothing
+#                else of mpiattr's)
 #   lib/cmake/mpiattr/   the CMake package: find_package(mpiattr) gives mpiattr::mpiattr (C),
 #                mpiattr::cxx, mpiattr::fortran, mpiattr::<host> and mpiattr::cxx_<host>
 #   lib/pkgconfig/       mpiattr.pc, mpiattr-cxx.pc, mpiattr-fort.pc
@@ -14,7 +15,8 @@ install(TARGETS mpiattr EXPORT mpiattrTargets)
 if(TARGET mpiattr_cxx)
   install(TARGETS mpiattr_cxx EXPORT mpiattrTargets)
 endif()
-install(FILES ${MPIATTR_GEN_DIR}/include/mpi.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${MPIATTR_GEN_DIR}/include/mpi.h ${MPIATTR_GEN_DIR}/include/mpio.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET mpiattr_cxx_generated)
   install(FILES ${MPIATTR_GEN_DIR}/include/mpicxx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endif()

@@ -14,9 +14,12 @@
  *     _end then gives its status;
  *   - a file's error handler is MPI_FILE_NULL's at open; changing MPI_FILE_NULL's later does not
  *     reach it; a closed file's handle is MPI_ERR_FILE, raised on MPI_FILE_NULL's handler;
- *   - MPI_File_get_info gives back the hints given, and MPI_File_set_info merges.
+ *   - MPI_File_get_info gives back the hints given, and MPI_File_set_info merges;
+ *   - mpio.h exists, and MPIO_REQUEST_NULL (MPICH's, beside the names both hosts have) is
+ *     MPI_REQUEST_NULL.
  * Exit status 0: passed. */
 #include <mpi.h>
+#include <mpio.h> /* ROMIO's header, as programs written for MPICH include it (D107) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +171,11 @@ int main(int argc, char **argv) {
   OK(MPI_Errhandler_free(&null_eh));
   OK(MPI_Errhandler_free(&file_eh));
 
+  MPIO_Request req = MPIO_REQUEST_NULL;
+  CHECK(req == MPI_REQUEST_NULL, "MPIO_REQUEST_NULL is not MPI_REQUEST_NULL");
+  OK(MPI_File_iread_at(fh, 0, r, 1, MPI_INT, &req));
+  OK(MPIO_Wait(&req, &st));
+  CHECK(r[0] == 7 && req == MPI_REQUEST_NULL, "MPIO_Wait: %d", r[0]);
   OK(MPI_File_close(&fh));
   OK(MPI_File_delete(path, MPI_INFO_NULL));
   CHECK(rmdir(dir) == 0, "the directory was not empty");

@@ -12,6 +12,7 @@ from ..model import Callback, Function, Param, PredefinedCallback, Spec
 
 OUTPUTS = [
     ("c/mpi.h.j2", "include/mpi.h"),
+    ("c/mpio.h.j2", "include/mpio.h"),
     ("c/functions.cc.j2", "src/bindings_c/functions.cc"),
     ("c/predefined.cc.j2", "src/bindings_c/predefined.cc"),
 ]
