@@ -44,35 +44,7 @@
 
 #include "diff_util.h"
 
-/* Error class names: the I/O classes (§15.8) and MPI_ERR_COUNT, then errclass_name. */
-static const char *io_class_name(int rc)
-{
-    int c;
-    if (rc == MPI_SUCCESS || rc < 0 || MPI_Error_class(rc, &c) != MPI_SUCCESS)
-        return errclass_name(rc);
-#define IO_CLASS(x) if (c == x) return #x
-    IO_CLASS(MPI_ERR_FILE);
-    IO_CLASS(MPI_ERR_NOT_SAME);
-    IO_CLASS(MPI_ERR_AMODE);
-    IO_CLASS(MPI_ERR_UNSUPPORTED_DATAREP);
-    IO_CLASS(MPI_ERR_UNSUPPORTED_OPERATION);
-    IO_CLASS(MPI_ERR_NO_SUCH_FILE);
-    IO_CLASS(MPI_ERR_FILE_EXISTS);
-    IO_CLASS(MPI_ERR_BAD_FILE);
-    IO_CLASS(MPI_ERR_ACCESS);
-    IO_CLASS(MPI_ERR_NO_SPACE);
-    IO_CLASS(MPI_ERR_QUOTA);
-    IO_CLASS(MPI_ERR_READ_ONLY);
-    IO_CLASS(MPI_ERR_FILE_IN_USE);
-    IO_CLASS(MPI_ERR_DUP_DATAREP);
-    IO_CLASS(MPI_ERR_CONVERSION);
-    IO_CLASS(MPI_ERR_IO);
-    IO_CLASS(MPI_ERR_COUNT);
-#undef IO_CLASS
-    return errclass_name(rc);
-}
-
-static void err(const char *label, int rc) { printf("%s: %s\n", label, io_class_name(rc)); }
+static void err(const char *label, int rc) { printf("%s: %s\n", label, errclass_name(rc)); }
 
 static void ints(const char *label, const int *v, int n)
 {
@@ -109,7 +81,7 @@ static void count_fact(const char *label, const MPI_Status *st, MPI_Datatype t)
     int n = -2;
     int rc = MPI_Get_count(st, t, &n);
     if (rc != MPI_SUCCESS)
-        printf("%s: MPI_Get_count %s\n", label, io_class_name(rc));
+        printf("%s: MPI_Get_count %s\n", label, errclass_name(rc));
     else if (n == MPI_UNDEFINED)
         printf("%s: MPI_UNDEFINED\n", label);
     else
@@ -121,7 +93,7 @@ static void elements_fact(const char *label, const MPI_Status *st, MPI_Datatype 
     int n = -2;
     int rc = MPI_Get_elements(st, t, &n);
     if (rc != MPI_SUCCESS)
-        printf("%s: MPI_Get_elements %s\n", label, io_class_name(rc));
+        printf("%s: MPI_Get_elements %s\n", label, errclass_name(rc));
     else if (n == MPI_UNDEFINED)
         printf("%s: MPI_UNDEFINED\n", label);
     else

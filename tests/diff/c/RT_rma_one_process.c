@@ -11,25 +11,7 @@
 
 #include "diff_util.h"
 
-static const char *cls(int rc)
-{
-    int c;
-    if (rc == MPI_SUCCESS || MPI_Error_class(rc, &c) != MPI_SUCCESS)
-        return errclass_name(rc);
-#define RMA_CLASS(x) if (c == x) return #x
-    RMA_CLASS(MPI_ERR_RMA_SYNC);
-    RMA_CLASS(MPI_ERR_RMA_RANGE);
-    RMA_CLASS(MPI_ERR_RMA_FLAVOR);
-    RMA_CLASS(MPI_ERR_RMA_ATTACH);
-    RMA_CLASS(MPI_ERR_RMA_CONFLICT);
-    RMA_CLASS(MPI_ERR_LOCKTYPE);
-    RMA_CLASS(MPI_ERR_DISP);
-    RMA_CLASS(MPI_ERR_COUNT);
-#undef RMA_CLASS
-    return errclass_name(rc);
-}
-
-static void err(const char *label, int rc) { printf("%s: %s\n", label, cls(rc)); }
+static void err(const char *label, int rc) { printf("%s: %s\n", label, errclass_name(rc)); }
 
 static void ints(const char *label, const int *v, int n)
 {
@@ -336,10 +318,10 @@ int main(int argc, char **argv)
     int rc = shared == MPI_WIN_NULL ? -1 : MPI_Win_set_errhandler(shared, MPI_ERRORS_RETURN);
     if (rc == MPI_SUCCESS)
         rc = MPI_Win_shared_query(shared, 0, &qsize, &qunit, &qbase);
-    printf("shared_query 0: %s %ld %d %d\n", cls(rc), (long)qsize, qunit, qbase == base);
+    printf("shared_query 0: %s %ld %d %d\n", errclass_name(rc), (long)qsize, qunit, qbase == base);
     if (rc == MPI_SUCCESS)
         rc = MPI_Win_shared_query(shared, MPI_PROC_NULL, &qsize, &qunit, &qbase);
-    printf("shared_query MPI_PROC_NULL: %s %ld %d %d\n", cls(rc), (long)qsize, qunit, qbase == base);
+    printf("shared_query MPI_PROC_NULL: %s %ld %d %d\n", errclass_name(rc), (long)qsize, qunit, qbase == base);
     err("shared_query 1", shared == MPI_WIN_NULL ? -1 : MPI_Win_shared_query(shared, 1, &qsize, &qunit, &qbase));
     if (shared != MPI_WIN_NULL)
         MPI_Win_free(&shared);
