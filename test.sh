@@ -119,9 +119,9 @@ stage D62-icount-guard /usr/bin/python3 bench/icount.py --build-dir build -j"$jo
 stage bench-smoke /usr/bin/python3 bench/run.py --quick --mpiattr-prefix build
 
 stage tsan-configure joined tsan-configure
-stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_d35_keyval_x_threads test_native_map
+stage tsan-build cmake --build build-tsan -j"$jobs" --target test_r11_threads test_d20_lazy_keyval_counts test_d35_keyval_x_threads test_native_map c_D107_file_threads
 stage tsan-build-has-no-warnings no_warnings "$log"
-stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(R11_|D20\.|D35\.|record_table\.)'"
+stage tsan-ctest bash -c "cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(R11_|D20\.|D35\.|record_table\.|c_D107_file_threads$)'"
 
 # Last: CI reads ctest's closing lines.
 stage asan-configure joined asan-configure
