@@ -44,6 +44,9 @@ status dup_comm(comm_object& comm, handle_t& newcomm, bool with_info = false, ha
   return st;
 }
 
+
+}  // namespace
+
 status new_group(int size, handle_t& out) {
   if (size == 0) {
     out = h::group_empty;
@@ -53,8 +56,6 @@ status new_group(int size, handle_t& out) {
   g->size = size;
   return insert_new(rt().groups, g, out, "groups");
 }
-
-}  // namespace
 
 namespace api {
 

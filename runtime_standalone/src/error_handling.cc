@@ -92,8 +92,7 @@ int raise_file_error(handle_t file, status st, const char* routine) {
   if (!rt().usable()) {
     eh = builtin_eh(h::errors_are_fatal);
     file = h::file_null;
-  } else if (file != h::file_null && (eh = file_eh_of(file)) != nullptr) {
-  } else {
+  } else if (file == h::file_null || (eh = file_eh_of(file)) == nullptr) {
     eh = file_default_eh();
     file = h::file_null;
   }

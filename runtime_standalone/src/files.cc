@@ -46,7 +46,7 @@ struct file_record {
   std::string path;  // as opened (without a file-system prefix): MPI_MODE_DELETE_ON_CLOSE deletes it
   int amode = 0;
   std::atomic<errhandler_object*> errhandler{nullptr};
-  std::vector<std::pair<std::string, std::string>> hints;  // kept and ignored (D29)
+  hint_list hints;  // kept and ignored (D29)
   std::int64_t disp = 0;
   type_part etype, filetype;  // as given to MPI_File_set_view (the program may free them)
   std::string datarep = "native";
@@ -69,11 +69,32 @@ std::shared_ptr<file_record> find_file(handle_t fh) {
   return it == g_files.end() ? nullptr : it->second;
 }
 
-status check_file(handle_t fh, std::shared_ptr<file_record>& out) {
-  out = find_file(fh);
-  if (out != nullptr) return status::ok();
+// A handle that names no open file.
+status no_file(handle_t fh) {
   if (fh == h::file_null) return fail(MPI_ERR_FILE, "the file handle is MPI_FILE_NULL");
   return fail(MPI_ERR_FILE, "0x%x is not a file handle (never opened, or closed)", fh);
+}
+
+status check_file(handle_t fh, std::shared_ptr<file_record>& out) {
+  out = find_file(fh);
+  return out != nullptr ? status::ok() : no_file(fh);
+}
+
+// A file's individual file pointer, which a file opened MPI_MODE_SEQUENTIAL has not (MPI-4.1
+// §15.2.1; §15.8 names MPI_ERR_UNSUPPORTED_OPERATION for it).
+status check_individual_pointer(const file_record& f) {
+  if (!(f.amode & MPI_MODE_SEQUENTIAL)) return status::ok();
+  return fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL: it has no individual "
+              "file pointer (MPI-4.1 section 15.2.1)");
+}
+
+// MPI_File_set_size and _preallocate: a size, on a file that is written and not sequential.
+status check_resize(const file_record& f, std::int64_t size) {
+  if (size < 0) return fail(MPI_ERR_ARG, "size %lld is negative", static_cast<long long>(size));
+  if (f.amode & MPI_MODE_RDONLY) return fail(MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
+  if (f.amode & MPI_MODE_SEQUENTIAL)
+    return fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL (MPI-4.1 section 15.2.1)");
+  return status::ok();
 }
 
 // The class and text of a failed system call on `path`.
@@ -458,20 +479,7 @@ status new_position(const file_record& f, std::int64_t current, std::int64_t off
 
 status merge_hints(file_record& f, handle_t info) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  info_object* o = rt().infos.lookup(info);
-  if (o == nullptr) return status::ok();
-  std::vector<std::pair<std::string, std::string>> given;
-  {
-    std::lock_guard lock(o->mu);
-    given = o->pairs;
-  }
-  auto hints = f.hints;  // merged in a copy, which replaces them once made (D65)
-  for (auto& kv : given) {
-    auto it = std::find_if(hints.begin(), hints.end(), [&](const auto& h) { return h.first == kv.first; });
-    if (it != hints.end()) it->second = std::move(kv.second);
-    else hints.push_back(std::move(kv));
-  }
-  f.hints.swap(hints);
+  f.hints = merged_hints(f.hints, pairs_of(info));  // (out of memory: the hints as they were, D65)
   return status::ok();
 }
 
@@ -548,9 +556,7 @@ status file_close(handle_t& fh) {
   {
     std::lock_guard lock(g_files_mu);
     auto it = g_files.find(fh);
-    if (it == g_files.end())
-      return fh == h::file_null ? fail(MPI_ERR_FILE, "the file handle is MPI_FILE_NULL")
-                                : fail(MPI_ERR_FILE, "0x%x is not a file handle (never opened, or closed)", fh);
+    if (it == g_files.end()) return no_file(fh);
     f = std::move(it->second);
     g_files.erase(it);
   }
@@ -573,10 +579,7 @@ status file_delete(const char* filename, handle_t info) {
 
 status file_set_size(handle_t fh, std::int64_t size) {
   return with_file(fh, [&](file_record& f) {
-    if (size < 0) return fail(MPI_ERR_ARG, "size %lld is negative", static_cast<long long>(size));
-    if (f.amode & MPI_MODE_RDONLY) return fail(MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
-    if (f.amode & MPI_MODE_SEQUENTIAL)
-      return fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL (MPI-4.1 section 15.2.1)");
+    if (status st = check_resize(f, size); !st.is_ok()) return st;
     if (::ftruncate(f.fd, static_cast<off_t>(size)) != 0) return io_failure(errno, "resizing", f.path);
     return status::ok();
   });
@@ -584,10 +587,7 @@ status file_set_size(handle_t fh, std::int64_t size) {
 
 status file_preallocate(handle_t fh, std::int64_t size) {
   return with_file(fh, [&](file_record& f) {
-    if (size < 0) return fail(MPI_ERR_ARG, "size %lld is negative", static_cast<long long>(size));
-    if (f.amode & MPI_MODE_RDONLY) return fail(MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
-    if (f.amode & MPI_MODE_SEQUENTIAL)
-      return fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL (MPI-4.1 section 15.2.1)");
+    if (status st = check_resize(f, size); !st.is_ok()) return st;
     const std::int64_t now = file_size(f.fd);
     if (now < 0) return io_failure(errno, "finding the size of", f.path);
     if (size <= now) return status::ok();  // never shorter (MPI-4.1 §15.2.5)
@@ -609,9 +609,7 @@ status file_get_size(handle_t fh, std::int64_t& size) {
 status file_get_group(handle_t fh, handle_t& group) {
   std::shared_ptr<file_record> f;
   if (status st = check_file(fh, f); !st.is_ok()) return st;
-  auto* g = new group_object;
-  g->size = 1;
-  return insert_new(rt().groups, g, group, "groups");
+  return new_group(1, group);
 }
 
 status file_get_amode(handle_t fh, int& amode) {
@@ -626,14 +624,14 @@ status file_set_info(handle_t fh, handle_t info) {
 }
 
 status file_get_info(handle_t fh, handle_t& info_used) {
-  auto o = std::make_unique<info_object>();
+  hint_list hints;
   if (status st = with_file(fh, [&](file_record& f) {
-        o->pairs = f.hints;  // (out of memory: `o` goes, D65)
+        hints = f.hints;
         return status::ok();
       });
       !st.is_ok())
     return st;
-  return insert_new(rt().infos, o.release(), info_used, "info objects");
+  return new_info(std::move(hints), info_used);
 }
 
 status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_object& filetype, const char* datarep,
@@ -739,9 +737,7 @@ status file_sync(handle_t fh) {
 
 status file_seek(handle_t fh, std::int64_t offset, int whence) {
   return with_file(fh, [&](file_record& f) {
-    if (f.amode & MPI_MODE_SEQUENTIAL)
-      return fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL: it has no individual "
-                  "file pointer to move (MPI-4.1 section 15.2.1)");
+    if (status st = check_individual_pointer(f); !st.is_ok()) return st;
     return new_position(f, f.individual, offset, whence, f.individual);
   });
 }
@@ -757,9 +753,7 @@ status file_seek_shared(handle_t fh, std::int64_t offset, int whence) {
 
 status file_get_position(handle_t fh, std::int64_t& offset) {
   return with_file(fh, [&](file_record& f) {
-    if (f.amode & MPI_MODE_SEQUENTIAL)
-      return fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL: it has no individual "
-                  "file pointer (MPI-4.1 section 15.2.1)");
+    if (status st = check_individual_pointer(f); !st.is_ok()) return st;
     offset = f.individual;
     return status::ok();
   });

@@ -21,7 +21,6 @@ namespace mpiattr {
 // create start without, free forgets them. The table is read only while some communicator has
 // hints, so programs without them pay one relaxed load per dup and free.
 namespace {
-using hint_list = std::vector<std::pair<std::string, std::string>>;
 std::mutex g_hints_mu;
 std::unordered_map<const comm_object*, std::shared_ptr<const hint_list>> g_hints;
 std::atomic<std::size_t> g_hints_live{0};
@@ -41,15 +40,31 @@ void set_hints(const comm_object& c, std::shared_ptr<const hint_list> h) {
     g_hints[&c] = std::move(h);
   g_hints_live.store(g_hints.size(), std::memory_order_release);
 }
+}  // namespace
 
-// An info's pairs, or none for MPI_INFO_NULL (the caller checked the handle).
 hint_list pairs_of(handle_t info) {
   info_object* o = rt().infos.lookup(info);
   if (o == nullptr) return {};
   std::lock_guard lock(o->mu);
   return o->pairs;
 }
-}  // namespace
+
+hint_list merged_hints(hint_list kept, hint_list given) {
+  for (auto& kv : given) {
+    auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& m) { return m.first == kv.first; });
+    if (it != kept.end())
+      it->second = std::move(kv.second);
+    else
+      kept.push_back(std::move(kv));
+  }
+  return kept;
+}
+
+status new_info(hint_list pairs, handle_t& out) {
+  auto* o = new info_object;  // (out of memory: nothing made, D65)
+  o->pairs = std::move(pairs);
+  return insert_new(rt().infos, o, out, "info objects");
+}
 
 void comm_hints_copy(const comm_object& from, comm_object& to) {
   if (auto h = hints_of(from)) set_hints(to, std::move(h));
@@ -95,12 +110,6 @@ const std::string* find_value(const info_object& o, const char* key) {
   for (const auto& kv : o.pairs)
     if (kv.first == key) return &kv.second;
   return nullptr;
-}
-
-status new_info(std::vector<std::pair<std::string, std::string>> pairs, handle_t& out) {
-  auto* o = new info_object;
-  o->pairs = std::move(pairs);
-  return insert_new(rt().infos, o, out, "info objects");
 }
 
 }  // namespace
@@ -223,16 +232,8 @@ status info_free(handle_t& info) {
 // Updates the hints info gives and keeps the others (MPI-4.1 §8.4.4); MPI_INFO_NULL gives none.
 status comm_set_info(comm_object& comm, handle_t info) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  hint_list merged;
-  if (auto h = hints_of(comm)) merged = *h;
-  for (auto& kv : pairs_of(info)) {
-    auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == kv.first; });
-    if (it != merged.end())
-      it->second = std::move(kv.second);
-    else
-      merged.push_back(std::move(kv));
-  }
-  set_hints(comm, std::make_shared<const hint_list>(std::move(merged)));
+  auto h = hints_of(comm);
+  set_hints(comm, std::make_shared<const hint_list>(merged_hints(h ? *h : hint_list{}, pairs_of(info))));
   return status::ok();
 }
 

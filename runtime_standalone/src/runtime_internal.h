@@ -119,6 +119,18 @@ struct unpublished {
   }
 };
 
+// ---- hints (MPI-4.1 §11; D29: kept, and ignored) ----
+using hint_list = std::vector<std::pair<std::string, std::string>>;
+// An info's pairs, none for MPI_INFO_NULL (the caller checked the handle: check_info; info.cc).
+hint_list pairs_of(handle_t info);
+// `kept` with `given` merged in, as MPI_XXX_set_info merges: a key given replaces its value, a new
+// key comes last. Built apart, so that out of memory leaves the caller's hints as they were (D65).
+hint_list merged_hints(hint_list kept, hint_list given);
+// A new group of `size` processes (0: MPI_GROUP_EMPTY; else 1, the process; communicators.cc).
+status new_group(int size, handle_t& out);
+// A new info holding `pairs` (MPI_XXX_get_info, MPI_Info_create, ...).
+status new_info(hint_list pairs, handle_t& out);
+
 // An info argument that hints may be given in: MPI_INFO_NULL or a live info (MPI-4.1 §11).
 inline status check_info(handle_t info) {
   if (info == h::info_null || rt().infos.lookup(info) != nullptr) return status::ok();

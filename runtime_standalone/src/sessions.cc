@@ -77,12 +77,6 @@ int thread_level_of(const std::string& name) {
   return -1;
 }
 
-status new_info(std::vector<std::pair<std::string, std::string>> pairs, handle_t& out) {
-  auto* o = new info_object;
-  o->pairs = std::move(pairs);
-  return insert_new(rt().infos, o, out, "info objects");
-}
-
 }  // namespace
 
 errhandler_object* session_eh_of(handle_t session) {
@@ -102,11 +96,7 @@ status session_init(handle_t info, errhandler_object& errhandler, handle_t& sess
   if (status st = check_info(info); !st.is_ok()) return st;
   if (errhandler.what == errhandler_object::builtin::none && !errhandler.for_session)
     return fail(MPI_ERR_ARG, "the error handler was not created by MPI_Session_create_errhandler (nor is it predefined)");
-  std::vector<std::pair<std::string, std::string>> hints;
-  if (info_object* o = rt().infos.lookup(info)) {
-    std::lock_guard lock(o->mu);
-    hints = o->pairs;
-  }
+  hint_list hints = pairs_of(info);
   // The level asked for, which the runtime provides (D49); without one, the World Model's while
   // it is active (the session shares its objects), else MPI_THREAD_SINGLE.
   int level = rt().world_active() ? rt().thread_level : MPI_THREAD_SINGLE;

@@ -9,14 +9,6 @@
 namespace mpiattr {
 namespace {
 
-// The hints of an info (MPI_INFO_NULL: none), which a window keeps (D29, D46).
-std::vector<std::pair<std::string, std::string>> hints_of(handle_t info) {
-  info_object* o = rt().infos.lookup(info);
-  if (o == nullptr) return {};
-  std::lock_guard lock(o->mu);
-  return o->pairs;
-}
-
 status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, comm_object& comm,
                    handle_t info, handle_t& win) {
   if (size < 0) return fail(MPI_ERR_SIZE, "window size %ld is negative", static_cast<long>(size));
@@ -37,7 +29,7 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   set_int(p, MPI_WIN_CREATE_FLAVOR, flavor);
   set_int(p, MPI_WIN_MODEL, w.obj->model);
   w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
-  auto hints = hints_of(info);  // (out of memory here: nothing made yet, D65)
+  auto hints = pairs_of(info);  // a window keeps its hints (D29, D46); (out of memory here: nothing made yet, D65)
   if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
   try {  // its RMA state, under the handle it now has
     std::lock_guard lock(rma_mutex());
@@ -116,11 +108,7 @@ status win_free(handle_t& win) {
   }, MPI_ERR_WIN, "window");
 }
 
-status win_get_group(win_object&, handle_t& group) {
-  auto* g = new group_object;
-  g->size = 1;
-  return insert_new(rt().groups, g, group, "groups");
-}
+status win_get_group(win_object&, handle_t& group) { return new_group(1, group); }
 
 // Any window but a dynamic one: the process's own memory is the segment (MPI-4.1 §13.2.3 lets
 // MPI_Win_shared_query take windows of every flavor; D46).
@@ -167,26 +155,20 @@ status win_detach(win_object& win, const void* base) {
 
 // The hints given at creation and by MPI_Win_set_info, in a new info (D29: kept, and ignored).
 status win_get_info(win_object& win, handle_t& info_used) {
-  auto o = std::make_unique<info_object>();
+  hint_list hints;
   {
     std::lock_guard lock(rma_mutex());
-    o->pairs = rma_of(win).hints;  // (out of memory: `o` goes, D65)
+    hints = rma_of(win).hints;
   }
-  return insert_new(rt().infos, o.release(), info_used, "info objects");
+  return new_info(std::move(hints), info_used);
 }
 
 status win_set_info(win_object& win, handle_t info) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  auto given = hints_of(info);
+  auto given = pairs_of(info);
   std::lock_guard lock(rma_mutex());
   auto& kept = rma_of(win).hints;
-  auto hints = kept;  // merged in a copy, which replaces the hints once made (D65)
-  for (auto& kv : given) {
-    auto it = std::find_if(hints.begin(), hints.end(), [&](const auto& h) { return h.first == kv.first; });
-    if (it != hints.end()) it->second = std::move(kv.second);
-    else hints.push_back(std::move(kv));
-  }
-  kept.swap(hints);
+  kept = merged_hints(kept, std::move(given));  // (out of memory: the hints as they were, D65)
   return status::ok();
 }
 
