@@ -54,6 +54,9 @@ struct file_record {
   view_map view;
   std::int64_t individual = 0, shared = 0;  // the file pointers, in etypes of the view
   bool atomic = false;
+  // Whether this handle has changed the file (written, resized) since it last synchronised it:
+  // MPI_File_close synchronises only then (D108).
+  bool unsynced = false;
   split pending = split::none;  // the split collective begun and not yet ended
   const void* pending_buf = nullptr;
   api::msg_status pending_status;
@@ -307,6 +310,7 @@ status access(file_record& f, pointer how, std::int64_t offset, void* buf, int c
       if (f.external32) external32_swap(t, packed.data(), count, true);
       from = packed.data();
     }
+    if (n > 0) f.unsynced = true;  // (a write that fails may have written part)
     if (n > 0 && !write_stream(f, at * es, n, from)) return io_failure(errno, "writing", f.path);
   } else if (n > 0) {
     char* into = direct ? static_cast<char*>(buf) : packed.data();
@@ -561,8 +565,11 @@ status file_close(handle_t& fh) {
     g_files.erase(it);
   }
   std::lock_guard lock(f->mu);
-  // MPI-4.1 §15.2.2: "first synchronizes file state (equivalent to performing an MPI_FILE_SYNC)".
-  int err = ::fsync(f->fd) == 0 || errno == EINVAL || errno == EROFS ? 0 : errno;
+  // MPI-4.1 §15.2.2: "first synchronizes file state (equivalent to performing an MPI_FILE_SYNC)",
+  // which transfers this process's writes through fh (§15.6.1): nothing to transfer when the handle
+  // changed nothing since its last sync, or when the file is deleted now (D108).
+  const bool sync = f->unsynced && (f->amode & MPI_MODE_DELETE_ON_CLOSE) == 0;
+  int err = !sync || ::fsync(f->fd) == 0 || errno == EINVAL || errno == EROFS ? 0 : errno;
   if (::close(f->fd) != 0 && err == 0) err = errno;
   fh = h::file_null;
   if (f->amode & MPI_MODE_DELETE_ON_CLOSE) ::unlink(f->path.c_str());
@@ -580,6 +587,7 @@ status file_delete(const char* filename, handle_t info) {
 status file_set_size(handle_t fh, std::int64_t size) {
   return with_file(fh, [&](file_record& f) {
     if (status st = check_resize(f, size); !st.is_ok()) return st;
+    f.unsynced = true;
     if (::ftruncate(f.fd, static_cast<off_t>(size)) != 0) return io_failure(errno, "resizing", f.path);
     return status::ok();
   });
@@ -591,6 +599,7 @@ status file_preallocate(handle_t fh, std::int64_t size) {
     const std::int64_t now = file_size(f.fd);
     if (now < 0) return io_failure(errno, "finding the size of", f.path);
     if (size <= now) return status::ok();  // never shorter (MPI-4.1 §15.2.5)
+    f.unsynced = true;
     int rc = ::posix_fallocate(f.fd, 0, static_cast<off_t>(size));
     if (rc == EOPNOTSUPP || rc == EINVAL) rc = ::ftruncate(f.fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
     if (rc != 0) return io_failure(rc, "preallocating", f.path);
@@ -730,7 +739,9 @@ status file_get_atomicity(handle_t fh, bool& flag) {
 
 status file_sync(handle_t fh) {
   return with_file(fh, [&](file_record& f) {
+    // (Always: a program syncs to make the file durable, whatever wrote it; D108.)
     if (::fsync(f.fd) != 0 && errno != EINVAL && errno != EROFS) return io_failure(errno, "syncing", f.path);
+    f.unsynced = false;
     return status::ok();
   });
 }
