@@ -42,6 +42,12 @@ status bcast(void*, int count, type_object&, int root, comm_object&) {
   return check_root(root);
 }
 
+namespace {
+// Whether MPI-4.1 §7.9.2 defines predefined operation `op` on predefined datatype t (below, beside
+// MPI_Reduce_local's arithmetic).
+status op_defined_on(handle_t op, const type_object& t);
+}  // namespace
+
 // An operation for a datatype: a user's (any datatype), or a predefined one, which MPI-4.1 §7.9.2
 // defines for predefined datatypes only.
 static status check_op(handle_t op, const type_object& t) {
@@ -51,7 +57,7 @@ static status check_op(handle_t op, const type_object& t) {
       if (!t.predefined)
         return fail(MPI_ERR_OP, "a predefined operation applies to predefined datatypes only, not "
                     "to a derived one (MPI-4.1 section 7.9.2)");
-      return status::ok();
+      return op_defined_on(op, t);  // (D109)
     }
   return fail(MPI_ERR_OP, "operation handle 0x%x is not valid", op);
 }
@@ -123,6 +129,11 @@ elem_info classify(const type_object& t, const char*& name) {
                  "MPI_UNSIGNED_CHAR", "MPI_UINT8_T", "MPI_UINT16_T", "MPI_UINT32_T", "MPI_UINT64_T"})) {
     e.fam = family::c_integer;
     e.is_signed = false;
+  } else if (in({"MPI_CHAR", "MPI_CHARACTER"})) {
+    // Not in §7.9.2's lists; both hosts reduce them as integers of char's sign, and programs that
+    // run on both do (D109).
+    e.fam = family::c_integer;
+    e.is_signed = std::is_signed_v<char>;
   } else if (in({"MPI_INTEGER", "MPI_INTEGER1", "MPI_INTEGER2", "MPI_INTEGER4", "MPI_INTEGER8",
                  "MPI_INTEGER16"})) {
     e.fam = family::f_integer;
@@ -317,24 +328,39 @@ status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t
     }
     return status::ok();
   }
+  if (status st = op_defined_on(op, t); !st.is_ok()) return st;
   const std::string name_of_op = predefined_op_name(op);
   const char* tname = nullptr;
   const elem_info e = classify(t, tname);
-  if (tname == nullptr || e.fam == family::none) {
-    if (tname != nullptr && (std::strcmp(tname, "MPI_REAL2") == 0 || std::strcmp(tname, "MPI_REAL16") == 0 ||
-                             std::strcmp(tname, "MPI_COMPLEX4") == 0 || std::strcmp(tname, "MPI_COMPLEX32") == 0))
-      return fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s on %s: no arithmetic for that real kind here (D45)",
-                  name_of_op.c_str(), tname);
-    return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", name_of_op.c_str(),
-                tname ? tname : "(unnamed)");
-  }
-  if (!op_applies(name_of_op, e))
-    return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", name_of_op.c_str(), tname);
+  if (e.fam == family::none)
+    return fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s on %s: no arithmetic for that real kind here (D45)",
+                name_of_op.c_str(), tname);
   const char* in = static_cast<const char*>(inbuf);
   char* io = static_cast<char*>(inoutbuf);
   for (int i = 0; i < count; ++i, in += t.extent, io += t.extent) combine_one(name_of_op, e, tname, in, io);
   return status::ok();
 }
+
+namespace {
+// MPI_REAL2, MPI_REAL16, MPI_COMPLEX4 and MPI_COMPLEX32: reals and complexes to §7.9.2, without
+// arithmetic here (classify leaves them none; MPI_Reduce_local refuses them, D45).
+family no_arithmetic_family(const char* tname) {
+  if (std::strcmp(tname, "MPI_REAL2") == 0 || std::strcmp(tname, "MPI_REAL16") == 0) return family::floating;
+  if (std::strcmp(tname, "MPI_COMPLEX4") == 0 || std::strcmp(tname, "MPI_COMPLEX32") == 0) return family::complex;
+  return family::none;
+}
+
+status op_defined_on(handle_t op, const type_object& t) {
+  const char* tname = nullptr;
+  elem_info e = classify(t, tname);
+  if (e.fam == family::none && tname != nullptr) e.fam = no_arithmetic_family(tname);
+  const char* oname = predefined_op_name(op);
+  if (e.fam == family::none || !op_applies(oname, e))
+    return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", oname,
+                tname ? tname : "(unnamed)");
+  return status::ok();
+}
+}  // namespace
 
 status op_free(handle_t& op) {
   op_object* o = rt().ops.lookup(op);

@@ -81,6 +81,9 @@ basic_info classify(const gen::datatype_info& d) {
                        "MPI_UNSIGNED_CHAR", "MPI_UINT8_T", "MPI_UINT16_T", "MPI_UINT32_T", "MPI_UINT64_T"})) {
     b.c = cat::c_int;
     b.n = int_of(d.size, false);
+  } else if (named(n, {"MPI_CHAR", "MPI_CHARACTER"})) {  // (integers of char's sign, as both hosts: D109)
+    b.c = cat::c_int;
+    b.n = int_of(d.size, std::is_signed_v<char>);
   } else if (named(n, {"MPI_INTEGER", "MPI_INTEGER1", "MPI_INTEGER2", "MPI_INTEGER4", "MPI_INTEGER8"})) {
     b.c = cat::f_int;
     b.n = int_of(d.size, true);
@@ -119,7 +122,7 @@ basic_info classify(const gen::datatype_info& d) {
                 : named(n, {"MPI_LONG_DOUBLE_INT"}) ? num::fld : int_of(vsize, true);
     }
   } else {
-    b.c = cat::other;  // MPI_CHAR, MPI_WCHAR, MPI_PACKED, ...: MPI_REPLACE and MPI_NO_OP only
+    b.c = cat::other;  // MPI_WCHAR, MPI_PACKED, ...: MPI_REPLACE and MPI_NO_OP only
   }
   if (b.c != cat::other && b.n == num::none) b.c = cat::other;  // a size this build cannot combine
   return b;
