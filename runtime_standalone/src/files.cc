@@ -171,6 +171,7 @@ void for_each_piece(const file_record& f, std::int64_t s0, std::int64_t n, Piece
     if (n > 0) piece(f.disp + s0, n, std::int64_t{0});
     return;
   }
+  if (v.size == 0) return;  // (a view without data has no stream bytes)
   std::int64_t tile = s0 / v.size, in = s0 % v.size, done = 0;
   std::size_t i = static_cast<std::size_t>(
       std::upper_bound(v.before.begin(), v.before.end(), in) - v.before.begin() - 1);
@@ -195,6 +196,7 @@ std::int64_t stream_bytes_before(const file_record& f, std::int64_t end) {
   const std::int64_t rel = end - f.disp;
   const view_map& v = f.view;
   if (v.contiguous) return rel;
+  if (v.size == 0) return 0;
   std::int64_t bytes = (rel / v.extent) * v.size;
   const std::int64_t rem = rel % v.extent;
   for (const type_block& r : v.runs) bytes += std::clamp<std::int64_t>(rem - r.disp, 0, r.len);
@@ -293,6 +295,8 @@ status check_access(const file_record& f, int count, const type_object& t, bool 
 status access(file_record& f, pointer how, std::int64_t offset, void* buf, int count, const type_object& t,
               bool writing, api::msg_status& out) {
   if (status st = check_access(f, count, t, writing, how, offset); !st.is_ok()) return st;
+  if (writing && f.view.size == 0 && count > 0 && t.size > 0)  // (a read of it reads nothing: D110)
+    return fail(MPI_ERR_IO, "the view's filetype holds no data: nothing can be written through it");
   if (f.external32)
     if (status st = external32_same_size(t); !st.is_ok()) return st;
   const std::int64_t es = f.etype.size;
@@ -407,18 +411,24 @@ status split_end(handle_t fh, split which, const void* buf, api::msg_status& out
 }
 
 // A view's etype or filetype (MPI-4.1 §15.3): committed, its displacements non-negative and
-// non-decreasing.
-status check_view_type(const type_object& t, const char* which) {
+// non-decreasing ("not required to be distinct"), and on a file opened for writing no two of its
+// regions overlapping (D110). The runs are the type map's bytes, merged: a run that starts before
+// the last one's start decreases; one that starts inside it overlaps.
+status check_view_type(const type_object& t, const char* which, bool writable) {
   if (!t.committed && !t.predefined) return fail(MPI_ERR_TYPE, "the %s is not committed", which);
-  aint last = 0;
+  aint start = 0, end = 0;
   for (const type_block& b : blocks(t.map)) {
     if (b.disp < 0)
       return fail(MPI_ERR_TYPE, "the %s has a negative displacement (%ld): a view's types may not (MPI-4.1 "
                   "section 15.3)", which, static_cast<long>(b.disp));
-    if (b.disp < last)
+    if (b.disp < start)
       return fail(MPI_ERR_TYPE, "the %s's displacements decrease: a view's types must have non-decreasing ones "
                   "(MPI-4.1 section 15.3)", which);
-    last = b.disp + b.len;
+    if (writable && b.disp < end)
+      return fail(MPI_ERR_TYPE, "the %s's regions overlap (at byte %ld): on a file opened for writing a view's "
+                  "types may not (MPI-4.1 section 15.3)", which, static_cast<long>(b.disp));
+    start = b.disp;
+    end = std::max(end, b.disp + b.len);
   }
   return status::ok();
 }
@@ -428,6 +438,10 @@ view_map map_of(const type_part& ft) {
   v.size = ft.size;
   v.extent = ft.extent;
   const auto& m = blocks(ft.map);
+  if (ft.size == 0) {  // no data: no runs, and no stream (D110)
+    v.contiguous = false;
+    return v;
+  }
   if (m.empty()) {  // a basic type: one run
     v.runs = {type_block{0, ft.size}};
   } else {
@@ -450,6 +464,7 @@ std::int64_t byte_offset(const file_record& f, std::int64_t offset) {
   const std::int64_t s = offset * f.etype.size;
   const view_map& v = f.view;
   if (v.contiguous) return f.disp + s;
+  if (v.size == 0) return f.disp;
   const std::int64_t tile = s / v.size, in = s % v.size;
   const std::size_t i = static_cast<std::size_t>(
       std::upper_bound(v.before.begin(), v.before.end(), in) - v.before.begin() - 1);
@@ -646,10 +661,11 @@ status file_get_info(handle_t fh, handle_t& info_used) {
 status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_object& filetype, const char* datarep,
                      handle_t info) {
   return with_file(fh, [&](file_record& f) {
-    if (status st = check_view_type(etype, "etype"); !st.is_ok()) return st;
-    if (status st = check_view_type(filetype, "filetype"); !st.is_ok()) return st;
+    const bool writable = (f.amode & MPI_MODE_RDONLY) == 0;
+    if (status st = check_view_type(etype, "etype", writable); !st.is_ok()) return st;
+    if (status st = check_view_type(filetype, "filetype", writable); !st.is_ok()) return st;
     if (etype.size <= 0) return fail(MPI_ERR_TYPE, "the etype holds no data");
-    if (filetype.size <= 0) return fail(MPI_ERR_TYPE, "the filetype holds no data");
+    // (A filetype may hold none: a process with nothing to access sets one, D110.)
     if (filetype.size % etype.size != 0)
       return fail(MPI_ERR_ARG, "the filetype (%ld bytes) is not built of whole etypes (%ld bytes; MPI-4.1 "
                   "section 15.3)", static_cast<long>(filetype.size), static_cast<long>(etype.size));
