@@ -228,6 +228,15 @@ class call {
     });
   }
 
+  // A buffer the call would read or write: NULL with data to carry (count > 0 elements of a
+  // datatype that holds some, whose lowest byte is at its origin, so not MPI_BOTTOM with a datatype
+  // of absolute addresses) is MPI_ERR_BUFFER, as both hosts (D111); the generated bindings test
+  // each buffer whose count and datatype are scalars (lowering.buffer_checks).
+  bool buffer_ok(const void* buf, std::int64_t count, const type_object& t, const char* name) {
+    if (buf != nullptr || count <= 0 || t.size <= 0) [[likely]] return true;
+    return null_buffer(count, t, name);
+  }
+
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
   int fail() { return fail(pending_); }
   int fail(status st) {
@@ -241,6 +250,17 @@ class call {
     pending_ = is_null ? mpiattr::fail(cls, "%s is %s", name, null_name)
                        : mpiattr::fail(cls, "%s (0x%x) is not a valid %s handle (freed, never created, or another kind's)",
                                        name, h, what);
+  }
+
+  [[gnu::cold, gnu::noinline]] bool null_buffer(std::int64_t count, const type_object& t, const char* name) {
+    if (t.map != nullptr && !t.map->empty()) {
+      aint lowest = (*t.map)[0].disp;
+      for (const type_block& b : *t.map) lowest = b.disp < lowest ? b.disp : lowest;
+      if (lowest != 0) return true;  // (absolute addresses from MPI_BOTTOM, or data past NULL)
+    }
+    pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is NULL but would hold %lld elements of data (MPI_BOTTOM is "
+                             "NULL too: it takes a datatype of absolute addresses)", name, static_cast<long long>(count));
+    return false;
   }
 
   // MPI_COMM_WORLD and MPI_COMM_SELF exist in the World Model only (MPI-4.1 §11.2, D49).

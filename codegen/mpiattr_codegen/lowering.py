@@ -128,12 +128,50 @@ def per_process_length(fn, p, comm_c=lambda name: name) -> str:
     return f"mpiattr::cbind::degree_of({comm_c}, {'true' if which == 'in' else 'false'})"
 
 
-def core_call(fn, lows, core: str, language: str) -> list[str]:
+def buffered(fn):
+    """The (buffer, count, datatype) parameters of each BUFFER whose element count and datatype
+    are scalars: the count is the first parameter after the buffer that is not a buffer (MPI_Reduce's
+    sendbuf shares recvbuf's), the datatype the one after it. Left out: a buffer whose datatype an
+    op can make ignored (MPI_Get_accumulate's origin with MPI_NO_OP), and MPI_Exscan's recvbuf,
+    undefined on rank 0 (MPI-4.1 §7.11.2). The bindings test each (buffer_checks, D111)."""
+    out = []
+    params = fn.params
+    for i, p in enumerate(params):
+        if p.kind.name != "BUFFER" or p.length is not None:
+            continue
+        rest = [q for q in params[i + 1:] if q.kind.name != "BUFFER"]
+        if len(rest) < 2:
+            continue
+        count, dt = rest[0], rest[1]
+        if "NUM_ELEM" not in count.kind.name or count.length is not None:
+            continue
+        if not (dt.kind.cls == "handle" and dt.kind.object == "type" and dt.length is None):
+            continue
+        by = ignoring_param(fn, dt)
+        if by is not None and by.kind.object == "op":
+            continue
+        if "exscan" in fn.core and p.name == "recvbuf":
+            continue
+        out.append((p, count, dt))
+    return out
+
+
+def buffer_checks(fn, buf, count, name=lambda n: n) -> list[str]:
+    """The bindings' test of each buffered(fn) triple, after every lookup (so that its error
+    goes to the routine's handler): buf(name) and count(name) are the binding's expressions for
+    them, name(name) the parameter's name in messages; the datatype is its lookup's `<name>_o`."""
+    return [f'if (!c.buffer_ok({buf(p.name)}, {count(n.name)}, *{t.name}_o, "{name(p.name)}")) return c.fail();'
+            for p, n, t in buffered(fn)]
+
+
+def core_call(fn, lows, core: str, language: str, checks=()) -> list[str]:
     """A large-count form's call into the core (after its checks): each parameter's lowering
-    before, the call of `core` in `language`, the failure path, and the outputs written after."""
+    before, then `checks` (buffer_checks), the call of `core` in `language`, the failure path, and
+    the outputs written after."""
     if core == "create_keyval":
         raise ValueError(f"{fn.origin}: no large-count form of a keyval constructor")
     out = [line for L in lows for line in L.pre]
+    out += list(checks)
     out.append(f"mpiattr::status st = mpiattr::caught([&] {{ return mpiattr::api::{core}("
                f"{core_args(fn, lows, language)}); }});  // (D65)")
     out += [line for L in lows for line in L.always]

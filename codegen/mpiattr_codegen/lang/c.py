@@ -271,6 +271,11 @@ def core_args(fn: Function) -> str:
     return lowering.core_args(fn, lowerings(fn), "mpiattr::language::c")
 
 
+def buffer_checks(fn: Function) -> list[str]:
+    """Each buffer's NULL test, after the lookups (lowering.buffer_checks, D111)."""
+    return lowering.buffer_checks(fn, lambda n: n, lambda n: n)
+
+
 def return_expr(fn: Function) -> str:
     """What a routine that returns a value instead of an error code returns (MPI_Wtime, and the
     handle conversions of spec/interop.toml, which are value casts: handles are the same integer
@@ -475,7 +480,7 @@ def large_body(fn: Function) -> list[str]:
                 out.append(f"c.target_file(mpiattr::cbind::to_handle({fh.name}));")
         out.extend(checks)
         core = fn.core
-    return out + lowering.core_call(fn, lows, core, "mpiattr::language::c")
+    return out + lowering.core_call(fn, lows, core, "mpiattr::language::c", buffer_checks(fn))
 
 
 def thrown_nulls(fn: Function) -> list[str]:
@@ -492,7 +497,7 @@ def large_forms(spec: Spec, fn: Function) -> list[Function]:
 
 def filters(spec: Spec) -> dict:
     return {"c_params": c_params, "c_prototype": c_prototype, "c_return": c_return,
-            "lowerings": lowerings, "core_args": core_args, "core_entry": core_entry, "fast_path": fast_path, "predefined_body": predefined_body,
+            "lowerings": lowerings, "core_args": core_args, "buffer_checks": buffer_checks, "core_entry": core_entry, "fast_path": fast_path, "predefined_body": predefined_body,
             "unused_params": unused_params, "return_expr": return_expr, "extension": extension,
             "unsupported_body": unsupported_body, "large_body": large_body, "thrown_nulls": thrown_nulls,
             "large_forms": lambda fn: large_forms(spec, fn)}

@@ -532,6 +532,12 @@ def core_args(fn: Function, f08: bool = False) -> str:
     return lowering.core_args(fn, lowerings(fn), fortran_language(fn, f08))
 
 
+def buffer_checks(fn: Function) -> list[str]:
+    """Each buffer's NULL test (MPI_BOTTOM's address arrives as NULL), after the lookups
+    (lowering.buffer_checks, D111)."""
+    return lowering.buffer_checks(fn, lambda n: f"mpiattr::fbind::buffer({n})", lambda n: f"*{n}", str.upper)
+
+
 # ---- predefined callbacks and callback types ----
 
 def callback_c_params(entry) -> str:
@@ -904,7 +910,7 @@ def f08_large_body(fn: Function) -> list[str]:
         if checks:
             out += _large_target(fn) + checks
         core = fn.core
-    return out + lowering.core_call(fn, lows, core, fortran_language(fn, True))
+    return out + lowering.core_call(fn, lows, core, fortran_language(fn, True), buffer_checks(fn))
 
 
 # ---- mpif.h: lines that are both fixed form and free form ----
@@ -946,7 +952,7 @@ def filters(spec: Spec) -> dict:
     return {"upper": upper, "lower": lower, "fparams": fparams, "f_decl": f_decl,
             "f_imports": f_imports, "f_arglist": f_arglist, "f_return_type": f_return_type,
             "f_no_arg_check": f_no_arg_check, "f08_no_arg_check": f08_no_arg_check, "free_form": free_form, "c_params": c_params, "c_return": c_return,
-            "lowerings": lowerings, "core_args": core_args, "core_entry": core_entry, "predefined_body": predefined_body,
+            "lowerings": lowerings, "core_args": core_args, "buffer_checks": buffer_checks, "core_entry": core_entry, "predefined_body": predefined_body,
             "unused_params": unused_params, "callback_c_params": callback_c_params,
             "callback_c_types": callback_c_types, "c_ident": c_ident,
             "fixed_comment": fixed_comment, "has_f08": has_f08, "f08_specific": f08_specific,
