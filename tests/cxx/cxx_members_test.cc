@@ -74,8 +74,8 @@ TEST_F(CxxMembers, Environment) {
   EXPECT_EQ(MPI::Query_thread(), MPI::THREAD_MULTIPLE);
   int version = 0, subversion = -1;
   MPI::Get_version(version, subversion);
-  EXPECT_EQ(version, MPI::VERSION);
-  EXPECT_EQ(subversion, MPI::SUBVERSION);
+  EXPECT_EQ(version, MPI_VERSION);
+  EXPECT_EQ(subversion, MPI_SUBVERSION);
   EXPECT_GE(MPI::Wtime(), 0.0);
   EXPECT_GT(MPI::Wtick(), 0.0);
 }
