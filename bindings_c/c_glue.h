@@ -258,8 +258,8 @@ class call {
       for (const type_block& b : *t.map) lowest = b.disp < lowest ? b.disp : lowest;
       if (lowest != 0) return true;  // (absolute addresses from MPI_BOTTOM, or data past NULL)
     }
-    pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is NULL but would hold %lld elements of data (MPI_BOTTOM is "
-                             "NULL too: it takes a datatype of absolute addresses)", name, static_cast<long long>(count));
+    pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is NULL, with a count of %lld and data to carry (MPI_BOTTOM is "
+                             "NULL too: it needs a datatype of absolute addresses)", name, static_cast<long long>(count));
     return false;
   }
 
