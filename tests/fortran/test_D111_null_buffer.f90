@@ -23,7 +23,7 @@ end subroutine through_f08
 program test_D111_null_buffer
   use mpi
   implicit none
-  integer :: ierr, cls, buf(2)
+  integer :: ierr, ierr2, cls, buf(2)
   logical :: failed
   failed = .false.
   call MPI_INIT(ierr)
@@ -31,7 +31,7 @@ program test_D111_null_buffer
   buf = [1, 2]
   call MPI_SENDRECV(buf, 2, MPI_INTEGER, 0, 0, MPI_BOTTOM, 2, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, &
                     MPI_STATUS_IGNORE, ierr)
-  call MPI_ERROR_CLASS(ierr, cls, ierr)
+  call MPI_ERROR_CLASS(ierr, cls, ierr2)
   if (cls /= MPI_ERR_BUFFER) then
     print *, 'FAIL: use mpi MPI_SENDRECV into MPI_BOTTOM: class', cls
     failed = .true.
