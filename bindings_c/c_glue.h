@@ -232,7 +232,7 @@ class call {
   // datatype that holds some, whose lowest byte is at its origin, so not MPI_BOTTOM with a datatype
   // of absolute addresses) is MPI_ERR_BUFFER, as both hosts (D111); the generated bindings test
   // each buffer whose count and datatype are scalars (lowering.buffer_checks).
-  bool buffer_ok(const void* buf, std::int64_t count, const type_object& t, const char* name) {
+  bool buffer_ok(const void* buf, std::int64_t count, type_object& t, const char* name) {
     if (buf != nullptr || count <= 0 || t.size <= 0) [[likely]] return true;
     return null_buffer(count, t, name);
   }
@@ -252,12 +252,10 @@ class call {
                                        name, h, what);
   }
 
-  [[gnu::cold, gnu::noinline]] bool null_buffer(std::int64_t count, const type_object& t, const char* name) {
-    if (t.map != nullptr && !t.map->empty()) {
-      aint lowest = (*t.map)[0].disp;
-      for (const type_block& b : *t.map) lowest = b.disp < lowest ? b.disp : lowest;
-      if (lowest != 0) return true;  // (absolute addresses from MPI_BOTTOM, or data past NULL)
-    }
+  [[gnu::cold, gnu::noinline]] bool null_buffer(std::int64_t count, type_object& t, const char* name) {
+    aint true_lb = 0, true_extent = 0;
+    (void)api::type_get_true_extent(t, true_lb, true_extent);
+    if (true_lb != 0) return true;  // (absolute addresses from MPI_BOTTOM, or data past NULL)
     pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is NULL, with a count of %lld and data to carry (MPI_BOTTOM is "
                              "NULL too: it needs a datatype of absolute addresses)", name, static_cast<long long>(count));
     return false;
