@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -88,20 +89,36 @@ struct type_builder {
   aint mlb = 0, mub = 0;                     // the marked bounds
   bool lb_any = false, ub_any = false, mlb_any = false, mub_any = false;
   handle_t basic = 0;  // as type_object::basic
+  bool overflow = false;  // a size, bound or displacement beyond MPI_Aint: publish refuses it (D113)
   void add(const type_object& old, aint disp, aint count) {
-    if (count <= 0) return;
+    if (count <= 0 || overflow) return;
+    // The items' bytes, and their bounds: `reach` is (count - 1) extents from the first item.
+    aint bytes = 0, grown = 0, reach = 0, base = 0, lo = 0, top = 0, hi = 0;
+    if (__builtin_mul_overflow(count, old.size, &bytes) || __builtin_add_overflow(size, bytes, &grown) ||
+        __builtin_mul_overflow(count - 1, old.extent, &reach) || __builtin_add_overflow(disp, old.lb, &base) ||
+        __builtin_add_overflow(base, std::min<aint>(0, reach), &lo) ||
+        __builtin_add_overflow(base, old.extent, &top) || __builtin_add_overflow(top, std::max<aint>(0, reach), &hi))
+        [[unlikely]] {
+      overflow = true;
+      return;
+    }
+    const auto& ob = blocks(old.map);
     if (old.basic != 0) basic = (basic == 0 || basic == old.basic) ? old.basic : basic_mixed;
     if (map.capacity() == 0)  // one allocation for the usual small maps (D62, D67), never a huge one
       map.reserve(static_cast<std::size_t>(
-          std::clamp<aint>(count * static_cast<aint>(blocks(old.map).size()), 4, 16)));
-    const auto& ob = blocks(old.map);
+          std::clamp<aint>(std::min<aint>(count, 16) * static_cast<aint>(ob.size()), 4, 16)));
     if (ob.size() == 1 && ob[0].len == old.extent) {  // items without gaps: one run (D72)
-      const aint d = disp + ob[0].disp, len = count * ob[0].len;
+      aint d = 0;
+      if (__builtin_add_overflow(disp, ob[0].disp, &d)) [[unlikely]] {
+        overflow = true;
+        return;
+      }
+      const aint len = bytes;
       if (!map.empty() && map.back().disp + map.back().len == d)
         map.back().len += len;
       else
         map.push_back({d, len});
-    } else {
+    } else if (!ob.empty()) {  // (an empty type adds no block, however many items: D113)
       for (aint j = 0; j < count; ++j)
         for (const type_block& b : ob) {
           aint d = disp + j * old.extent + b.disp;
@@ -111,9 +128,7 @@ struct type_builder {
             map.push_back({d, b.len});
         }
     }
-    size += count * old.size;
-    aint lo = disp + old.lb + std::min<aint>(0, (count - 1) * old.extent);
-    aint hi = disp + old.lb + old.extent + std::max<aint>(0, (count - 1) * old.extent);
+    size = grown;
     if (old.marks & type_object::lb_marked) {
       mlb = mlb_any ? std::min(mlb, lo) : lo;
       mlb_any = true;
@@ -137,6 +152,9 @@ struct type_builder {
     mlb_any = mub_any = true;
   }
   status publish(handle_t& out, std::shared_ptr<const type_envelope> env, bool pad_to_alignment = false) {
+    if (overflow) [[unlikely]]
+      return fail(MPI_ERR_ARG, "the datatype's size, bounds or displacements do not fit in MPI_Aint: its counts, "
+                               "displacements or strides are too large");
     unpublished<type_object> t;  // (out of memory below: it goes back, D65)
     t.obj->size = size;
     // Each bound: its marker's where marked, else the pieces' (0 with none); a bound that only
@@ -169,18 +187,112 @@ struct type_builder {
 };
 
 using runs_t = std::vector<std::pair<aint, std::size_t>>;
+using count_t = std::int64_t;  // MPI_Count: the counts of the large-count forms (D113)
 
 // The envelope of a constructor of one datatype, `items` items of it in the type map (with a
-// few integers and addresses, one allocation: D72).
+// few integers and addresses, one allocation: D72); a large-count constructor's values in `large`.
 std::shared_ptr<const type_envelope> one_type(int combiner, std::span<const int> ints, std::span<const aint> addrs,
-                                              const type_object& old, aint items) {
-  return make_one_envelope(combiner, ints, addrs, part_of(old), items);
+                                              const type_object& old, aint items,
+                                              std::span<const count_t> large = {}) {
+  return make_one_envelope(combiner, ints, addrs, part_of(old), items, large);
 }
 
-aint sum(int count, const int* values) {
+// The sum of the lengths (-1 past MPI_Aint, where the builder refuses the datatype anyway).
+template <typename L>
+aint sum(count_t count, const L* values) {
   aint s = 0;
-  for (int i = 0; i < count; ++i) s += values[i];
+  for (count_t i = 0; i < count; ++i)
+    if (__builtin_add_overflow(s, static_cast<aint>(values[i]), &s)) return -1;
   return s;
+}
+
+template <typename L>
+status check_lengths(count_t count, const L* blocklengths) {
+  if (count < 0) return fail(MPI_ERR_COUNT, "count %lld is negative", static_cast<long long>(count));
+  if (count > 0 && blocklengths == nullptr) return fail(MPI_ERR_ARG, "array_of_blocklengths is a NULL pointer");
+  for (count_t i = 0; i < count; ++i)
+    if (blocklengths[i] < 0)
+      return fail(MPI_ERR_ARG, "array_of_blocklengths[%lld] = %lld is negative", static_cast<long long>(i),
+                  static_cast<long long>(blocklengths[i]));
+  return status::ok();
+}
+
+// ---- the large-count constructors' values (MPI-4.1 §19.2, docs/decisions.md D113) ----
+// A _c constructor whose values its int routine could take builds what that routine builds (D47);
+// one whose values it could not builds the same type map, described with large counts.
+
+bool fits_int(count_t v) { return v >= INT_MIN && v <= INT_MAX; }
+
+// Whether the n values (none: a NULL array, or n <= 0) all fit in int.
+bool all_fit(const count_t* a, count_t n) {
+  if (a == nullptr) return true;
+  for (count_t i = 0; i < n; ++i)
+    if (!fits_int(a[i])) return false;
+  return true;
+}
+
+// The values, which all_fit said fit, as ints (n of them; none for a NULL array).
+std::vector<int> as_ints(const count_t* a, count_t n) {
+  std::vector<int> v;
+  if (a == nullptr || n <= 0) return v;
+  v.resize(static_cast<std::size_t>(n));
+  for (count_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<int>(a[i]);
+  return v;
+}
+const int* data_of(const count_t* a, const std::vector<int>& v) { return a == nullptr ? nullptr : v.data(); }
+
+// head, then n values of each array (which all_fit or the checks made sure are there).
+template <typename T>
+std::vector<T> concat(std::initializer_list<T> head, count_t n, std::initializer_list<const T*> arrays,
+                      std::initializer_list<T> tail = {}) {
+  std::vector<T> v(head);
+  v.reserve(head.size() + static_cast<std::size_t>(n) * arrays.size() + tail.size());
+  for (const T* a : arrays) v.insert(v.end(), a, a + n);
+  v.insert(v.end(), tail);
+  return v;
+}
+
+// A byte displacement of `d` extents of t, or the builder's overflow.
+aint in_extents(count_t d, const type_object& t, type_builder& b) {
+  aint r = 0;
+  if (__builtin_mul_overflow(d, t.extent, &r)) b.overflow = true;
+  return r;
+}
+
+// The large form of a constructor of blocks (MPI_Type_indexed_c, _create_hindexed_c,
+// _create_indexed_block_c, _create_hindexed_block_c, _create_struct_c): block i holds lengths[i]
+// (or `length`) items of types[i] (or old) at displacements[i] bytes (extents of old where
+// `extents`), with the checks of the int routines.
+status large_blocks(int combiner, count_t count, const count_t* lengths, count_t length, const count_t* displacements,
+                    bool extents, type_object* const* types, type_object* old, handle_t& newtype,
+                    std::vector<count_t> large) {
+  if (lengths != nullptr || combiner == MPI_COMBINER_INDEXED || combiner == MPI_COMBINER_HINDEXED ||
+      combiner == MPI_COMBINER_STRUCT) {
+    if (status st = check_lengths(count, lengths); !st.is_ok()) return st;
+  } else {
+    if (status st = check_count(count); !st.is_ok()) return st;
+    if (length < 0) return fail(MPI_ERR_ARG, "blocklength %lld is negative", static_cast<long long>(length));
+  }
+  if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
+  type_builder b;
+  std::vector<type_part> parts;
+  runs_t runs;
+  aint items = 0;
+  for (count_t i = 0; i < count && !b.overflow; ++i) {
+    const type_object& t = types != nullptr ? *types[i] : *old;
+    const count_t n = lengths != nullptr ? lengths[i] : length;
+    b.add(t, extents ? in_extents(displacements[i], t, b) : displacements[i], n);
+    if (types != nullptr) {
+      parts.push_back(part_of(t));
+      runs.emplace_back(n, static_cast<std::size_t>(i));
+    } else if (__builtin_add_overflow(items, n, &items)) {
+      b.overflow = true;
+    }
+  }
+  if (types != nullptr)
+    return b.publish(newtype, make_envelope(combiner, {}, {}, std::move(parts), std::move(runs), std::move(large)),
+                     /*pad_to_alignment=*/true);
+  return b.publish(newtype, one_type(combiner, {}, {}, *old, items, large));
 }
 
 }  // namespace
@@ -189,45 +301,82 @@ namespace api {
 
 // ---- datatypes ----
 
-status type_contiguous(int count, type_object& old, handle_t& newtype) {
+namespace {
+status contiguous(count_t count, type_object& old, handle_t& newtype, std::span<const int> ints,
+                  std::span<const count_t> large) {
   if (status st = check_count(count); !st.is_ok()) return st;
   type_builder b;
   b.add(old, 0, count);
-  const int ints[] = {count};
-  return b.publish(newtype, one_type(MPI_COMBINER_CONTIGUOUS, ints, {}, old, count));
-}
-
-namespace {
-status check_lengths(int count, const int* blocklengths) {
-  if (count < 0) return fail(MPI_ERR_COUNT, "count %d is negative", count);
-  if (count > 0 && blocklengths == nullptr) return fail(MPI_ERR_ARG, "array_of_blocklengths is a NULL pointer");
-  for (int i = 0; i < count; ++i)
-    if (blocklengths[i] < 0) return fail(MPI_ERR_ARG, "array_of_blocklengths[%d] = %d is negative", i, blocklengths[i]);
-  return status::ok();
+  return b.publish(newtype, one_type(MPI_COMBINER_CONTIGUOUS, ints, {}, old, count, large));
 }
 }  // namespace
 
-namespace {
-status hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype,
-               std::span<const int> ints, std::span<const aint> addrs, int combiner) {
-  if (status st = check_count(count); !st.is_ok()) return st;
-  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
-  type_builder b;
-  for (int i = 0; i < count; ++i) b.add(old, i * stride, blocklength);
-  return b.publish(newtype, one_type(combiner, ints, addrs, old, static_cast<aint>(count) * blocklength));
+status type_contiguous(int count, type_object& old, handle_t& newtype) {
+  const int ints[] = {count};
+  return contiguous(count, old, newtype, ints, {});
 }
+
+status type_contiguous_c(count_t count, type_object& old, handle_t& newtype) {
+  if (fits_int(count)) return type_contiguous(static_cast<int>(count), old, newtype);
+  const count_t large[] = {count};
+  return contiguous(count, old, newtype, {}, large);
+}
+
+namespace {
+// The type map of MPI_Type_(h)vector(_c): count blocks of blocklength items of old, stride bytes
+// apart, into b; `items` the items in it. The callers describe it (D113: int or large counts).
+[[gnu::always_inline]] inline status hvector(type_builder& b, count_t count, count_t blocklength, aint stride,
+                                             const type_object& old, aint& items) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %lld is negative", static_cast<long long>(blocklength));
+  aint reach = 0;  // (every i * stride below is within (count - 1) * stride)
+  if (__builtin_mul_overflow(count, blocklength, &items) || __builtin_mul_overflow(count - 1, stride, &reach))
+    b.overflow = true;
+  for (count_t i = 0; i < count && !b.overflow; ++i) b.add(old, i * stride, blocklength);
+  return status::ok();
+}
+
+// A vector's stride in bytes (the builder's overflow where it does not fit).
+aint stride_bytes(count_t stride, const type_object& old, type_builder& b) { return in_extents(stride, old, b); }
 }  // namespace
 
 status type_create_hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype) {
+  type_builder b;
+  aint items = 0;
+  if (status st = hvector(b, count, blocklength, stride, old, items); !st.is_ok()) return st;
   const int ints[] = {count, blocklength};
   const aint addrs[] = {stride};
-  return hvector(count, blocklength, stride, old, newtype, ints, addrs, MPI_COMBINER_HVECTOR);
+  return b.publish(newtype, one_type(MPI_COMBINER_HVECTOR, ints, addrs, old, items));
+}
+
+status type_create_hvector_c(count_t count, count_t blocklength, count_t stride, type_object& old,
+                             handle_t& newtype) {
+  if (fits_int(count) && fits_int(blocklength))
+    return type_create_hvector(static_cast<int>(count), static_cast<int>(blocklength), stride, old, newtype);
+  type_builder b;
+  aint items = 0;
+  if (status st = hvector(b, count, blocklength, stride, old, items); !st.is_ok()) return st;
+  const count_t large[] = {count, blocklength, stride};
+  return b.publish(newtype, one_type(MPI_COMBINER_HVECTOR, {}, {}, old, items, large));
 }
 
 status type_vector(int count, int blocklength, int stride, type_object& old, handle_t& newtype) {
+  type_builder b;
+  aint items = 0;
+  if (status st = hvector(b, count, blocklength, stride_bytes(stride, old, b), old, items); !st.is_ok()) return st;
   const int ints[] = {count, blocklength, stride};
-  return hvector(count, blocklength, static_cast<aint>(stride) * old.extent, old, newtype, ints, {},
-                 MPI_COMBINER_VECTOR);
+  return b.publish(newtype, one_type(MPI_COMBINER_VECTOR, ints, {}, old, items));
+}
+
+status type_vector_c(count_t count, count_t blocklength, count_t stride, type_object& old, handle_t& newtype) {
+  if (fits_int(count) && fits_int(blocklength) && fits_int(stride))
+    return type_vector(static_cast<int>(count), static_cast<int>(blocklength), static_cast<int>(stride), old,
+                       newtype);
+  type_builder b;
+  aint items = 0;
+  if (status st = hvector(b, count, blocklength, stride_bytes(stride, old, b), old, items); !st.is_ok()) return st;
+  const count_t large[] = {count, blocklength, stride};
+  return b.publish(newtype, one_type(MPI_COMBINER_VECTOR, {}, {}, old, items, large));
 }
 
 status type_indexed(int count, const int* blocklengths, const int* displacements, type_object& old,
@@ -235,11 +384,23 @@ status type_indexed(int count, const int* blocklengths, const int* displacements
   if (status st = check_lengths(count, blocklengths); !st.is_ok()) return st;
   if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
-  for (int i = 0; i < count; ++i) b.add(old, static_cast<aint>(displacements[i]) * old.extent, blocklengths[i]);
+  for (int i = 0; i < count; ++i) b.add(old, in_extents(displacements[i], old, b), blocklengths[i]);
   std::vector<int> ints{count};
   ints.insert(ints.end(), blocklengths, blocklengths + count);
   ints.insert(ints.end(), displacements, displacements + count);
   return b.publish(newtype, one_type(MPI_COMBINER_INDEXED, ints, {}, old, sum(count, blocklengths)));
+}
+
+status type_indexed_c(count_t count, const count_t* blocklengths, const count_t* displacements, type_object& old,
+                      handle_t& newtype) {
+  if (fits_int(count) && all_fit(blocklengths, count) && all_fit(displacements, count)) {
+    const auto l = as_ints(blocklengths, count), d = as_ints(displacements, count);
+    return type_indexed(static_cast<int>(count), data_of(blocklengths, l), data_of(displacements, d), old, newtype);
+  }
+  if (blocklengths == nullptr || displacements == nullptr)  // (the checks' messages)
+    return large_blocks(MPI_COMBINER_INDEXED, count, blocklengths, 0, displacements, true, nullptr, &old, newtype, {});
+  return large_blocks(MPI_COMBINER_INDEXED, count, blocklengths, 0, displacements, true, nullptr, &old, newtype,
+                      concat<count_t>({count}, count, {blocklengths, displacements}));
 }
 
 status type_create_hindexed(int count, const int* blocklengths, const aint* displacements,
@@ -253,6 +414,18 @@ status type_create_hindexed(int count, const int* blocklengths, const aint* disp
   return b.publish(newtype, one_type(MPI_COMBINER_HINDEXED, ints,
                                      std::span<const aint>(displacements, static_cast<std::size_t>(count)),
                                      old, sum(count, blocklengths)));
+}
+
+status type_create_hindexed_c(count_t count, const count_t* blocklengths, const count_t* displacements,
+                              type_object& old, handle_t& newtype) {
+  if (fits_int(count) && all_fit(blocklengths, count)) {  // (MPI_Count and MPI_Aint are both 64 bits)
+    const auto l = as_ints(blocklengths, count);
+    return type_create_hindexed(static_cast<int>(count), data_of(blocklengths, l), displacements, old, newtype);
+  }
+  if (blocklengths == nullptr || displacements == nullptr)
+    return large_blocks(MPI_COMBINER_HINDEXED, count, blocklengths, 0, displacements, false, nullptr, &old, newtype, {});
+  return large_blocks(MPI_COMBINER_HINDEXED, count, blocklengths, 0, displacements, false, nullptr, &old, newtype,
+                      concat<count_t>({count}, count, {blocklengths, displacements}));
 }
 
 status type_create_struct(int count, const int* blocklengths, const aint* displacements,
@@ -280,6 +453,18 @@ status type_create_struct(int count, const int* blocklengths, const aint* displa
   return b.publish(newtype, std::move(env), /*pad_to_alignment=*/true);  // MPI-4.1 §6.1.6: the epsilon
 }
 
+status type_create_struct_c(count_t count, const count_t* blocklengths, const count_t* displacements,
+                            type_object* const* types, handle_t& newtype) {
+  if (fits_int(count) && all_fit(blocklengths, count)) {
+    const auto l = as_ints(blocklengths, count);
+    return type_create_struct(static_cast<int>(count), data_of(blocklengths, l), displacements, types, newtype);
+  }
+  if (blocklengths == nullptr || displacements == nullptr)
+    return large_blocks(MPI_COMBINER_STRUCT, count, blocklengths, 0, displacements, false, types, nullptr, newtype, {});
+  return large_blocks(MPI_COMBINER_STRUCT, count, blocklengths, 0, displacements, false, types, nullptr, newtype,
+                      concat<count_t>({count}, count, {blocklengths, displacements}));
+}
+
 status type_create_resized(type_object& old, aint lb, aint extent, handle_t& newtype) {
   type_builder b;
   b.add(old, 0, 1);
@@ -296,11 +481,25 @@ status type_create_indexed_block(int count, int blocklength, const int* displace
   if (blocklength < 0) return fail(MPI_ERR_ARG, "blocklength %d is negative", blocklength);
   if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
   type_builder b;
-  for (int i = 0; i < count; ++i) b.add(old, static_cast<aint>(displacements[i]) * old.extent, blocklength);
+  for (int i = 0; i < count; ++i) b.add(old, in_extents(displacements[i], old, b), blocklength);
   std::vector<int> ints{count, blocklength};
   ints.insert(ints.end(), displacements, displacements + count);
   return b.publish(newtype, one_type(MPI_COMBINER_INDEXED_BLOCK, ints, {}, old,
                                      static_cast<aint>(count) * blocklength));
+}
+
+status type_create_indexed_block_c(count_t count, count_t blocklength, const count_t* displacements,
+                                   type_object& old, handle_t& newtype) {
+  if (fits_int(count) && fits_int(blocklength) && all_fit(displacements, count)) {
+    const auto d = as_ints(displacements, count);
+    return type_create_indexed_block(static_cast<int>(count), static_cast<int>(blocklength),
+                                     data_of(displacements, d), old, newtype);
+  }
+  return large_blocks(MPI_COMBINER_INDEXED_BLOCK, count, nullptr, blocklength, displacements, true, nullptr, &old,
+                      newtype,
+                      displacements == nullptr || count < 0
+                          ? std::vector<count_t>{}
+                          : concat<count_t>({count, blocklength}, count, {displacements}));
 }
 
 status type_create_hindexed_block(int count, int blocklength, const aint* displacements,
@@ -316,49 +515,78 @@ status type_create_hindexed_block(int count, int blocklength, const aint* displa
                                      old, static_cast<aint>(count) * blocklength));
 }
 
+status type_create_hindexed_block_c(count_t count, count_t blocklength, const count_t* displacements,
+                                    type_object& old, handle_t& newtype) {
+  if (fits_int(count) && fits_int(blocklength))
+    return type_create_hindexed_block(static_cast<int>(count), static_cast<int>(blocklength), displacements, old,
+                                      newtype);
+  return large_blocks(MPI_COMBINER_HINDEXED_BLOCK, count, nullptr, blocklength, displacements, false, nullptr, &old,
+                      newtype,
+                      displacements == nullptr || count < 0
+                          ? std::vector<count_t>{}
+                          : concat<count_t>({count, blocklength}, count, {displacements}));
+}
+
 namespace {
+// The indices a subarray or darray takes in one dimension: runs of consecutive indices, increasing.
+struct index_run {
+  count_t first, length;
+};
+using picks = std::vector<index_run>;
+
+void pick_run(picks& p, count_t first, count_t length) {
+  if (length <= 0) return;
+  if (!p.empty() && p.back().first + p.back().length == first)
+    p.back().length += length;
+  else
+    p.push_back({first, length});
+}
+
 // The items of an ndims-dimensional array of `old` (extents `g`) whose index in dimension d is
-// one of `pick[d]` (increasing), in array order: the type map of a subarray or a darray. Its lower
-// bound is 0 and its extent the whole array's (MPI-4.1 §6.1.3, §6.1.4).
-status grid(int ndims, const int* g, const std::vector<std::vector<int>>& pick, int order, type_object& old,
-            std::shared_ptr<const type_envelope> (*envelope)(const void*, aint), const void* args,
-            handle_t& newtype) {
+// in `pick[d]`, in array order: the type map of a subarray or a darray. Its lower bound is 0 and
+// its extent the whole array's (MPI-4.1 §6.1.3, §6.1.4). `envelope(items)` describes it. The
+// innermost dimension's runs are added whole, so that the work is the type map's, not the items'.
+template <typename Envelope>
+status grid(int ndims, const count_t* g, const std::vector<picks>& pick, int order, type_object& old,
+            Envelope&& envelope, handle_t& newtype) {
   std::vector<int> dims(static_cast<std::size_t>(ndims));  // slowest first
   for (int i = 0; i < ndims; ++i) dims[static_cast<std::size_t>(i)] = order == MPI_ORDER_C ? i : ndims - 1 - i;
+  type_builder b;
   aint total = 1, items = 1;
   for (int i = 0; i < ndims; ++i) {
-    total *= g[i];
-    items *= static_cast<aint>(pick[static_cast<std::size_t>(i)].size());
+    aint n = 0;
+    for (const index_run& r : pick[static_cast<std::size_t>(i)]) n += r.length;  // (at most g[i])
+    if (__builtin_mul_overflow(total, g[i], &total) || __builtin_mul_overflow(items, n, &items)) b.overflow = true;
   }
-  type_builder b;
-  if (items > 0) {
-    std::vector<std::size_t> at(static_cast<std::size_t>(ndims), 0);  // an odometer over the picks
+  if (items > 0 && !b.overflow) {
+    // An odometer over the outer dimensions' picked indices: run at[d], index off[d] in it.
+    std::vector<std::size_t> at(static_cast<std::size_t>(ndims), 0);
+    std::vector<count_t> off(static_cast<std::size_t>(ndims), 0);
     const int inner = dims.back();
-    const auto& in = pick[static_cast<std::size_t>(inner)];
+    const picks& in = pick[static_cast<std::size_t>(inner)];
     for (;;) {
       aint base = 0;  // the linear index of the item with index 0 in the innermost dimension
       for (int k = 0; k + 1 < ndims; ++k) {
-        const int d = dims[static_cast<std::size_t>(k)];
-        base = base * g[d] + pick[static_cast<std::size_t>(d)][at[static_cast<std::size_t>(d)]];
+        const auto d = static_cast<std::size_t>(dims[static_cast<std::size_t>(k)]);
+        base = base * g[d] + pick[d][at[d]].first + off[d];
       }
       base *= g[inner];
-      for (std::size_t j = 0; j < in.size();) {  // runs of consecutive indices at once
-        std::size_t e = j + 1;
-        while (e < in.size() && in[e] == in[e - 1] + 1) ++e;
-        b.add(old, (base + in[j]) * old.extent, static_cast<aint>(e - j));
-        j = e;
-      }
+      for (const index_run& r : in) b.add(old, in_extents(base + r.first, old, b), r.length);
       int k = ndims - 2;
-      for (; k >= 0; --k) {
+      for (; k >= 0 && !b.overflow; --k) {
         const auto d = static_cast<std::size_t>(dims[static_cast<std::size_t>(k)]);
+        if (++off[d] < pick[d][at[d]].length) break;
+        off[d] = 0;
         if (++at[d] < pick[d].size()) break;
         at[d] = 0;
       }
-      if (k < 0) break;
+      if (k < 0 || b.overflow) break;
     }
   }
-  b.resize(0, total * old.extent);  // as MPI_Type_create_resized: the bounds are markers
-  return b.publish(newtype, envelope(args, items));
+  aint whole = 0;
+  if (__builtin_mul_overflow(total, old.extent, &whole)) b.overflow = true;
+  b.resize(0, whole);  // as MPI_Type_create_resized: the bounds are markers
+  return b.publish(newtype, envelope(items));
 }
 
 status check_order(int order) {
@@ -373,26 +601,29 @@ status check_dims(int ndims, const void* a, const void* b, const void* c) {
   return status::ok();
 }
 
-struct subarray_args {
-  int ndims;
-  const int *sizes, *subsizes, *starts;
-  int order;
-  type_object* old;
-};
+// The n values as MPI_Counts.
+template <typename T>
+std::vector<count_t> widened(const T* a, int n) {
+  return std::vector<count_t>(a, a + n);
+}
 
-struct darray_args {
-  int size, rank, ndims;
-  const int *gsizes, *distribs, *dargs, *psizes;
-  int order;
-  type_object* old;
-};
-
-std::vector<int> concat(std::initializer_list<int> head, int n, std::initializer_list<const int*> arrays,
-                        std::initializer_list<int> tail) {
-  std::vector<int> v(head);
-  for (const int* a : arrays) v.insert(v.end(), a, a + n);
-  v.insert(v.end(), tail);
-  return v;
+// MPI_Type_create_subarray(_c), checked (check_dims, check_order) and described by envelope(items).
+template <typename Envelope>
+status subarray(int ndims, const count_t* sizes, const count_t* subsizes, const count_t* starts, int order,
+                type_object& old, handle_t& newtype, Envelope&& envelope) {
+  std::vector<picks> pick(static_cast<std::size_t>(ndims));
+  for (int i = 0; i < ndims; ++i) {
+    if (sizes[i] <= 0)
+      return fail(MPI_ERR_ARG, "array_of_sizes[%d] = %lld is not positive", i, static_cast<long long>(sizes[i]));
+    if (subsizes[i] <= 0 || subsizes[i] > sizes[i])
+      return fail(MPI_ERR_ARG, "array_of_subsizes[%d] = %lld is not in [1, %lld]", i,
+                  static_cast<long long>(subsizes[i]), static_cast<long long>(sizes[i]));
+    if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
+      return fail(MPI_ERR_ARG, "array_of_starts[%d] = %lld is not in [0, %lld]", i, static_cast<long long>(starts[i]),
+                  static_cast<long long>(sizes[i] - subsizes[i]));
+    pick_run(pick[static_cast<std::size_t>(i)], starts[i], subsizes[i]);
+  }
+  return grid(ndims, sizes, pick, order, old, envelope, newtype);
 }
 }  // namespace
 
@@ -400,36 +631,35 @@ status type_create_subarray(int ndims, const int* sizes, const int* subsizes, co
                             type_object& old, handle_t& newtype) {
   if (status st = check_dims(ndims, sizes, subsizes, starts); !st.is_ok()) return st;
   if (status st = check_order(order); !st.is_ok()) return st;
-  std::vector<std::vector<int>> pick(static_cast<std::size_t>(ndims));
-  for (int i = 0; i < ndims; ++i) {
-    if (sizes[i] <= 0) return fail(MPI_ERR_ARG, "array_of_sizes[%d] = %d is not positive", i, sizes[i]);
-    if (subsizes[i] <= 0 || subsizes[i] > sizes[i])
-      return fail(MPI_ERR_ARG, "array_of_subsizes[%d] = %d is not in [1, %d]", i, subsizes[i], sizes[i]);
-    if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
-      return fail(MPI_ERR_ARG, "array_of_starts[%d] = %d is not in [0, %d]", i, starts[i], sizes[i] - subsizes[i]);
-    for (int j = 0; j < subsizes[i]; ++j) pick[static_cast<std::size_t>(i)].push_back(starts[i] + j);
-  }
-  const subarray_args a{ndims, sizes, subsizes, starts, order, &old};
-  return grid(ndims, sizes, pick, order, old,
-              [](const void* p, aint items) {
-                const auto& s = *static_cast<const subarray_args*>(p);
-                return one_type(MPI_COMBINER_SUBARRAY,
-                                concat({s.ndims}, s.ndims, {s.sizes, s.subsizes, s.starts}, {s.order}), {},
-                                *s.old, items);
-              },
-              &a, newtype);
+  const auto s = widened(sizes, ndims), sub = widened(subsizes, ndims), at = widened(starts, ndims);
+  return subarray(ndims, s.data(), sub.data(), at.data(), order, old, newtype, [&](aint items) {
+    return one_type(MPI_COMBINER_SUBARRAY, concat<int>({ndims}, ndims, {sizes, subsizes, starts}, {order}), {}, old,
+                    items);
+  });
 }
 
-// The process grid is in row-major order whatever the array's order (MPI-4.1 §6.1.4); on one
-// process size is usually 1 and the datatype covers the whole array, but any size is carried out.
-status type_create_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
-                          const int* dargs, const int* psizes, int order, type_object& old,
-                          handle_t& newtype) {
-  if (size <= 0) return fail(MPI_ERR_ARG, "size %d is not positive", size);
-  if (rank < 0 || rank >= size) return fail(MPI_ERR_ARG, "rank %d is not in [0, %d]", rank, size - 1);
-  if (status st = check_dims(ndims, gsizes, distribs, psizes); !st.is_ok()) return st;
-  if (dargs == nullptr) return fail(MPI_ERR_ARG, "array_of_dargs is a NULL pointer");
+status type_create_subarray_c(int ndims, const count_t* sizes, const count_t* subsizes, const count_t* starts,
+                              int order, type_object& old, handle_t& newtype) {
+  if (status st = check_dims(ndims, sizes, subsizes, starts); !st.is_ok()) return st;
   if (status st = check_order(order); !st.is_ok()) return st;
+  if (all_fit(sizes, ndims) && all_fit(subsizes, ndims) && all_fit(starts, ndims)) {
+    const auto s = as_ints(sizes, ndims), sub = as_ints(subsizes, ndims), at = as_ints(starts, ndims);
+    return type_create_subarray(ndims, s.data(), sub.data(), at.data(), order, old, newtype);
+  }
+  return subarray(ndims, sizes, subsizes, starts, order, old, newtype, [&](aint items) {
+    const int ints[] = {ndims, order};
+    const auto large = concat<count_t>({}, ndims, {sizes, subsizes, starts});
+    return one_type(MPI_COMBINER_SUBARRAY, ints, {}, old, items, large);
+  });
+}
+
+namespace {
+// MPI_Type_create_darray(_c), described by envelope(items). The process grid is in row-major
+// order whatever the array's order (MPI-4.1 §6.1.4); on one process size is usually 1 and the
+// datatype covers the whole array, but any size is carried out.
+template <typename Envelope>
+status darray(int size, int rank, int ndims, const count_t* gsizes, const int* distribs, const int* dargs,
+              const int* psizes, int order, type_object& old, handle_t& newtype, Envelope&& envelope) {
   long long procs = 1;
   for (int i = 0; i < ndims; ++i) {
     if (psizes[i] <= 0) return fail(MPI_ERR_ARG, "array_of_psizes[%d] = %d is not positive", i, psizes[i]);
@@ -442,39 +672,66 @@ status type_create_darray(int size, int rank, int ndims, const int* gsizes, cons
     coords[static_cast<std::size_t>(i)] = r % psizes[i];
     r /= psizes[i];
   }
-  std::vector<std::vector<int>> pick(static_cast<std::size_t>(ndims));
+  std::vector<picks> pick(static_cast<std::size_t>(ndims));
   for (int i = 0; i < ndims; ++i) {
-    const int g = gsizes[i], p = psizes[i], c = coords[static_cast<std::size_t>(i)], d = dargs[i];
+    const count_t g = gsizes[i];
+    const int p = psizes[i], c = coords[static_cast<std::size_t>(i)], d = dargs[i];
     auto& out = pick[static_cast<std::size_t>(i)];
-    if (g <= 0) return fail(MPI_ERR_ARG, "array_of_gsizes[%d] = %d is not positive", i, g);
+    if (g <= 0) return fail(MPI_ERR_ARG, "array_of_gsizes[%d] = %lld is not positive", i, static_cast<long long>(g));
     if (d != MPI_DISTRIBUTE_DFLT_DARG && d <= 0)
       return fail(MPI_ERR_ARG, "array_of_dargs[%d] = %d is neither positive nor MPI_DISTRIBUTE_DFLT_DARG", i, d);
     if (distribs[i] == MPI_DISTRIBUTE_NONE) {
       if (p != 1) return fail(MPI_ERR_ARG, "dimension %d is not distributed but array_of_psizes[%d] = %d", i, i, p);
-      for (int j = 0; j < g; ++j) out.push_back(j);
+      pick_run(out, 0, g);
     } else if (distribs[i] == MPI_DISTRIBUTE_BLOCK) {
-      const long long b = d == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : d;
+      const count_t b = d == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : d;
       if (b * p < g)
-        return fail(MPI_ERR_ARG, "array_of_dargs[%d] = %d: %d blocks of it do not cover %d items", i, d, p, g);
-      for (long long j = c * b; j < g && j < (c + 1) * b; ++j) out.push_back(static_cast<int>(j));
+        return fail(MPI_ERR_ARG, "array_of_dargs[%d] = %d: %d blocks of it do not cover %lld items", i, d, p,
+                    static_cast<long long>(g));
+      pick_run(out, c * b, std::min(g, (c + 1) * b) - c * b);
     } else if (distribs[i] == MPI_DISTRIBUTE_CYCLIC) {
-      const int b = d == MPI_DISTRIBUTE_DFLT_DARG ? 1 : d;
-      for (int j = 0; j < g; ++j)
-        if ((j / b) % p == c) out.push_back(j);
+      const count_t b = d == MPI_DISTRIBUTE_DFLT_DARG ? 1 : d;  // blocks c, c + p, c + 2p, ... of b
+      for (count_t j = c * b; j < g; j += b * p) pick_run(out, j, std::min(b, g - j));
     } else {
       return fail(MPI_ERR_ARG, "array_of_distribs[%d] = %d is not an MPI_DISTRIBUTE_* value", i, distribs[i]);
     }
   }
-  const darray_args a{size, rank, ndims, gsizes, distribs, dargs, psizes, order, &old};
-  return grid(ndims, gsizes, pick, order, old,
-              [](const void* p, aint items) {
-                const auto& s = *static_cast<const darray_args*>(p);
-                return one_type(MPI_COMBINER_DARRAY,
-                                concat({s.size, s.rank, s.ndims}, s.ndims,
-                                       {s.gsizes, s.distribs, s.dargs, s.psizes}, {s.order}),
-                                {}, *s.old, items);
-              },
-              &a, newtype);
+  return grid(ndims, gsizes, pick, order, old, envelope, newtype);
+}
+
+status check_darray(int size, int rank, int ndims, const void* gsizes, const int* distribs, const int* dargs,
+                    const int* psizes, int order) {
+  if (size <= 0) return fail(MPI_ERR_ARG, "size %d is not positive", size);
+  if (rank < 0 || rank >= size) return fail(MPI_ERR_ARG, "rank %d is not in [0, %d]", rank, size - 1);
+  if (status st = check_dims(ndims, gsizes, distribs, psizes); !st.is_ok()) return st;
+  if (dargs == nullptr) return fail(MPI_ERR_ARG, "array_of_dargs is a NULL pointer");
+  return check_order(order);
+}
+}  // namespace
+
+status type_create_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
+                          const int* dargs, const int* psizes, int order, type_object& old,
+                          handle_t& newtype) {
+  if (status st = check_darray(size, rank, ndims, gsizes, distribs, dargs, psizes, order); !st.is_ok()) return st;
+  const auto g = widened(gsizes, ndims);
+  return darray(size, rank, ndims, g.data(), distribs, dargs, psizes, order, old, newtype, [&](aint items) {
+    return one_type(MPI_COMBINER_DARRAY,
+                    concat<int>({size, rank, ndims}, ndims, {gsizes, distribs, dargs, psizes}, {order}), {}, old,
+                    items);
+  });
+}
+
+status type_create_darray_c(int size, int rank, int ndims, const count_t* gsizes, const int* distribs,
+                            const int* dargs, const int* psizes, int order, type_object& old, handle_t& newtype) {
+  if (status st = check_darray(size, rank, ndims, gsizes, distribs, dargs, psizes, order); !st.is_ok()) return st;
+  if (all_fit(gsizes, ndims)) {
+    const auto g = as_ints(gsizes, ndims);
+    return type_create_darray(size, rank, ndims, g.data(), distribs, dargs, psizes, order, old, newtype);
+  }
+  return darray(size, rank, ndims, gsizes, distribs, dargs, psizes, order, old, newtype, [&](aint items) {
+    return one_type(MPI_COMBINER_DARRAY, concat<int>({size, rank, ndims}, ndims, {distribs, dargs, psizes}, {order}),
+                    {}, old, items, concat<count_t>({}, ndims, {gsizes}));
+  });
 }
 
 status type_get_true_extent(type_object& t, aint& true_lb, aint& true_extent) {
@@ -503,26 +760,51 @@ status check_committed(const type_object& t) {
 }
 }  // namespace
 
-status pack(const void* inbuf, int incount, type_object& t, void* outbuf, int outsize, int& position,
-            comm_object&) {
+namespace {
+// MPI_Pack and MPI_Unpack, and their large-count forms (whose sizes and positions are MPI_Counts, D113).
+template <typename N>
+status pack_into(const void* inbuf, std::int64_t incount, type_object& t, void* outbuf, N outsize, N& position) {
   if (status st = check_count(incount); !st.is_ok()) return st;
   if (status st = check_committed(t); !st.is_ok()) return st;
-  aint need = static_cast<aint>(incount) * t.size;
+  aint need = 0;  // (past MPI_Aint it does not fit either)
+  if (__builtin_mul_overflow(incount, t.size, &need)) need = std::numeric_limits<aint>::max();
   if (status st = check_pack_room(need, position, outsize, true); !st.is_ok()) return st;
   pack_elements(inbuf, incount, t, static_cast<char*>(outbuf) + position);
-  position += static_cast<int>(need);
+  position += static_cast<N>(need);
   return status::ok();
+}
+
+template <typename N>
+status unpack_from(const void* inbuf, N insize, N& position, void* outbuf, std::int64_t outcount, type_object& t) {
+  if (status st = check_count(outcount); !st.is_ok()) return st;
+  if (status st = check_committed(t); !st.is_ok()) return st;
+  aint need = 0;
+  if (__builtin_mul_overflow(outcount, t.size, &need)) need = std::numeric_limits<aint>::max();
+  if (status st = check_pack_room(need, position, insize, false); !st.is_ok()) return st;
+  unpack_elements(static_cast<const char*>(inbuf) + position, outbuf, outcount, t);
+  position += static_cast<N>(need);
+  return status::ok();
+}
+}  // namespace
+
+status pack(const void* inbuf, int incount, type_object& t, void* outbuf, int outsize, int& position,
+            comm_object&) {
+  return pack_into(inbuf, incount, t, outbuf, outsize, position);
+}
+
+status pack_c(const void* inbuf, std::int64_t incount, type_object& t, void* outbuf, std::int64_t outsize,
+              std::int64_t& position, comm_object&) {
+  return pack_into(inbuf, incount, t, outbuf, outsize, position);
 }
 
 status unpack(const void* inbuf, int insize, int& position, void* outbuf, int outcount,
               type_object& t, comm_object&) {
-  if (status st = check_count(outcount); !st.is_ok()) return st;
-  if (status st = check_committed(t); !st.is_ok()) return st;
-  aint need = static_cast<aint>(outcount) * t.size;
-  if (status st = check_pack_room(need, position, insize, false); !st.is_ok()) return st;
-  unpack_elements(static_cast<const char*>(inbuf) + position, outbuf, outcount, t);
-  position += static_cast<int>(need);
-  return status::ok();
+  return unpack_from(inbuf, insize, position, outbuf, outcount, t);
+}
+
+status unpack_c(const void* inbuf, std::int64_t insize, std::int64_t& position, void* outbuf, std::int64_t outcount,
+                type_object& t, comm_object&) {
+  return unpack_from(inbuf, insize, position, outbuf, outcount, t);
 }
 
 status pack_size(int incount, type_object& t, comm_object& comm, int& size) {

@@ -176,9 +176,11 @@ type_part core_part(const type_object& t) { return part_at(t, 0); }
 
 std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
                                                    std::vector<aint> addrs, std::vector<type_part> types,
-                                                   std::vector<std::pair<aint, std::size_t>> runs) {
+                                                   std::vector<std::pair<aint, std::size_t>> runs,
+                                                   std::vector<std::int64_t> large) {
   auto e = std::make_shared<type_envelope>();
   e->combiner = combiner;
+  e->large = std::move(large);
   e->ints.assign(std::move(ints));
   e->addrs.assign(std::move(addrs));
   e->types.assign(std::move(types));
@@ -188,9 +190,11 @@ std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int
 }
 
 std::shared_ptr<const type_envelope> make_one_envelope(int combiner, std::span<const int> ints,
-                                                       std::span<const aint> addrs, type_part part, aint items) {
+                                                       std::span<const aint> addrs, type_part part, aint items,
+                                                       std::span<const std::int64_t> large) {
   auto e = std::make_shared<type_envelope>();
   e->combiner = combiner;
+  if (!large.empty()) [[unlikely]] e->large.assign(large.begin(), large.end());
   e->ints.assign(ints);
   e->addrs.assign(addrs);
   e->elements = items * part.elements;
@@ -211,42 +215,75 @@ status type_get_name(type_object& t, char* name, int& resultlen) {
 
 // ---- envelopes and contents (MPI-4.1 §6.1.13) ----
 
-status type_get_envelope(type_object& t, int& num_integers, int& num_addresses, int& num_datatypes,
-                         int& combiner) {
+namespace {
+// MPI_Type_get_envelope and _get_contents cannot describe a datatype a large-count constructor
+// made of values its int routine could not take (MPI-4.1 §6.1.13; class MPI_ERR_TYPE, D113).
+status large_only(const type_envelope& env, const char* routine) {
+  return fail(MPI_ERR_TYPE,
+              "the datatype was made by a large-count constructor of values an int cannot hold, so %s cannot "
+              "describe it (%zu large counts): use %s_c",
+              routine, env.large.size(), routine);
+}
+}  // namespace
+
+status type_get_envelope_c(type_object& t, std::int64_t& num_integers, std::int64_t& num_addresses,
+                           std::int64_t& num_large_counts, std::int64_t& num_datatypes, int& combiner) {
+  num_integers = num_addresses = num_large_counts = 0;
   if (t.dups != 0) {  // its original, one datatype (D62: nothing to build)
-    num_integers = num_addresses = 0;
     num_datatypes = 1;
     combiner = MPI_COMBINER_DUP;
     return status::ok();
   }
   const auto& env = t.env;
   if (!env) {
-    num_integers = num_addresses = num_datatypes = 0;
+    num_datatypes = 0;
     combiner = MPI_COMBINER_NAMED;
     return status::ok();
   }
-  num_integers = static_cast<int>(env->ints.size());
-  num_addresses = static_cast<int>(env->addrs.size());
-  num_datatypes = static_cast<int>(env->types.size());
+  num_integers = static_cast<std::int64_t>(env->ints.size());
+  num_addresses = static_cast<std::int64_t>(env->addrs.size());
+  num_large_counts = static_cast<std::int64_t>(env->large.size());
+  num_datatypes = static_cast<std::int64_t>(env->types.size());
   combiner = env->combiner;
   return status::ok();
 }
 
-status type_get_contents(type_object& t, int max_integers, int max_addresses, int max_datatypes,
-                         int* integers, aint* addresses, handle_t* datatypes) {
+status type_get_envelope(type_object& t, int& num_integers, int& num_addresses, int& num_datatypes,
+                         int& combiner) {
+  if (t.dups == 0 && t.env && !t.env->large.empty()) return large_only(*t.env, "MPI_Type_get_envelope");
+  std::int64_t ni = 0, na = 0, nl = 0, nd = 0;
+  (void)type_get_envelope_c(t, ni, na, nl, nd, combiner);
+  num_integers = static_cast<int>(ni);
+  num_addresses = static_cast<int>(na);
+  num_datatypes = static_cast<int>(nd);
+  return status::ok();
+}
+
+status type_get_contents_c(type_object& t, std::int64_t max_integers, std::int64_t max_addresses,
+                           std::int64_t max_large_counts, std::int64_t max_datatypes, int* integers,
+                           aint* addresses, std::int64_t* large_counts, handle_t* datatypes) {
   auto env = envelope_of(t);
   if (!env)
     return fail(MPI_ERR_TYPE, "a predefined datatype has no contents (its combiner is MPI_COMBINER_NAMED)");
-  const auto ni = env->ints.size(), na = env->addrs.size(), nd = env->types.size();
-  if (max_integers < 0 || static_cast<std::size_t>(max_integers) < ni || max_addresses < 0 ||
-      static_cast<std::size_t>(max_addresses) < na || max_datatypes < 0 ||
-      static_cast<std::size_t>(max_datatypes) < nd)
+  const auto ni = env->ints.size(), na = env->addrs.size(), nl = env->large.size(), nd = env->types.size();
+  const auto short_of = [](std::int64_t max, std::size_t n) { return max < 0 || static_cast<std::uint64_t>(max) < n; };
+  if (short_of(max_integers, ni) || short_of(max_addresses, na) || short_of(max_large_counts, nl) ||
+      short_of(max_datatypes, nd)) {
+    if (nl == 0)
+      return fail(MPI_ERR_ARG,
+                  "max_integers %lld, max_addresses %lld, max_datatypes %lld are less than the %zu, %zu, %zu "
+                  "that MPI_Type_get_envelope returns",
+                  static_cast<long long>(max_integers), static_cast<long long>(max_addresses),
+                  static_cast<long long>(max_datatypes), ni, na, nd);
     return fail(MPI_ERR_ARG,
-                "max_integers %d, max_addresses %d, max_datatypes %d are less than the %zu, %zu, %zu "
-                "that MPI_Type_get_envelope returns",
-                max_integers, max_addresses, max_datatypes, ni, na, nd);
+                "max_integers %lld, max_addresses %lld, max_large_counts %lld, max_datatypes %lld are less than "
+                "the %zu, %zu, %zu, %zu that MPI_Type_get_envelope_c returns",
+                static_cast<long long>(max_integers), static_cast<long long>(max_addresses),
+                static_cast<long long>(max_large_counts), static_cast<long long>(max_datatypes), ni, na, nl, nd);
+  }
   if ((ni > 0 && integers == nullptr) || (na > 0 && addresses == nullptr))
     return fail(MPI_ERR_ARG, "array_of_integers or array_of_addresses is a NULL pointer");
+  if (nl > 0 && large_counts == nullptr) return fail(MPI_ERR_ARG, "array_of_large_counts is a NULL pointer");
   std::vector<handle_t> out(nd, h::datatype_null);
   for (std::size_t i = 0; i < nd; ++i) {
     const type_part& p = env->types[i];
@@ -265,8 +302,16 @@ status type_get_contents(type_object& t, int max_integers, int max_addresses, in
   }
   std::copy(env->ints.begin(), env->ints.end(), integers);
   std::copy(env->addrs.begin(), env->addrs.end(), addresses);
+  std::copy(env->large.begin(), env->large.end(), large_counts);
   std::copy(out.begin(), out.end(), datatypes);
   return status::ok();
+}
+
+status type_get_contents(type_object& t, int max_integers, int max_addresses, int max_datatypes,
+                         int* integers, aint* addresses, handle_t* datatypes) {
+  if (t.dups == 0 && t.env && !t.env->large.empty()) return large_only(*t.env, "MPI_Type_get_contents");
+  return type_get_contents_c(t, max_integers, max_addresses, 0, max_datatypes, integers, addresses, nullptr,
+                             datatypes);
 }
 
 // ---- element counts (MPI-4.1 §6.1.12) and statuses (§14.3) ----

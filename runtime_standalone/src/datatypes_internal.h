@@ -75,6 +75,10 @@ struct type_envelope {
   int combiner = MPI_COMBINER_NAMED;
   small_vec<int, 4> ints;
   small_vec<aint, 2> addrs;
+  // A large-count constructor's counts, displacements and bounds, where its int routine could not
+  // have taken them (MPI-4.1 §6.1.13's large-count layout; then only MPI_Type_get_envelope_c and
+  // _get_contents_c describe the datatype, D113). Empty for every other datatype.
+  std::vector<std::int64_t> large;
   small_vec<type_part, 1> types;
   // The type map in order as runs of items of one part: (count, index into types); what
   // MPI_Get_elements walks.
@@ -98,10 +102,12 @@ status publish_part(const type_part& p, handle_t& out);
 // Builds an envelope; `runs` and `elements` follow from the parts and the counts given.
 std::shared_ptr<const type_envelope> make_envelope(int combiner, std::vector<int> ints,
                                                    std::vector<aint> addrs, std::vector<type_part> types,
-                                                   std::vector<std::pair<aint, std::size_t>> runs);
+                                                   std::vector<std::pair<aint, std::size_t>> runs,
+                                                   std::vector<std::int64_t> large = {});
 // The same for a constructor of one datatype, `items` items of it in the type map: with at most
 // four integers and two addresses, one allocation (D72).
 std::shared_ptr<const type_envelope> make_one_envelope(int combiner, std::span<const int> ints,
-                                                       std::span<const aint> addrs, type_part part, aint items);
+                                                       std::span<const aint> addrs, type_part part, aint items,
+                                                       std::span<const std::int64_t> large = {});
 
 }  // namespace mpiattr

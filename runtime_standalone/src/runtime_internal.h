@@ -191,10 +191,11 @@ struct type_layout {
 };
 
 // A type map's runs (none for an empty type).
+// (Constant-initialised: no guard to test at each call.)
+inline constinit const std::vector<type_block> no_blocks{};
 inline const std::vector<type_block>& blocks(
     const std::shared_ptr<const std::vector<type_block>>& map) {
-  static const std::vector<type_block> none;
-  return map ? *map : none;
+  return map ? *map : no_blocks;
 }
 
 // Whether count elements of t are one run of bytes (a basic type, or built of them without gaps).
@@ -206,13 +207,13 @@ bool contiguous(const T& t) {
 
 // Packs count elements of t at `in` into `out` (t.size * count bytes), in type-map order.
 template <typename T>
-void pack_elements(const void* in, int count, const T& t, char* out) {
+void pack_elements(const void* in, aint count, const T& t, char* out) {
   const char* base = static_cast<const char*>(in);
   if (contiguous(t)) {
     std::memcpy(out, base, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
     return;
   }
-  for (int i = 0; i < count; ++i, base += t.extent)
+  for (aint i = 0; i < count; ++i, base += t.extent)
     for (const type_block& b : blocks(t.map)) {
       std::memcpy(out, base + b.disp, static_cast<std::size_t>(b.len));
       out += b.len;
@@ -221,13 +222,13 @@ void pack_elements(const void* in, int count, const T& t, char* out) {
 
 // The reverse: count elements of t at `out` from packed bytes; the gaps of `out` are untouched.
 template <typename T>
-void unpack_elements(const char* in, void* out, int count, const T& t) {
+void unpack_elements(const char* in, void* out, aint count, const T& t) {
   char* base = static_cast<char*>(out);
   if (contiguous(t)) {
     std::memcpy(base, in, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
     return;
   }
-  for (int i = 0; i < count; ++i, base += t.extent)
+  for (aint i = 0; i < count; ++i, base += t.extent)
     for (const type_block& b : blocks(t.map)) {
       std::memcpy(base + b.disp, in, static_cast<std::size_t>(b.len));
       in += b.len;
@@ -263,8 +264,8 @@ inline status check_pack_room(aint need, aint position, aint size, bool packing)
               static_cast<long>(need), static_cast<long>(position), static_cast<long>(size));
 }
 
-inline status check_count(int count) {
-  return count < 0 ? fail(MPI_ERR_COUNT, "count %d is negative", count) : status::ok();
+inline status check_count(long long count) {
+  return count < 0 ? fail(MPI_ERR_COUNT, "count %lld is negative", count) : status::ok();
 }
 
 // ---- one-sided communication (rma.cc, windows.cc; docs/decisions.md D46) ----

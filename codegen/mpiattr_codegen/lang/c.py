@@ -125,7 +125,7 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"if ({count} > 0 && {n} == nullptr) return c.null_pointer(\"{n}\");")
             L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0, mpiattr::unwritten_handle);")
             L.arg = f"{n}_h.data()"
-            L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
+            L.post.append(f"for (long long i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
                           f"{n}[i] = mpiattr::cbind::to_c<{k.c}>({n}_h[i]);")
         elif p.length == "*" and p.dir == "in":  # MPI_Alltoallw's datatypes: the core knows
             L.arg = (f"mpiattr::api::handle_array{{{n}, [](const void* a, int i) {{ return "  # how many

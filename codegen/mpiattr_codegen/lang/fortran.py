@@ -291,7 +291,7 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             count = fortran_length(p)  # the core writes the first entries; the rest stay as they are
             L.pre.append(f"std::vector<mpiattr::handle_t> {n}_h({count} > 0 ? {count} : 0, mpiattr::unwritten_handle);")
             L.arg = f"{n}_h.data()"
-            L.post.append(f"for (int i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
+            L.post.append(f"for (long long i = 0; i < {count}; ++i) if ({n}_h[i] != mpiattr::unwritten_handle) "
                           f"{n}[i] = static_cast<MPI_Fint>({n}_h[i]);")
         elif p.length == "*" and p.dir == "in":  # MPI_ALLTOALLW's datatypes: the core knows
             L.arg = (f"mpiattr::api::handle_array{{{n}, [](const void* a, int i) {{ return "  # how many

@@ -101,6 +101,37 @@ status type_ub(type_object& datatype, aint& displacement);
 // the int entries cannot give (large_counts.cc).
 status type_size_c(type_object& datatype, std::int64_t& size);
 status pack_size_c(std::int64_t incount, type_object& datatype, comm_object& comm, std::int64_t& size);
+// The large-count forms of the datatype constructors, packing and datatype decoding (D113): values
+// their int routines could take build what those build; others build a datatype described with
+// large counts (MPI-4.1 §6.1.13), which only MPI_Type_get_envelope_c and _get_contents_c describe.
+status type_contiguous_c(std::int64_t count, type_object& oldtype, handle_t& newtype);
+status type_vector_c(std::int64_t count, std::int64_t blocklength, std::int64_t stride, type_object& oldtype,
+                     handle_t& newtype);
+status type_create_hvector_c(std::int64_t count, std::int64_t blocklength, std::int64_t stride,
+                             type_object& oldtype, handle_t& newtype);
+status type_indexed_c(std::int64_t count, const std::int64_t* blocklengths, const std::int64_t* displacements,
+                      type_object& oldtype, handle_t& newtype);
+status type_create_hindexed_c(std::int64_t count, const std::int64_t* blocklengths,
+                              const std::int64_t* displacements, type_object& oldtype, handle_t& newtype);
+status type_create_struct_c(std::int64_t count, const std::int64_t* blocklengths, const std::int64_t* displacements,
+                            type_object* const* types, handle_t& newtype);
+status type_create_indexed_block_c(std::int64_t count, std::int64_t blocklength, const std::int64_t* displacements,
+                                   type_object& oldtype, handle_t& newtype);
+status type_create_hindexed_block_c(std::int64_t count, std::int64_t blocklength,
+                                    const std::int64_t* displacements, type_object& oldtype, handle_t& newtype);
+status type_create_subarray_c(int ndims, const std::int64_t* sizes, const std::int64_t* subsizes,
+                              const std::int64_t* starts, int order, type_object& oldtype, handle_t& newtype);
+status type_create_darray_c(int size, int rank, int ndims, const std::int64_t* gsizes, const int* distribs,
+                            const int* dargs, const int* psizes, int order, type_object& oldtype, handle_t& newtype);
+status pack_c(const void* inbuf, std::int64_t incount, type_object& datatype, void* outbuf, std::int64_t outsize,
+              std::int64_t& position, comm_object& comm);
+status unpack_c(const void* inbuf, std::int64_t insize, std::int64_t& position, void* outbuf, std::int64_t outcount,
+                type_object& datatype, comm_object& comm);
+status type_get_envelope_c(type_object& datatype, std::int64_t& num_integers, std::int64_t& num_addresses,
+                           std::int64_t& num_large_counts, std::int64_t& num_datatypes, int& combiner);
+status type_get_contents_c(type_object& datatype, std::int64_t max_integers, std::int64_t max_addresses,
+                           std::int64_t max_large_counts, std::int64_t max_datatypes, int* integers,
+                           aint* addresses, std::int64_t* large_counts, handle_t* datatypes);
 status get_count_c(const msg_status& status, type_object& datatype, std::int64_t& count);
 
 status get_address(const void* location, aint& address);
