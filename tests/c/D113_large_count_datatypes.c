@@ -5,10 +5,11 @@
  * _get_contents fail with MPI_ERR_TYPE, writing nothing. A _c constructor given values its int
  * routine could take builds what that routine builds (D47). The type maps are checked by packing
  * and sending through them, over a 2 GiB mapping of which only a few pages are touched.
- * Run over MPICH 4.0.2 by hand (without MPI_Status_set_elements_c, which it lacks): the same sizes,
- * extents, large-count layouts, packed and sent bytes. Where MPICH departs from the standard, this
- * test follows the standard: MPICH raises the int envelope's and contents' errors as MPI_ERR_OTHER
- * on MPI_COMM_WORLD, and writes the outputs of the failed call; it describes every _c constructor
+ * tests/diff/c/D113_large_count_datatypes.c compares the sizes, layouts and bytes with MPICH
+ * 4.0.2. This program, run over MPICH by hand (without MPI_Status_set_elements_c, which it lacks),
+ * also checks the errors; where MPICH departs from the standard there, this test follows the
+ * standard: MPICH raises the int envelope's and contents' errors as MPI_ERR_OTHER on
+ * MPI_COMM_WORLD, and writes the outputs of the failed call; it describes every _c constructor
  * with large counts, even where the int routine could take the values (D47 keeps those as the int
  * routine's); it reads a count of -3e9 as 1294967296; it takes a subsize larger than its size, and
  * type maps beyond MPI_Aint; and its MPI_Pack_c writes past outsize and moves the position. */
