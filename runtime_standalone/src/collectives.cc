@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "p2p_internal.h"
+#include "predefined_arith.h"
 
 namespace mpiattr {
 namespace {
@@ -99,110 +100,13 @@ status op_commutative(handle_t op, bool& commute) {
 // ---- MPI_Reduce_local: inoutbuf[i] = inbuf[i] op inoutbuf[i] (MPI-4.1 §7.9.7) ----
 namespace {
 
-// What a predefined datatype's elements are, for the predefined operations (MPI-4.1 §7.9.2).
-enum class family { none, c_integer, f_integer, floating, complex, logical, f_logical, byte, pair };
-struct elem_info {
-  family fam = family::none;
-  bool is_signed = true;
-  aint size = 0;       // one value (a pair's first member)
-  aint second_at = 0;  // a pair: where its index starts
-  bool int_index = true;  // a pair's index: an int (C pairs) or the value's type (2REAL, ...)
-};
-
-elem_info classify(const type_object& t, const char*& name) {
-  name = nullptr;
-  for (const auto& d : gen::datatypes)
-    if (d.value == t.handle) name = d.name;
-  elem_info e;
-  if (name == nullptr) return e;
-  const std::string n = name;
-  auto in = [&](std::initializer_list<const char*> names) {
-    for (const char* x : names)
-      if (n == x) return true;
-    return false;
-  };
-  e.size = t.size;
-  if (in({"MPI_INT", "MPI_LONG", "MPI_SHORT", "MPI_LONG_LONG", "MPI_SIGNED_CHAR", "MPI_INT8_T",
-          "MPI_INT16_T", "MPI_INT32_T", "MPI_INT64_T", "MPI_AINT", "MPI_OFFSET", "MPI_COUNT"})) {
-    e.fam = family::c_integer;
-  } else if (in({"MPI_UNSIGNED_SHORT", "MPI_UNSIGNED", "MPI_UNSIGNED_LONG", "MPI_UNSIGNED_LONG_LONG",
-                 "MPI_UNSIGNED_CHAR", "MPI_UINT8_T", "MPI_UINT16_T", "MPI_UINT32_T", "MPI_UINT64_T"})) {
-    e.fam = family::c_integer;
-    e.is_signed = false;
-  } else if (in({"MPI_CHAR", "MPI_CHARACTER"})) {
-    // Not in §7.9.2's lists; both hosts reduce them as integers of char's sign, and programs that
-    // run on both do (D109).
-    e.fam = family::c_integer;
-    e.is_signed = std::is_signed_v<char>;
-  } else if (in({"MPI_INTEGER", "MPI_INTEGER1", "MPI_INTEGER2", "MPI_INTEGER4", "MPI_INTEGER8",
-                 "MPI_INTEGER16"})) {
-    e.fam = family::f_integer;
-  } else if (in({"MPI_FLOAT", "MPI_DOUBLE", "MPI_LONG_DOUBLE", "MPI_REAL", "MPI_DOUBLE_PRECISION",
-                 "MPI_REAL4", "MPI_REAL8"})) {
-    e.fam = family::floating;
-  } else if (in({"MPI_C_FLOAT_COMPLEX", "MPI_C_DOUBLE_COMPLEX", "MPI_C_LONG_DOUBLE_COMPLEX",
-                 "MPI_CXX_FLOAT_COMPLEX", "MPI_CXX_DOUBLE_COMPLEX", "MPI_CXX_LONG_DOUBLE_COMPLEX",
-                 "MPI_COMPLEX", "MPI_DOUBLE_COMPLEX", "MPI_COMPLEX8", "MPI_COMPLEX16"})) {
-    e.fam = family::complex;
-    e.size = t.size / 2;
-  } else if (in({"MPI_C_BOOL", "MPI_CXX_BOOL"})) {
-    e.fam = family::logical;
-  } else if (in({"MPI_LOGICAL", "MPI_LOGICAL1", "MPI_LOGICAL2", "MPI_LOGICAL4", "MPI_LOGICAL8",
-                 "MPI_LOGICAL16"})) {
-    e.fam = family::f_logical;
-  } else if (n == "MPI_BYTE") {
-    e.fam = family::byte;
-  } else if (in({"MPI_2INT", "MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT", "MPI_SHORT_INT",
-                 "MPI_LONG_DOUBLE_INT"})) {
-    e.fam = family::pair;
-    const aint isz = static_cast<aint>(sizeof(int));
-    e.size = t.size - isz;
-    for (const auto& d : gen::datatypes)
-      if (d.value == t.handle) e.second_at = d.second_at ? d.second_at : e.size;
-  } else if (in({"MPI_2REAL", "MPI_2DOUBLE_PRECISION", "MPI_2INTEGER"})) {
-    e.fam = family::pair;
-    e.size = t.size / 2;
-    e.second_at = e.size;
-    e.int_index = false;
-  }
-  return e;
-}
-
-bool is_integer(const elem_info& e) { return e.fam == family::c_integer || e.fam == family::f_integer; }
-bool is_float_name(const char* n) {
-  return std::strcmp(n, "MPI_FLOAT") == 0 || std::strcmp(n, "MPI_REAL") == 0 ||
-         std::strcmp(n, "MPI_REAL4") == 0 || std::strcmp(n, "MPI_2REAL") == 0 ||
-         std::strcmp(n, "MPI_FLOAT_INT") == 0 || std::strcmp(n, "MPI_C_FLOAT_COMPLEX") == 0 ||
-         std::strcmp(n, "MPI_CXX_FLOAT_COMPLEX") == 0 || std::strcmp(n, "MPI_COMPLEX") == 0 ||
-         std::strcmp(n, "MPI_COMPLEX8") == 0;
-}
-bool is_long_double_name(const char* n) { return std::strstr(n, "LONG_DOUBLE") != nullptr; }
-
-// Whether MPI-4.1 §7.9.2 defines op on elements of e.
-bool op_applies(const std::string& op, const elem_info& e) {
-  if (op == "MPI_MAX" || op == "MPI_MIN") return is_integer(e) || e.fam == family::floating;
-  if (op == "MPI_SUM" || op == "MPI_PROD")
-    return is_integer(e) || e.fam == family::floating || e.fam == family::complex;
-  if (op == "MPI_LAND" || op == "MPI_LOR" || op == "MPI_LXOR")
-    return e.fam == family::c_integer || e.fam == family::logical || e.fam == family::f_logical;
-  if (op == "MPI_BAND" || op == "MPI_BOR" || op == "MPI_BXOR") return is_integer(e) || e.fam == family::byte;
-  if (op == "MPI_MAXLOC" || op == "MPI_MINLOC") return e.fam == family::pair;
-  return false;  // MPI_REPLACE, MPI_NO_OP: one-sided accumulates only
-}
+using arith::cat;
+using arith::num;
+using arith::load;
+using arith::store;
 
 template <typename V>
-V load(const char* p) {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename V>
-void store(char* p, V v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
-template <typename V>
-V arith(const std::string& op, V a, V b) {  // a = in, b = inout
+V reduced(const std::string& op, V a, V b) {  // a = in, b = inout
   if (op == "MPI_SUM") return a + b;
   if (op == "MPI_PROD") return a * b;
   if constexpr (!std::is_same_v<V, std::complex<float>> && !std::is_same_v<V, std::complex<double>> &&
@@ -223,7 +127,7 @@ V arith(const std::string& op, V a, V b) {  // a = in, b = inout
 
 template <typename V>
 void combine(const std::string& op, const char* in, char* io) {
-  store<V>(io, arith<V>(op, load<V>(in), load<V>(io)));
+  store<V>(io, reduced<V>(op, load<V>(in), load<V>(io)));
 }
 
 // An integer of `size` bytes, signed or not.
@@ -255,49 +159,42 @@ void combine_loc(bool max, aint second_at, bool int_index, const char* in, char*
     store<V>(io + second_at, static_cast<V>(idx));
 }
 
-void combine_one(const std::string& op, const elem_info& e, const char* name, const char* in, char* io) {
-  switch (e.fam) {
-    case family::c_integer:
-    case family::f_integer:
-      return combine_integer(op, e.size, e.is_signed, in, io);
-    case family::byte:
+// One element of the predefined datatype b (t.size bytes; `second_at` where a pair's index starts).
+void combine_one(const std::string& op, const arith::basic_info& b, aint size, aint second_at, const char* in,
+                 char* io) {
+  switch (b.c) {
+    case cat::c_int:
+    case cat::f_int:  // (MPI_INTEGER16 too: num::none, combined as a 16-byte integer)
+      return combine_integer(op, size, !arith::is_unsigned(b.n), in, io);
+    case cat::byte:
       return combine_integer(op, 1, false, in, io);
-    case family::floating:
-      if (is_long_double_name(name)) return combine<long double>(op, in, io);
-      return is_float_name(name) ? combine<float>(op, in, io) : combine<double>(op, in, io);
-    case family::complex:
-      if (is_long_double_name(name)) return combine<std::complex<long double>>(op, in, io);
-      return is_float_name(name) ? combine<std::complex<float>>(op, in, io)
-                                 : combine<std::complex<double>>(op, in, io);
-    case family::logical:
-    case family::f_logical: {  // any non-zero is true; results are 1 and 0 (gfortran's too, D45)
-      bool a = false, b = false;
-      for (aint k = 0; k < e.size; ++k) {
-        a = a || in[k] != 0;
-        b = b || io[k] != 0;
+    case cat::floating:
+      if (b.n == num::fld) return combine<long double>(op, in, io);
+      return b.n == num::f32 ? combine<float>(op, in, io) : combine<double>(op, in, io);
+    case cat::complex:
+      if (b.n == num::fld) return combine<std::complex<long double>>(op, in, io);
+      return b.n == num::f32 ? combine<std::complex<float>>(op, in, io) : combine<std::complex<double>>(op, in, io);
+    case cat::logical: {  // any non-zero is true; results are 1 and 0 (gfortran's too, D45)
+      bool x = false, y = false;
+      for (aint k = 0; k < size; ++k) {
+        x = x || in[k] != 0;
+        y = y || io[k] != 0;
       }
-      const bool r = op == "MPI_LAND" ? (a && b) : op == "MPI_LOR" ? (a || b) : (a != b);
-      std::memset(io, 0, static_cast<std::size_t>(e.size));
+      const bool r = op == "MPI_LAND" ? (x && y) : op == "MPI_LOR" ? (x || y) : (x != y);
+      std::memset(io, 0, static_cast<std::size_t>(size));
       if (r) {
         const unsigned long long one = 1;
-        std::memcpy(io, &one, static_cast<std::size_t>(std::min<aint>(e.size, 1)));  // little-endian
+        std::memcpy(io, &one, static_cast<std::size_t>(std::min<aint>(size, 1)));  // little-endian
       }
       return;
     }
-    case family::pair: {
-      const bool max = op == "MPI_MAXLOC";
-      const std::string n = name;
-      if (n == "MPI_2INT") return combine_loc<int>(max, e.second_at, true, in, io);
-      if (n == "MPI_SHORT_INT") return combine_loc<short>(max, e.second_at, true, in, io);
-      if (n == "MPI_LONG_INT") return combine_loc<long>(max, e.second_at, true, in, io);
-      if (n == "MPI_FLOAT_INT") return combine_loc<float>(max, e.second_at, true, in, io);
-      if (n == "MPI_DOUBLE_INT") return combine_loc<double>(max, e.second_at, true, in, io);
-      if (n == "MPI_LONG_DOUBLE_INT") return combine_loc<long double>(max, e.second_at, true, in, io);
-      if (n == "MPI_2REAL") return combine_loc<float>(max, e.second_at, false, in, io);
-      if (n == "MPI_2DOUBLE_PRECISION") return combine_loc<double>(max, e.second_at, false, in, io);
-      return combine_loc<fint>(max, e.second_at, false, in, io);  // MPI_2INTEGER
+    case cat::pair: {  // the index: an int (the C pairs) or of the value's type (MPI_2REAL, ...)
+      const bool max = op == "MPI_MAXLOC", int_index = b.index == num::i32;
+      arith::with_num(b.value, [&](auto v) { combine_loc<decltype(v)>(max, second_at, int_index, in, io); });
+      return;
     }
-    case family::none: return;
+    case cat::none:
+    case cat::other: return;
   }
 }
 
@@ -329,34 +226,29 @@ status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t
     return status::ok();
   }
   const std::string name_of_op = predefined_op_name(op);  // (check_op tested it on t: op_defined_on)
-  const char* tname = nullptr;
-  const elem_info e = classify(t, tname);
-  if (e.fam == family::none)
+  const arith::basic_info b = arith::basic_of(t.handle);
+  if ((b.c == cat::floating || b.c == cat::complex) && b.n == num::none)
     return fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s on %s: no arithmetic for that real kind here (D45)",
-                name_of_op.c_str(), tname);
+                name_of_op.c_str(), b.name);
+  aint second_at = 0;  // a pair's index: where the spec says, else after the value
+  if (b.c == cat::pair)
+    for (const auto& d : gen::datatypes)
+      if (d.value == t.handle) second_at = d.second_at ? d.second_at : t.size - arith::num_size(b.index);
   const char* in = static_cast<const char*>(inbuf);
   char* io = static_cast<char*>(inoutbuf);
-  for (int i = 0; i < count; ++i, in += t.extent, io += t.extent) combine_one(name_of_op, e, tname, in, io);
+  for (int i = 0; i < count; ++i, in += t.extent, io += t.extent) combine_one(name_of_op, b, t.size, second_at, in, io);
   return status::ok();
 }
 
 namespace {
-// MPI_REAL2, MPI_REAL16, MPI_COMPLEX4 and MPI_COMPLEX32: reals and complexes to §7.9.2, without
-// arithmetic here (classify leaves them none; MPI_Reduce_local refuses them, D45).
-family no_arithmetic_family(const char* tname) {
-  if (std::strcmp(tname, "MPI_REAL2") == 0 || std::strcmp(tname, "MPI_REAL16") == 0) return family::floating;
-  if (std::strcmp(tname, "MPI_COMPLEX4") == 0 || std::strcmp(tname, "MPI_COMPLEX32") == 0) return family::complex;
-  return family::none;
-}
-
+// MPI_REAL2, MPI_REAL16, MPI_COMPLEX4, MPI_COMPLEX32 are reals and complexes to §7.9.2, without
+// arithmetic here: the reductions take them, MPI_Reduce_local refuses them (D45, D109).
 status op_defined_on(handle_t op, const type_object& t) {
-  const char* tname = nullptr;
-  elem_info e = classify(t, tname);
-  if (e.fam == family::none && tname != nullptr) e.fam = no_arithmetic_family(tname);
+  const arith::basic_info b = arith::basic_of(t.handle);
   const char* oname = predefined_op_name(op);
-  if (e.fam == family::none || !op_applies(oname, e))
+  if (!arith::op_applies(oname, b.c))
     return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", oname,
-                tname ? tname : "(unnamed)");
+                b.name ? b.name : "(unnamed)");
   return status::ok();
 }
 }  // namespace

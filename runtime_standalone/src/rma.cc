@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "predefined_arith.h"
 #include "runtime_internal.h"
 
 namespace mpiattr {
@@ -38,136 +39,16 @@ void rma_forget(const win_object& win) {
 
 namespace {
 
-// ---- predefined operations on predefined datatypes (MPI-4.1 §7.9.2) ----
+// ---- predefined operations on predefined datatypes (MPI-4.1 §7.9.2; predefined_arith.h) ----
 
-enum class cat : char { none, c_int, f_int, floating, complex, logical, byte, pair, other };
-enum class num : char { none, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, fld, b, pair };
-struct basic_info {
-  cat c = cat::none;
-  num n = num::none;
-  num value = num::none, index = num::none;  // a pair's two members (MINLOC, MAXLOC)
-};
+using namespace arith;
 
-num int_of(aint size, bool is_signed) {
-  switch (size) {
-    case 1: return is_signed ? num::i8 : num::u8;
-    case 2: return is_signed ? num::i16 : num::u16;
-    case 4: return is_signed ? num::i32 : num::u32;
-    case 8: return is_signed ? num::i64 : num::u64;
-    default: return num::none;
-  }
-}
-
-num float_of(aint size) {
-  if (size == static_cast<aint>(sizeof(float))) return num::f32;
-  if (size == static_cast<aint>(sizeof(double))) return num::f64;
-  return num::none;
-}
-
-bool named(const char* name, std::initializer_list<const char*> names) {
-  for (const char* n : names)
-    if (std::strcmp(name, n) == 0) return true;
-  return false;
-}
-
-basic_info classify(const gen::datatype_info& d) {
-  const char* n = d.name;
-  basic_info b;
-  if (named(n, {"MPI_INT", "MPI_LONG", "MPI_SHORT", "MPI_LONG_LONG", "MPI_SIGNED_CHAR", "MPI_INT8_T",
-                "MPI_INT16_T", "MPI_INT32_T", "MPI_INT64_T", "MPI_AINT", "MPI_OFFSET", "MPI_COUNT"})) {
-    b.c = cat::c_int;
-    b.n = int_of(d.size, true);
-  } else if (named(n, {"MPI_UNSIGNED_SHORT", "MPI_UNSIGNED", "MPI_UNSIGNED_LONG", "MPI_UNSIGNED_LONG_LONG",
-                       "MPI_UNSIGNED_CHAR", "MPI_UINT8_T", "MPI_UINT16_T", "MPI_UINT32_T", "MPI_UINT64_T"})) {
-    b.c = cat::c_int;
-    b.n = int_of(d.size, false);
-  } else if (named(n, {"MPI_CHAR", "MPI_CHARACTER"})) {  // (integers of char's sign, as both hosts: D109)
-    b.c = cat::c_int;
-    b.n = int_of(d.size, std::is_signed_v<char>);
-  } else if (named(n, {"MPI_INTEGER", "MPI_INTEGER1", "MPI_INTEGER2", "MPI_INTEGER4", "MPI_INTEGER8"})) {
-    b.c = cat::f_int;
-    b.n = int_of(d.size, true);
-  } else if (named(n, {"MPI_FLOAT", "MPI_DOUBLE", "MPI_REAL", "MPI_DOUBLE_PRECISION", "MPI_REAL4", "MPI_REAL8"})) {
-    b.c = cat::floating;
-    b.n = float_of(d.size);
-  } else if (named(n, {"MPI_LONG_DOUBLE"})) {
-    b.c = cat::floating;
-    b.n = num::fld;
-  } else if (named(n, {"MPI_C_FLOAT_COMPLEX", "MPI_C_DOUBLE_COMPLEX", "MPI_CXX_FLOAT_COMPLEX",
-                       "MPI_CXX_DOUBLE_COMPLEX", "MPI_COMPLEX", "MPI_DOUBLE_COMPLEX", "MPI_COMPLEX8",
-                       "MPI_COMPLEX16"})) {
-    b.c = cat::complex;
-    b.n = float_of(d.size / 2);
-  } else if (named(n, {"MPI_C_LONG_DOUBLE_COMPLEX", "MPI_CXX_LONG_DOUBLE_COMPLEX"})) {
-    b.c = cat::complex;
-    b.n = num::fld;
-  } else if (named(n, {"MPI_C_BOOL", "MPI_CXX_BOOL", "MPI_LOGICAL", "MPI_LOGICAL1", "MPI_LOGICAL2",
-                       "MPI_LOGICAL4", "MPI_LOGICAL8"})) {
-    b.c = cat::logical;  // any non-zero value is true; true is written as 1 (as gfortran's .TRUE.)
-    b.n = int_of(d.size, false);
-  } else if (named(n, {"MPI_BYTE"})) {
-    b.c = cat::byte;
-    b.n = num::u8;
-  } else if (named(n, {"MPI_2INT", "MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT", "MPI_SHORT_INT",
-                       "MPI_LONG_DOUBLE_INT", "MPI_2REAL", "MPI_2DOUBLE_PRECISION", "MPI_2INTEGER"})) {
-    b.c = cat::pair;
-    b.n = num::pair;
-    if (named(n, {"MPI_2REAL"})) b.value = b.index = num::f32;
-    else if (named(n, {"MPI_2DOUBLE_PRECISION"})) b.value = b.index = num::f64;
-    else if (named(n, {"MPI_2INTEGER"})) b.value = b.index = int_of(d.size / 2, true);
-    else {
-      b.index = num::i32;
-      aint vsize = d.size - static_cast<aint>(sizeof(int));
-      b.value = named(n, {"MPI_FLOAT_INT"}) ? num::f32 : named(n, {"MPI_DOUBLE_INT"}) ? num::f64
-                : named(n, {"MPI_LONG_DOUBLE_INT"}) ? num::fld : int_of(vsize, true);
-    }
-  } else {
-    b.c = cat::other;  // MPI_WCHAR, MPI_PACKED, ...: MPI_REPLACE and MPI_NO_OP only
-  }
-  if (b.c != cat::other && b.n == num::none) b.c = cat::other;  // a size this build cannot combine
-  return b;
-}
-
-basic_info basic_of(handle_t type) {
-  static const auto* table = [] {
-    auto* t = new std::unordered_map<handle_t, basic_info>;
-    for (const auto& d : gen::datatypes) (*t)[d.value] = classify(d);
-    return t;
-  }();
-  auto it = table->find(type);
-  return it == table->end() ? basic_info{} : it->second;
-}
-
-bool op_applies(handle_t op, cat c) {
-  const char* name = nullptr;
-  for (const auto& o : gen::ops)
-    if (o.value == op) name = o.name;
+// Whether an accumulate may apply op to elements of group c: MPI_REPLACE and MPI_NO_OP to any.
+bool accumulate_op_applies(handle_t op, cat c) {
+  const char* name = op_name(op);
   if (name == nullptr) return false;
   if (named(name, {"MPI_REPLACE", "MPI_NO_OP"})) return true;
-  if (named(name, {"MPI_MAX", "MPI_MIN"})) return c == cat::c_int || c == cat::f_int || c == cat::floating;
-  if (named(name, {"MPI_SUM", "MPI_PROD"}))
-    return c == cat::c_int || c == cat::f_int || c == cat::floating || c == cat::complex;
-  if (named(name, {"MPI_LAND", "MPI_LOR", "MPI_LXOR"})) return c == cat::c_int || c == cat::logical;
-  if (named(name, {"MPI_BAND", "MPI_BOR", "MPI_BXOR"})) return c == cat::c_int || c == cat::f_int || c == cat::byte;
-  if (named(name, {"MPI_MAXLOC", "MPI_MINLOC"})) return c == cat::pair;
-  return false;
-}
-
-const char* op_name(handle_t op) {
-  for (const auto& o : gen::ops)
-    if (o.value == op) return o.name;
-  return nullptr;
-}
-
-template <typename T>
-T load(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void store(char* p, T v) {
-  std::memcpy(p, &v, sizeof v);
+  return arith::op_applies(name, c);
 }
 
 // inout = inout op in, for one element of type T (a real or an integer).
@@ -197,30 +78,6 @@ void combine_complex(const char* opname, const char* in, char* inout) {
   store(inout, std::strcmp(opname, "MPI_SUM") == 0 ? a + b : a * b);
 }
 
-template <typename F>
-void with_num(num n, F f) {
-  switch (n) {
-    case num::i8: f(std::int8_t{}); break;
-    case num::i16: f(std::int16_t{}); break;
-    case num::i32: f(std::int32_t{}); break;
-    case num::i64: f(std::int64_t{}); break;
-    case num::u8: f(std::uint8_t{}); break;
-    case num::u16: f(std::uint16_t{}); break;
-    case num::u32: f(std::uint32_t{}); break;
-    case num::u64: f(std::uint64_t{}); break;
-    case num::f32: f(float{}); break;
-    case num::f64: f(double{}); break;
-    case num::fld: f(static_cast<long double>(0)); break;
-    default: break;
-  }
-}
-
-aint num_size(num n) {
-  aint s = 0;
-  with_num(n, [&](auto v) { s = static_cast<aint>(sizeof v); });
-  return s;
-}
-
 // MINLOC and MAXLOC: (value, index) pairs; a tie keeps the smaller index (MPI-4.1 §7.9.4).
 template <typename V, typename I>
 void combine_loc(bool max, const char* in, char* inout, aint index_at) {
@@ -240,7 +97,7 @@ void combine_loc(bool max, const char* in, char* inout, aint index_at) {
 }  // namespace
 
 // Combines n packed elements of the predefined datatype `basic`: inout = inout op in (op a
-// predefined operation that op_applies() to it; MPI_REPLACE copies, MPI_NO_OP leaves inout).
+// predefined operation that accumulate_op_applies() to it; MPI_REPLACE copies, MPI_NO_OP leaves inout).
 static void apply_op(handle_t op, handle_t basic, aint esize, const char* in, char* inout, aint n) {
   const char* name = op_name(op);
   if (name == nullptr || std::strcmp(name, "MPI_NO_OP") == 0 || n <= 0) return;
@@ -569,7 +426,7 @@ status check_accumulate(handle_t op, std::initializer_list<const type_object*> t
                   "predefined datatype (MPI-4.1 section 13.3.4)");
     basic = t->basic;
   }
-  if (basic != 0 && !op_applies(op, basic_of(basic).c))
+  if (basic != 0 && !accumulate_op_applies(op, computable(basic_of(basic))))
     return fail(MPI_ERR_OP, "%s is not defined for the datatype's elements (MPI-4.1 section 7.9.2)", name);
   return status::ok();
 }
@@ -725,7 +582,7 @@ status fetch_and_op(const void* origin_addr, void* result_addr, type_object& dat
 status compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                         type_object& datatype, int target_rank, aint target_disp, win_object& win) {
   if (status st = check_single(datatype, "MPI_Compare_and_swap"); !st.is_ok()) return st;
-  cat c = basic_of(datatype.basic).c;
+  cat c = computable(basic_of(datatype.basic));
   if (c != cat::c_int && c != cat::f_int && c != cat::logical && c != cat::byte)
     return fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes an integer, logical or byte datatype "
                 "(MPI-4.1 section 13.3.4)");
