@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <mutex>
 #include <new>
+#include <type_traits>
 
 #include "asymmetric_fence.h"
 #include "mpiattr/config.h"
@@ -105,7 +106,9 @@ class native_map {
   // handle itself always holds a record, and a hit needs no test of it (D84: two instructions of
   // every fast get and set). The one entry that could match a handle and hold none is an empty one
   // ({0, nullptr}) for handle 0, which no host issues but a program may pass: handle 0's set is set
-  // 0, which seal() keeps free of empty entries once the fast paths may run. A handle has at most one entry, in one of
+  // 0, which seal() keeps free of empty entries once the fast paths may run. (Over MPICH an entry
+  // is 8 bytes and says the same through its record's handle, D114: see hot_entry.) A handle has
+  // at most one entry, in one of
   // the ways of its set (hot_set); every change of the table for a handle rewrites that
   // entry (hot_slot), so none is ever stale. A handle the set does not hold goes into way 0, the
   // entry there moving to way 1 (and the one in way 1, or with one way the one in way 0, leaving
@@ -123,8 +126,11 @@ class native_map {
     if constexpr (PointerHandles) {
       const hot_entry* e = set + (set[1].key == key);
       return e->key == key ? recorded(e->obj) : nullptr;
-    } else {
-      return set[0].key == key ? recorded(set[0].obj) : nullptr;  // (one way: D99)
+    } else {  // (one way, D99; one entry of 8 bytes, D114)
+      const std::uintptr_t v = set[0].v;
+      if (v & 1) return nullptr;
+      T* o = reinterpret_cast<T*>(v);
+      return o->native == key ? o : nullptr;
     }
   }
   // find_hot, and on a miss the table (find_and_cache), below MPI_THREAD_MULTIPLE: what the fast
@@ -132,9 +138,13 @@ class native_map {
   // with more objects than the cache has entries took the checked path for most calls; D63). An
   // entry that says key's record sleeps (retire) is left for revive_unsynchronised: nullptr.
   MPIATTR_HOT T* find_unsynchronised(std::uintptr_t key) {
-    const hot_entry* set = hot_set(key);
-    if (set[0].key == key) [[likely]] return recorded(set[0].obj);
-    if (kWays == 2 && set[1].key == key) return recorded(set[1].obj);
+    if constexpr (PointerHandles) {
+      const hot_entry* set = hot_set(key);
+      if (set[0].key == key) [[likely]] return recorded(set[0].obj);
+      if (set[1].key == key) return recorded(set[1].obj);
+    } else {
+      if (T* o = find_hot(key)) [[likely]] return o;
+    }
     return find_missed(key);
   }
   // Makes set 0 (handle 0's) hold no empty entry: each empty one says that handle 0 has no record
@@ -142,20 +152,24 @@ class native_map {
   // start); the map keeps it so (grow_cache, drop_dormant, release). A map whose set 0 is not
   // sealed must not be asked for handle 0 by find_hot or find_unsynchronised.
   void seal() {
-    for (std::size_t w = 0; w < kWays; ++w)
-      if (hot_[w].key == kEmpty) hot_[w] = hot_entry{kNone, nullptr};
+    if constexpr (PointerHandles) {
+      for (std::size_t w = 0; w < kWays; ++w)
+        if (hot_[w].key == kEmpty) hot_[w] = hot_entry{kNone, nullptr};
+    }  // (over MPICH no entry is empty: kFree)
   }
   // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
   // when the cache does not say.
   MPIATTR_HOT bool cached(std::uintptr_t key, T** out) const {
     const hot_entry* set = hot_set(key);
     const hot_entry* h = &set[0];
-    if ((h->key & ~kTags) != key) {
+    std::uintptr_t k = entry_key(*h);
+    if ((k & ~kTags) != key) {
       if (kWays == 1) return false;
       h = &set[1];
-      if ((h->key & ~kTags) != key) return false;
+      k = entry_key(*h);
+      if ((k & ~kTags) != key) return false;
     }
-    *out = h->key == key ? h->obj : nullptr;
+    *out = k == key ? entry_obj(*h) : nullptr;
     return true;
   }
   // cached, for a caller that then retires key's record: the entry that holds key (which
@@ -163,17 +177,19 @@ class native_map {
   MPIATTR_HOT void* cached_at(std::uintptr_t key, T** out) {
     hot_entry* set = hot_set(key);
     hot_entry* h = &set[0];
-    if ((h->key & ~kTags) != key) {
+    std::uintptr_t k = entry_key(*h);
+    if ((k & ~kTags) != key) {
       if (kWays == 1) return nullptr;
       h = &set[1];
-      if ((h->key & ~kTags) != key) return nullptr;
+      k = entry_key(*h);
+      if ((k & ~kTags) != key) return nullptr;
     }
-    *out = h->key == key ? h->obj : nullptr;
+    *out = k == key ? entry_obj(*h) : nullptr;
     return h;
   }
   T* find_and_cache(std::uintptr_t key) {
     T* o = find(key);
-    hot_slot(key) = hot_entry{o != nullptr ? key : key | kNone, o};
+    hot_slot(key) = make_entry(o != nullptr ? key : key | kNone, o);
     return o;
   }
 
@@ -212,7 +228,7 @@ class native_map {
     live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     t->slots[i].obj.store(obj, std::memory_order_relaxed);
     t->slots[i].key.store(key, std::memory_order_release);
-    if (!sync::concurrent()) hot_slot(key) = hot_entry{key, obj};  // (the next lookup's)
+    if (!sync::concurrent()) hot_slot(key) = make_entry(key, obj);  // (the next lookup's)
   }
 
   // Wakes the dormant record of key (its object was freed, and the host has given the handle to a
@@ -240,21 +256,28 @@ class native_map {
   MPIATTR_HOT T* revive_unsynchronised(std::uintptr_t key) {
     hot_entry* set = hot_set(key);
     hot_entry* h = &set[0];
-    if (h->key != (key | kDormant)) {
-      if (kWays == 1) [[unlikely]] return revive_found(key);
-      h = &set[1];
-      if (h->key != (key | kDormant)) [[unlikely]] return revive_found(key);
+    if constexpr (PointerHandles) {
+      if (h->key != (key | kDormant)) {
+        h = &set[1];
+        if (h->key != (key | kDormant)) [[unlikely]] return revive_found(key);
+      }
+      T* obj = h->obj;
+      wake(obj, key);
+      h->key = key;  // (the entry names obj already)
+      return obj;
+    } else {
+      if ((h->v & 1) || reinterpret_cast<T*>(h->v)->native != (key | kDormant)) [[unlikely]]
+        return revive_found(key);
+      T* obj = reinterpret_cast<T*>(h->v);
+      wake(obj, key);  // (the entry, obj, says so now)
+      return obj;
     }
-    T* obj = h->obj;
-    wake(obj, key);
-    h->key = key;  // (the entry names obj already)
-    return obj;
   }
   MPIATTR_HOT bool retire_unsynchronised(std::uintptr_t key, T* o) {
     hot_entry& h = hot_slot(key);  // (which may name another record: written whole)
     if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
-    h = hot_entry{key | kDormant, o};
+    h = make_entry(key | kDormant, o);
     return true;
   }
   // retire_unsynchronised where the caller has key's entry from cached_at, with no change of the
@@ -262,7 +285,10 @@ class native_map {
   MPIATTR_HOT bool retire_at(void* entry, std::uintptr_t key, T* o) {
     if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
-    static_cast<hot_entry*>(entry)->key = key | kDormant;  // (the entry names o already)
+    if constexpr (PointerHandles)
+      static_cast<hot_entry*>(entry)->key = key | kDormant;  // (the entry names o already)
+    else
+      (void)entry;  // (the entry is o, whose handle says it sleeps now)
     return true;
   }
 
@@ -334,7 +360,7 @@ class native_map {
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
-    if (!sync::concurrent()) hot_slot(key) = hot_entry{key | kNone, nullptr};
+    if (!sync::concurrent()) hot_slot(key) = make_entry(key | kNone, nullptr);
     table* t = cur_.load(std::memory_order_relaxed);
     if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
@@ -381,6 +407,8 @@ class native_map {
   template <typename F>
   void drop_dormant(F&& f) {
     std::lock_guard lock(mu_);
+    for (std::size_t i = 0; i < hot_size(); ++i)  // (first: over MPICH an entry is the record)
+      if (const std::uintptr_t k = entry_key(hot_[i]); k & kDormant) hot_[i] = make_entry((k & ~kTags) | kNone, nullptr);
     visit_slots([&](slot& sl, T* o, bool awake) {
       if (awake) return;
       give_token(o);
@@ -389,8 +417,6 @@ class native_map {
       sl.key.store(kTombstone, std::memory_order_release);
       live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     });
-    for (std::size_t i = 0; i < hot_size(); ++i)
-      if (hot_[i].key & kDormant) hot_[i] = hot_entry{(hot_[i].key & ~kTags) | kNone, nullptr};
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);  // (sleeping)
   }
 
@@ -441,10 +467,44 @@ class native_map {
     slot* slots = nullptr;
     table* held_next = nullptr;  // the map's list of the tables it holds (release)
   };
-  struct hot_entry {
+  // An entry of the plain cache. Over Open MPI {key, record} (16 bytes), the key carrying the tags
+  // (kNone: no record; kDormant: `record` sleeps). Over MPICH 8 bytes (D114), so that the entries of
+  // 2,000 objects take 16 KiB of the D1, not 32: the record itself (64-byte aligned), whose
+  // handle (T::native, in the line a get reads anyway) says whose it is and whether it sleeps; or,
+  // with bit 0 set, "handle v >> 1 has no record" (kFree: handle 0 has none, so no entry is empty).
+  struct wide_entry {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
+  static constexpr std::uintptr_t kFree = 1;
+  struct narrow_entry {
+    std::uintptr_t v = kFree;
+  };
+  using hot_entry = std::conditional_t<PointerHandles, wide_entry, narrow_entry>;
+  // What an entry says of a handle: the handle with its tags (key: its record; key | kDormant: its
+  // record sleeps; key | kNone: it has none), and the record (nullptr for none).
+  static std::uintptr_t entry_key(const hot_entry& e) {
+    if constexpr (PointerHandles) {
+      return e.key;
+    } else {
+      return (e.v & 1) ? (e.v >> 1) | kNone : reinterpret_cast<const T*>(e.v)->native;
+    }
+  }
+  static T* entry_obj(const hot_entry& e) {
+    if constexpr (PointerHandles) {
+      return e.obj;
+    } else {
+      return (e.v & 1) ? nullptr : reinterpret_cast<T*>(e.v);
+    }
+  }
+  // The entry saying `key` (with its tags) of obj: over MPICH obj's native must say the same.
+  static hot_entry make_entry(std::uintptr_t key, T* obj) {
+    if constexpr (PointerHandles) {
+      return hot_entry{key, obj};
+    } else {
+      return obj != nullptr ? hot_entry{reinterpret_cast<std::uintptr_t>(obj)} : hot_entry{((key & ~kTags) << 1) | 1};
+    }
+  }
   // The record of an entry whose key is the handle itself: never null (the cache's comment).
   MPIATTR_HOT static T* recorded(T* obj) {
     if (obj == nullptr) __builtin_unreachable();
@@ -461,8 +521,8 @@ class native_map {
   // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
   // Ways per set: two over Open MPI, whose handles the hash spreads as random keys (D74); one over
-  // MPICH, whose handles hot_set places one a set (D98), so that a set is an entry of 16 bytes,
-  // four handles a line (D99).
+  // MPICH, whose handles hot_set places one a set (D98), so that a set is one entry (D99) of 8
+  // bytes, eight handles a line (D114).
   static constexpr std::size_t kWays = PointerHandles ? 2 : 1;
   static constexpr std::size_t kSetAlign = 64;  // (a line: a set, or four, in one line)
   // key's set: its entries (kWays), at a byte offset into the cache masked by hot_offsets_ (the
@@ -480,7 +540,7 @@ class native_map {
   // are index ^ index / 4 (a permutation of the block's), the next two the block's two low bits,
   // and from bit 12 on block ^ block / 4, so that the handles of blocks 0 to sets / 1,024 - 1 (all
   // MPICH can have issued while the cache is as large as their range) are on sets of their own,
-  // four consecutive handles to a 64-byte line (one way, 16 bytes of lines per record, D99; and
+  // eight consecutive handles to a 64-byte line (one way, 8 bytes of lines per record, D99, D114; and
   // no second way for a random order to mispredict, D94's lesson). key >> 20 brings the kind bits
   // down: a kind's builtin, direct and indirect handles, which share their low bits
   // (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect 0xC4000000, D89), XOR
@@ -501,17 +561,21 @@ class native_map {
     }
     return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
   }
-  static constexpr int kSetShift = kWays == 2 ? 5 : 4;  // a set's bytes: 1 << kSetShift
+  static constexpr int kSetShift = kWays == 2 ? 5 : 3;  // a set's bytes: 1 << kSetShift (D114: 8 over MPICH)
   static_assert(kWays * sizeof(hot_entry) == std::size_t{1} << kSetShift);
   static std::size_t offsets_of(std::size_t sets) { return (sets - 1) << kSetShift; }
   // The entry of key (awake or asleep) in its set, or, when the set holds none, way 0 made free
   // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
   hot_entry& hot_slot(std::uintptr_t key) {
     hot_entry* set = hot_set(key);
-    if ((set[0].key & ~kTags) == key || kWays == 1) return set[0];  // (one way: what was there leaves)
-    if ((set[1].key & ~kTags) == key) return set[1];
-    set[1] = set[0];
-    return set[0];
+    if constexpr (kWays == 1) {
+      return set[0];  // (one way: what was there leaves)
+    } else {
+      if ((set[0].key & ~kTags) == key) return set[0];
+      if ((set[1].key & ~kTags) == key) return set[1];
+      set[1] = set[0];
+      return set[0];
+    }
   }
   static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
@@ -592,7 +656,7 @@ class native_map {
     T* obj = sleeping(key);
     if (obj == nullptr) return nullptr;
     wake(obj, key);
-    if (!sync::concurrent()) hot_slot(key) = hot_entry{key, obj};
+    if (!sync::concurrent()) hot_slot(key) = make_entry(key, obj);
     return obj;
   }
 
@@ -600,7 +664,7 @@ class native_map {
   // No lookup overlaps a change of the table here, so the probe needs no sequence check.
   [[gnu::noinline]] T* find_missed(std::uintptr_t key) {
     hot_entry& h = hot_slot(key);
-    if ((h.key & ~kTags) == key) return nullptr;  // (none, or asleep: see above)
+    if ((entry_key(h) & ~kTags) == key) return nullptr;  // (none, or asleep: see above)
     const table* t = cur_.load(std::memory_order_relaxed);
     T* found = nullptr;
     // (0 and 1 are the table's marks of an empty and a deleted slot, and no host's handle; a
@@ -611,7 +675,7 @@ class native_map {
         if (k == key) {
           T* o = t->slots[i].obj.load(std::memory_order_relaxed);
           if (o->native != key) {  // asleep: no record, as the cache says (retire)
-            h = hot_entry{key | kDormant, o};
+            h = make_entry(key | kDormant, o);
             return nullptr;
           }
           found = o;
@@ -620,7 +684,7 @@ class native_map {
         if (k == kEmpty) break;
       }
     }
-    h = hot_entry{found != nullptr ? key : key | kNone, found};
+    h = make_entry(found != nullptr ? key : key | kNone, found);
     return found;
   }
 
@@ -729,7 +793,7 @@ class native_map {
       const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
       if (k == kEmpty || k == kTombstone) continue;
       T* o = t->slots[i].obj.load(std::memory_order_relaxed);
-      hot_slot(k) = hot_entry{o->native == k ? k : k | kDormant, o};  // (awake, or asleep)
+      hot_slot(k) = make_entry(o->native == k ? k : k | kDormant, o);  // (awake, or asleep)
     }
     seal();
   }
