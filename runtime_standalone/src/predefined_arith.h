@@ -2,11 +2,11 @@
 // reductions (collectives.cc: check_op, MPI_Reduce_local) and the accumulates (rma.cc): each
 // predefined datatype's group of §7.9.2 and the C type its elements are combined as.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <type_traits>
-#include <unordered_map>
 
 #include "runtime_internal.h"
 
@@ -111,15 +111,22 @@ inline basic_info classify(const gen::datatype_info& d) {
   return b;
 }
 
-// The predefined datatype `type`'s (a default basic_info for any other handle).
+// The predefined datatype `type`'s (a default basic_info for any other handle). Worked out once for
+// every predefined handle, in a table that allocates nothing (a reduction's first call cannot fail
+// for want of memory, D65).
 inline basic_info basic_of(handle_t type) {
-  static const auto* table = [] {
-    auto* t = new std::unordered_map<handle_t, basic_info>;
-    for (const auto& d : gen::datatypes) (*t)[d.value] = classify(d);
+  using table = std::array<basic_info, handles::kPredefinedLimit>;
+  static const table by_handle = [] {
+    table t{};
+    for (const auto& d : gen::datatypes)  // (the last of aliases with one value)
+      if (d.value < handles::kPredefinedLimit) t[d.value] = classify(d);
     return t;
   }();
-  auto it = table->find(type);
-  return it == table->end() ? basic_info{} : it->second;
+  if (type < handles::kPredefinedLimit) return by_handle[type];
+  basic_info b;
+  for (const auto& d : gen::datatypes)
+    if (d.value == type) b = classify(d);
+  return b;
 }
 
 // The group, or `other` where this build has no arithmetic for the datatype's size (what the
