@@ -78,21 +78,13 @@ status op_create_c(language lang, fnptr user_fn, bool commute, handle_t& op) {
   return status::ok();
 }
 
-namespace {
-const char* predefined_op_name(handle_t op) {
-  for (const auto& o : gen::ops)
-    if (o.value == op) return o.name;
-  return nullptr;
-}
-}  // namespace
-
 // Every predefined operation is commutative (MPI-4.1 §7.9.2); a user's is what it was created as.
 status op_commutative(handle_t op, bool& commute) {
   if (op_object* o = rt().ops.lookup(op)) {
     commute = o->commute;
     return status::ok();
   }
-  if (predefined_op_name(op) == nullptr) return fail(MPI_ERR_OP, "operation handle 0x%x is null or not valid", op);
+  if (arith::op_name(op) == nullptr) return fail(MPI_ERR_OP, "operation handle 0x%x is null or not valid", op);
   commute = true;
   return status::ok();
 }
@@ -225,7 +217,7 @@ status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t
     }
     return status::ok();
   }
-  const std::string name_of_op = predefined_op_name(op);  // (check_op tested it on t: op_defined_on)
+  const std::string name_of_op = arith::op_name(op);  // (check_op tested it on t: op_defined_on)
   const arith::basic_info b = arith::basic_of(t.handle);
   if ((b.c == cat::floating || b.c == cat::complex) && b.n == num::none)
     return fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s on %s: no arithmetic for that real kind here (D45)",
@@ -245,7 +237,7 @@ namespace {
 // arithmetic here: the reductions take them, MPI_Reduce_local refuses them (D45, D109).
 status op_defined_on(handle_t op, const type_object& t) {
   const arith::basic_info b = arith::basic_of(t.handle);
-  const char* oname = predefined_op_name(op);
+  const char* oname = arith::op_name(op);
   if (!arith::op_applies(oname, b.c))
     return fail(MPI_ERR_OP, "%s is not defined on datatype %s (MPI-4.1 section 7.9.2)", oname,
                 b.name ? b.name : "(unnamed)");

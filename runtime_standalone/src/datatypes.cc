@@ -261,19 +261,21 @@ aint in_extents(count_t d, const type_object& t, type_builder& b) {
 
 // The large form of a constructor of blocks (MPI_Type_indexed_c, _create_hindexed_c,
 // _create_indexed_block_c, _create_hindexed_block_c, _create_struct_c): block i holds lengths[i]
-// (or `length`) items of types[i] (or old) at displacements[i] bytes (extents of old where
-// `extents`), with the checks of the int routines.
+// (or, with lengths null, `length`) items of types[i] (or old) at displacements[i] bytes (extents
+// of old where `extents`), with the checks of the int routines, described with large counts in
+// §6.1.13's layout: count, the block lengths (or the one), the displacements.
 status large_blocks(int combiner, count_t count, const count_t* lengths, count_t length, const count_t* displacements,
-                    bool extents, type_object* const* types, type_object* old, handle_t& newtype,
-                    std::vector<count_t> large) {
-  if (lengths != nullptr || combiner == MPI_COMBINER_INDEXED || combiner == MPI_COMBINER_HINDEXED ||
-      combiner == MPI_COMBINER_STRUCT) {
+                    bool extents, type_object* const* types, type_object* old, handle_t& newtype) {
+  const bool per_block = combiner != MPI_COMBINER_INDEXED_BLOCK && combiner != MPI_COMBINER_HINDEXED_BLOCK;
+  if (per_block) {
     if (status st = check_lengths(count, lengths); !st.is_ok()) return st;
   } else {
     if (status st = check_count(count); !st.is_ok()) return st;
     if (length < 0) return fail(MPI_ERR_ARG, "blocklength %lld is negative", static_cast<long long>(length));
   }
   if (count > 0 && displacements == nullptr) return fail(MPI_ERR_ARG, "array_of_displacements is a NULL pointer");
+  std::vector<count_t> large = per_block ? concat<count_t>({count}, count, {lengths, displacements})
+                                         : concat<count_t>({count, length}, count, {displacements});
   type_builder b;
   std::vector<type_part> parts;
   runs_t runs;
@@ -336,8 +338,6 @@ namespace {
   return status::ok();
 }
 
-// A vector's stride in bytes (the builder's overflow where it does not fit).
-aint stride_bytes(count_t stride, const type_object& old, type_builder& b) { return in_extents(stride, old, b); }
 }  // namespace
 
 status type_create_hvector(int count, int blocklength, aint stride, type_object& old, handle_t& newtype) {
@@ -363,7 +363,7 @@ status type_create_hvector_c(count_t count, count_t blocklength, count_t stride,
 status type_vector(int count, int blocklength, int stride, type_object& old, handle_t& newtype) {
   type_builder b;
   aint items = 0;
-  if (status st = hvector(b, count, blocklength, stride_bytes(stride, old, b), old, items); !st.is_ok()) return st;
+  if (status st = hvector(b, count, blocklength, in_extents(stride, old, b), old, items); !st.is_ok()) return st;
   const int ints[] = {count, blocklength, stride};
   return b.publish(newtype, one_type(MPI_COMBINER_VECTOR, ints, {}, old, items));
 }
@@ -374,7 +374,7 @@ status type_vector_c(count_t count, count_t blocklength, count_t stride, type_ob
                        newtype);
   type_builder b;
   aint items = 0;
-  if (status st = hvector(b, count, blocklength, stride_bytes(stride, old, b), old, items); !st.is_ok()) return st;
+  if (status st = hvector(b, count, blocklength, in_extents(stride, old, b), old, items); !st.is_ok()) return st;
   const count_t large[] = {count, blocklength, stride};
   return b.publish(newtype, one_type(MPI_COMBINER_VECTOR, {}, {}, old, items, large));
 }
@@ -397,10 +397,7 @@ status type_indexed_c(count_t count, const count_t* blocklengths, const count_t*
     const auto l = as_ints(blocklengths, count), d = as_ints(displacements, count);
     return type_indexed(static_cast<int>(count), data_of(blocklengths, l), data_of(displacements, d), old, newtype);
   }
-  if (blocklengths == nullptr || displacements == nullptr)  // (the checks' messages)
-    return large_blocks(MPI_COMBINER_INDEXED, count, blocklengths, 0, displacements, true, nullptr, &old, newtype, {});
-  return large_blocks(MPI_COMBINER_INDEXED, count, blocklengths, 0, displacements, true, nullptr, &old, newtype,
-                      concat<count_t>({count}, count, {blocklengths, displacements}));
+  return large_blocks(MPI_COMBINER_INDEXED, count, blocklengths, 0, displacements, true, nullptr, &old, newtype);
 }
 
 status type_create_hindexed(int count, const int* blocklengths, const aint* displacements,
@@ -422,10 +419,7 @@ status type_create_hindexed_c(count_t count, const count_t* blocklengths, const 
     const auto l = as_ints(blocklengths, count);
     return type_create_hindexed(static_cast<int>(count), data_of(blocklengths, l), displacements, old, newtype);
   }
-  if (blocklengths == nullptr || displacements == nullptr)
-    return large_blocks(MPI_COMBINER_HINDEXED, count, blocklengths, 0, displacements, false, nullptr, &old, newtype, {});
-  return large_blocks(MPI_COMBINER_HINDEXED, count, blocklengths, 0, displacements, false, nullptr, &old, newtype,
-                      concat<count_t>({count}, count, {blocklengths, displacements}));
+  return large_blocks(MPI_COMBINER_HINDEXED, count, blocklengths, 0, displacements, false, nullptr, &old, newtype);
 }
 
 status type_create_struct(int count, const int* blocklengths, const aint* displacements,
@@ -459,10 +453,7 @@ status type_create_struct_c(count_t count, const count_t* blocklengths, const co
     const auto l = as_ints(blocklengths, count);
     return type_create_struct(static_cast<int>(count), data_of(blocklengths, l), displacements, types, newtype);
   }
-  if (blocklengths == nullptr || displacements == nullptr)
-    return large_blocks(MPI_COMBINER_STRUCT, count, blocklengths, 0, displacements, false, types, nullptr, newtype, {});
-  return large_blocks(MPI_COMBINER_STRUCT, count, blocklengths, 0, displacements, false, types, nullptr, newtype,
-                      concat<count_t>({count}, count, {blocklengths, displacements}));
+  return large_blocks(MPI_COMBINER_STRUCT, count, blocklengths, 0, displacements, false, types, nullptr, newtype);
 }
 
 status type_create_resized(type_object& old, aint lb, aint extent, handle_t& newtype) {
@@ -496,10 +487,7 @@ status type_create_indexed_block_c(count_t count, count_t blocklength, const cou
                                      data_of(displacements, d), old, newtype);
   }
   return large_blocks(MPI_COMBINER_INDEXED_BLOCK, count, nullptr, blocklength, displacements, true, nullptr, &old,
-                      newtype,
-                      displacements == nullptr || count < 0
-                          ? std::vector<count_t>{}
-                          : concat<count_t>({count, blocklength}, count, {displacements}));
+                      newtype);
 }
 
 status type_create_hindexed_block(int count, int blocklength, const aint* displacements,
@@ -521,10 +509,7 @@ status type_create_hindexed_block_c(count_t count, count_t blocklength, const co
     return type_create_hindexed_block(static_cast<int>(count), static_cast<int>(blocklength), displacements, old,
                                       newtype);
   return large_blocks(MPI_COMBINER_HINDEXED_BLOCK, count, nullptr, blocklength, displacements, false, nullptr, &old,
-                      newtype,
-                      displacements == nullptr || count < 0
-                          ? std::vector<count_t>{}
-                          : concat<count_t>({count, blocklength}, count, {displacements}));
+                      newtype);
 }
 
 namespace {
