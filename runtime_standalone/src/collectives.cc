@@ -1,7 +1,9 @@
 // Collectives and reduction operations on the standalone runtime's one process.
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,7 +16,7 @@ namespace {
 
 // A one-process transfer of count elements of t from send to recv: the bytes of the type map
 // only, so recv's gaps keep their contents (a copy of extent bytes would overwrite them).
-void copy_bytes(const void* send, void* recv, int count, const type_object& t) {
+void copy_bytes(const void* send, void* recv, std::int64_t count, const type_object& t) {
   if (send == gen::in_place || count <= 0 || send == recv) return;
   if (contiguous(t)) {
     std::memmove(recv, send, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
@@ -38,7 +40,7 @@ namespace api {
 
 status barrier(comm_object&) { return status::ok(); }
 
-status bcast(void*, int count, type_object&, int root, comm_object&) {
+status bcast(void*, std::int64_t count, type_object&, int root, comm_object&) {
   if (status st = check_count(count); !st.is_ok()) return st;
   return check_root(root);
 }
@@ -192,28 +194,42 @@ void combine_one(const std::string& op, const arith::basic_info& b, aint size, a
 
 }  // namespace
 
-status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t, handle_t op) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status reduce_local(const void* inbuf, void* inoutbuf, std::int64_t count, type_object& t, handle_t op) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   if (inbuf == gen::in_place || inoutbuf == gen::in_place)
     return fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not a buffer of MPI_Reduce_local");
   if (status st = check_op(op, t); !st.is_ok()) return st;
   if (!t.committed && !t.predefined) return fail(MPI_ERR_TYPE, "the datatype is not committed");
   if (op_object* o = rt().ops.lookup(op)) {  // the user's function, in its language's convention
     if (count == 0) return status::ok();
-    int len = count;
     std::int64_t large_len = count;  // MPI_Op_create_c's functions: MPI_Count, or MPI_COUNT_KIND
-    if (o->lang == language::c || o->lang == language::cxx) {
-      void* dt = reinterpret_cast<void*>(static_cast<std::uintptr_t>(t.handle));
-      if (o->large)
+    if (o->large) {
+      if (o->lang == language::c || o->lang == language::cxx) {
+        void* dt = reinterpret_cast<void*>(static_cast<std::uintptr_t>(t.handle));
         reinterpret_cast<void (*)(const void*, void*, std::int64_t*, void**)>(o->fn)(inbuf, inoutbuf, &large_len, &dt);
-      else
-        reinterpret_cast<void (*)(const void*, void*, int*, void**)>(o->fn)(inbuf, inoutbuf, &len, &dt);
-    } else if (o->large) {
-      fint fdt = static_cast<fint>(t.handle);
-      reinterpret_cast<void (*)(const void*, void*, std::int64_t*, fint*)>(o->fn)(inbuf, inoutbuf, &large_len, &fdt);
-    } else {
-      fint flen = count, fdt = static_cast<fint>(t.handle);
-      reinterpret_cast<void (*)(const void*, void*, fint*, fint*)>(o->fn)(inbuf, inoutbuf, &flen, &fdt);
+      } else {
+        fint fdt = static_cast<fint>(t.handle);
+        reinterpret_cast<void (*)(const void*, void*, std::int64_t*, fint*)>(o->fn)(inbuf, inoutbuf, &large_len, &fdt);
+      }
+      return status::ok();
+    }
+    // A function whose length is an int, given more elements than an int counts (a large-count
+    // form's): called on consecutive pieces of at most INT_MAX elements (D115).
+    const char* in = static_cast<const char*>(inbuf);
+    char* io = static_cast<char*>(inoutbuf);
+    for (std::int64_t done = 0; done < count;) {
+      const int len = static_cast<int>(std::min<std::int64_t>(count - done, std::numeric_limits<int>::max()));
+      if (o->lang == language::c || o->lang == language::cxx) {
+        void* dt = reinterpret_cast<void*>(static_cast<std::uintptr_t>(t.handle));
+        int l = len;
+        reinterpret_cast<void (*)(const void*, void*, int*, void**)>(o->fn)(in, io, &l, &dt);
+      } else {
+        fint flen = len, fdt = static_cast<fint>(t.handle);
+        reinterpret_cast<void (*)(const void*, void*, fint*, fint*)>(o->fn)(in, io, &flen, &fdt);
+      }
+      done += len;
+      in += static_cast<aint>(len) * t.extent;
+      io += static_cast<aint>(len) * t.extent;
     }
     return status::ok();
   }
@@ -228,7 +244,7 @@ status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& t
       if (d.value == t.handle) second_at = d.second_at ? d.second_at : t.size - arith::num_size(b.index);
   const char* in = static_cast<const char*>(inbuf);
   char* io = static_cast<char*>(inoutbuf);
-  for (int i = 0; i < count; ++i, in += t.extent, io += t.extent) combine_one(name_of_op, b, t.size, second_at, in, io);
+  for (std::int64_t i = 0; i < count; ++i, in += t.extent, io += t.extent) combine_one(name_of_op, b, t.size, second_at, in, io);
   return status::ok();
 }
 
@@ -264,10 +280,10 @@ namespace {
 // count elements of stype at send into rcount elements of rtype at recv: the same type
 // signature (MPI-4.1 §7.1); more data than the receive holds is MPI_ERR_TRUNCATE.
 // `scratch`, when given, holds the packed bytes (make_moves allocates it once for all its blocks).
-status transfer(const void* send, int scount, const type_object& stype, void* recv, int rcount,
+status transfer(const void* send, std::int64_t scount, const type_object& stype, void* recv, std::int64_t rcount,
                 const type_object& rtype, char* scratch = nullptr) {
-  if (status st = check_count(scount); !st.is_ok()) return st;
-  if (status st = check_count(rcount); !st.is_ok()) return st;
+  if (status st = check_count(scount, stype); !st.is_ok()) return st;
+  if (status st = check_count(rcount, rtype); !st.is_ok()) return st;
   if (send == gen::in_place) return status::ok();
   aint bytes = static_cast<aint>(scount) * stype.size;
   if (bytes > static_cast<aint>(rcount) * rtype.size)
@@ -284,28 +300,28 @@ status transfer(const void* send, int scount, const type_object& stype, void* re
     scratch = tmp.data();
   }
   pack_elements(send, scount, stype, scratch);
-  unpack_elements(scratch, recv, rtype.size > 0 ? static_cast<int>(bytes / rtype.size) : 0, rtype);
+  unpack_elements(scratch, recv, rtype.size > 0 ? bytes / rtype.size : 0, rtype);
   return status::ok();
 }
-char* at(void* buf, int displ, const type_object& t) { return static_cast<char*>(buf) + displ * t.extent; }
-const char* at(const void* buf, int displ, const type_object& t) {
+char* at(void* buf, aint displ, const type_object& t) { return static_cast<char*>(buf) + displ * t.extent; }
+const char* at(const void* buf, aint displ, const type_object& t) {
   return static_cast<const char*>(buf) + displ * t.extent;
 }
 }  // namespace
 
-status gather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status gather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
               type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-status gatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                const int* recvcounts, const int* displs, type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
-status scatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status scatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (recvbuf == gen::in_place) return check_count(sendcount);  // the root keeps its block
@@ -313,23 +329,23 @@ status scatter(const void* sendbuf, int sendcount, type_object& sendtype, void* 
 }
 
 status scatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
-                void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object&) {
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (recvbuf == gen::in_place) return status::ok();
   return transfer(at(sendbuf, displs[0], sendtype), sendcounts[0], sendtype, recvbuf, recvcount, recvtype);
 }
 
-status allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                  type_object& recvtype, comm_object&) {
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-status allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                   const int* recvcounts, const int* displs, type_object& recvtype, comm_object&) {
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
-status alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                 type_object& recvtype, comm_object&) {
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
@@ -348,10 +364,10 @@ namespace {
 // failed call writes nothing.
 struct block_move {
   const void* send;
-  int scount;
+  std::int64_t scount;
   const type_object* stype;
   void* recv;
-  int rcount;
+  std::int64_t rcount;
   const type_object* rtype;
 };
 
@@ -469,8 +485,8 @@ status alltoallw_moves(const void* sendbuf, const int* sendcounts, const int* sd
   return status::ok();
 }
 
-status neighbor_allgather_moves(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                                int recvcount, type_object& recvtype, comm_object& comm,
+status neighbor_allgather_moves(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                                std::int64_t recvcount, type_object& recvtype, comm_object& comm,
                                 std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   if (status st = check_count(sendcount); !st.is_ok()) return st;
@@ -484,7 +500,7 @@ status neighbor_allgather_moves(const void* sendbuf, int sendcount, type_object&
   return status::ok();
 }
 
-status neighbor_allgatherv_moves(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status neighbor_allgatherv_moves(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                                  const int* recvcounts, const int* displs, type_object& recvtype,
                                  comm_object& comm, std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
@@ -499,8 +515,8 @@ status neighbor_allgatherv_moves(const void* sendbuf, int sendcount, type_object
   return status::ok();
 }
 
-status neighbor_alltoall_moves(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                               int recvcount, type_object& recvtype, comm_object& comm,
+status neighbor_alltoall_moves(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                               std::int64_t recvcount, type_object& recvtype, comm_object& comm,
                                std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   if (status st = check_count(sendcount); !st.is_ok()) return st;
@@ -574,14 +590,14 @@ status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls,
   });
 }
 
-status neighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                          int recvcount, type_object& recvtype, comm_object& comm) {
+status neighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                          std::int64_t recvcount, type_object& recvtype, comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
     return neighbor_allgather_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, m);
   });
 }
 
-status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                            const int* recvcounts, const int* displs, type_object& recvtype,
                            comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
@@ -590,8 +606,8 @@ status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& send
   });
 }
 
-status neighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                         int recvcount, type_object& recvtype, comm_object& comm) {
+status neighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                         std::int64_t recvcount, type_object& recvtype, comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
     return neighbor_alltoall_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, m);
   });
@@ -615,42 +631,42 @@ status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint
   });
 }
 
-status scan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status scan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
 
 // Rank 0's recvbuf is undefined after MPI_Exscan (MPI-4.1 §7.11.2): it is left as it is.
-status exscan(const void*, void*, int count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status exscan(const void*, void*, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   return check_op(op, t);
 }
 
-status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& t,
-                      handle_t op, comm_object&) {  // the process's share: recvcounts[0] elements
-  if (status st = check_count(recvcounts[0]); !st.is_ok()) return st;
+status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
+                            handle_t op, comm_object&) {  // the process's share: recvcount elements
+  if (status st = check_count(recvcount, t); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
-  copy_bytes(sendbuf, recvbuf, recvcounts[0], t);
+  copy_bytes(sendbuf, recvbuf, recvcount, t);
   return status::ok();
 }
 
-status reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& t,
-                            handle_t op, comm_object& comm) {
-  return reduce_scatter(sendbuf, recvbuf, &recvcount, t, op, comm);
+status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& t,
+                      handle_t op, comm_object& comm) {
+  return reduce_scatter_block(sendbuf, recvbuf, recvcounts[0], t, op, comm);
 }
 
-status reduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, int root, comm_object&) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status reduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root, comm_object&) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
   if (status st = check_root(root); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
 
-status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
@@ -669,28 +685,28 @@ status started(Run&& run, handle_t& request) {
 
 status ibarrier(comm_object& comm, handle_t& request) { return started([&] { return barrier(comm); }, request); }
 
-status ibcast(void* buffer, int count, type_object& t, int root, comm_object& comm, handle_t& request) {
+status ibcast(void* buffer, std::int64_t count, type_object& t, int root, comm_object& comm, handle_t& request) {
   return started([&] { return bcast(buffer, count, t, root, comm); }, request);
 }
 
-status ireduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, int root,
+status ireduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root,
                comm_object& comm, handle_t& request) {
   return started([&] { return reduce(sendbuf, recvbuf, count, t, op, root, comm); }, request);
 }
 
-status iallreduce(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
+status iallreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                   comm_object& comm, handle_t& request) {
   return started([&] { return allreduce(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
 
-status igather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status igather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object& comm, handle_t& request) {
   return started([&] {
     return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }, request);
 }
 
-status igatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status igatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                 const int* recvcounts, const int* displs, type_object& recvtype, int root,
                 comm_object& comm, handle_t& request) {
   return started([&] {
@@ -698,7 +714,7 @@ status igatherv(const void* sendbuf, int sendcount, type_object& sendtype, void*
   }, request);
 }
 
-status iscatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status iscatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                 type_object& recvtype, int root, comm_object& comm, handle_t& request) {
   return started([&] {
     return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -706,21 +722,21 @@ status iscatter(const void* sendbuf, int sendcount, type_object& sendtype, void*
 }
 
 status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
-                 void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
+                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                  handle_t& request) {
   return started([&] {
     return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }, request);
 }
 
-status iallgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status iallgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                   type_object& recvtype, comm_object& comm, handle_t& request) {
   return started([&] {
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }, request);
 }
 
-status iallgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status iallgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                    const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
                    handle_t& request) {
   return started([&] {
@@ -728,7 +744,7 @@ status iallgatherv(const void* sendbuf, int sendcount, type_object& sendtype, vo
   }, request);
 }
 
-status ialltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status ialltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                  type_object& recvtype, comm_object& comm, handle_t& request) {
   return started([&] {
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -751,14 +767,14 @@ status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls
   }, request);
 }
 
-status ineighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                           int recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
+status ineighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                           std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
   return started([&] {
     return neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }, request);
 }
 
-status ineighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status ineighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                             const int* recvcounts, const int* displs, type_object& recvtype,
                             comm_object& comm, handle_t& request) {
   return started([&] {
@@ -766,8 +782,8 @@ status ineighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sen
   }, request);
 }
 
-status ineighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                          int recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
+status ineighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                          std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t& request) {
   return started([&] {
     return neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }, request);
@@ -791,12 +807,12 @@ status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const ain
   }, request);
 }
 
-status iscan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, comm_object& comm,
+status iscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object& comm,
              handle_t& request) {
   return started([&] { return scan(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
 
-status iexscan(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
+status iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                comm_object& comm, handle_t& request) {
   return started([&] { return exscan(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
@@ -806,7 +822,7 @@ status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts
   return started([&] { return reduce_scatter(sendbuf, recvbuf, recvcounts, t, op, comm); }, request);
 }
 
-status ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& t,
+status ireduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                              handle_t op, comm_object& comm, handle_t& request) {
   return started([&] { return reduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm); }, request);
 }
@@ -852,7 +868,7 @@ status persistent(const objects& o, handle_t info,
   }, request);
 }
 
-status check_counts(int a, int b) {
+status check_counts(std::int64_t a, std::int64_t b) {
   if (status st = check_count(a); !st.is_ok()) return st;
   return check_count(b);
 }
@@ -901,7 +917,7 @@ status barrier_init(comm_object& comm, handle_t info, handle_t& request) {
   }, request);
 }
 
-status bcast_init(void* buffer, int count, type_object& t, int root, comm_object& comm, handle_t info,
+status bcast_init(void* buffer, std::int64_t count, type_object& t, int root, comm_object& comm, handle_t info,
                   handle_t& request) {
   if (status st = bcast(buffer, count, t, root, comm); !st.is_ok()) return st;  // moves nothing
   return persistent({comm.handle, t.handle, t.handle}, info,
@@ -909,7 +925,7 @@ status bcast_init(void* buffer, int count, type_object& t, int root, comm_object
                     request);
 }
 
-status reduce_init(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op, int root,
+status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root,
                    comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_count(count); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
@@ -920,7 +936,7 @@ status reduce_init(const void* sendbuf, void* recvbuf, int count, type_object& t
                     }, request);
 }
 
-status allreduce_init(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
+status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                       comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_count(count); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
@@ -930,7 +946,7 @@ status allreduce_init(const void* sendbuf, void* recvbuf, int count, type_object
                     }, request);
 }
 
-status gather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
@@ -940,7 +956,7 @@ status gather_init(const void* sendbuf, int sendcount, type_object& sendtype, vo
                     }, request);
 }
 
-status gatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                     const int* recvcounts, const int* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
@@ -952,7 +968,7 @@ status gatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, v
                     }, request);
 }
 
-status scatter_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                     type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
@@ -963,7 +979,7 @@ status scatter_init(const void* sendbuf, int sendcount, type_object& sendtype, v
 }
 
 status scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
-                     void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
+                     void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_counts(sendcounts[0], recvcount); !st.is_ok()) return st;
@@ -974,7 +990,7 @@ status scatterv_init(const void* sendbuf, const int* sendcounts, const int* disp
                     }, request);
 }
 
-status allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                       type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -983,7 +999,7 @@ status allgather_init(const void* sendbuf, int sendcount, type_object& sendtype,
                     }, request);
 }
 
-status allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                        const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request) {
   if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
@@ -994,7 +1010,7 @@ status allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype
                     }, request);
 }
 
-status alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1015,7 +1031,7 @@ status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdi
                     }, request);
 }
 
-status scan_init(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
+status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_count(count); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
@@ -1025,7 +1041,7 @@ status scan_init(const void* sendbuf, void* recvbuf, int count, type_object& t, 
                     }, request);
 }
 
-status exscan_init(const void* sendbuf, void* recvbuf, int count, type_object& t, handle_t op,
+status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                    comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_count(count); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
@@ -1045,7 +1061,7 @@ status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvco
                     }, request);
 }
 
-status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, type_object& t,
+status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                                  handle_t op, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_count(recvcount); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
@@ -1079,8 +1095,8 @@ status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdi
                        }, request);
 }
 
-status neighbor_allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                               int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+status neighbor_allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                               std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request) {
   std::vector<block_move> checked;
   if (status st = neighbor_allgather_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -1093,7 +1109,7 @@ status neighbor_allgather_init(const void* sendbuf, int sendcount, type_object& 
                     }, request);
 }
 
-status neighbor_allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                                 const int* recvcounts, const int* displs, type_object& recvtype,
                                 comm_object& comm, handle_t info, handle_t& request) {
   std::vector<block_move> checked;
@@ -1110,8 +1126,8 @@ status neighbor_allgatherv_init(const void* sendbuf, int sendcount, type_object&
                     }, request);
 }
 
-status neighbor_alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                              int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+status neighbor_alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                              std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                               handle_t& request) {
   std::vector<block_move> checked;
   if (status st = neighbor_alltoall_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,

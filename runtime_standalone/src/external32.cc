@@ -12,6 +12,7 @@
 #include <cfloat>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -156,12 +157,15 @@ status check_datarep(const char* datarep) {
 
 // What the three routines check first: the datarep, the count, the datatype; `need` is the
 // external32 size of count items of t.
-status external_items(const char* datarep, int count, const type_object& t, signature& s, aint& need,
+status external_items(const char* datarep, std::int64_t count, const type_object& t, signature& s, aint& need,
                       bool need_commit = true) {
   if (status st = check_datarep(datarep); !st.is_ok()) return st;
-  if (status st = check_count(count); !st.is_ok()) return st;
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   aint ext = 0;
   if (status st = external_signature(t, s, ext, need_commit); !st.is_ok()) return st;
+  if (ext > 0 && count > std::numeric_limits<aint>::max() / ext)
+    return fail(MPI_ERR_COUNT, "count = %lld of a datatype of %lld bytes in external32 does not fit in MPI_Aint",
+                static_cast<long long>(count), static_cast<long long>(ext));
   need = static_cast<aint>(count) * ext;
   return status::ok();
 }
@@ -314,7 +318,7 @@ void external32_swap(const type_object& t, char* packed, aint items, bool to_ext
 
 namespace api {
 
-status pack_external(const char* datarep, const void* inbuf, int incount, type_object& t, void* outbuf,
+status pack_external(const char* datarep, const void* inbuf, std::int64_t incount, type_object& t, void* outbuf,
                      aint outsize, aint& position) {
   signature s;
   aint need = 0;
@@ -330,7 +334,7 @@ status pack_external(const char* datarep, const void* inbuf, int incount, type_o
 }
 
 status unpack_external(const char* datarep, const void* inbuf, aint insize, aint& position, void* outbuf,
-                       int outcount, type_object& t) {
+                       std::int64_t outcount, type_object& t) {
   signature s;
   aint need = 0;
   if (status st = external_items(datarep, outcount, t, s, need); !st.is_ok()) return st;
@@ -343,7 +347,7 @@ status unpack_external(const char* datarep, const void* inbuf, aint insize, aint
   return status::ok();
 }
 
-status pack_external_size(const char* datarep, int incount, type_object& t, aint& size) {
+status pack_external_size(const char* datarep, std::int64_t incount, type_object& t, aint& size) {
   signature s;
   return external_items(datarep, incount, t, s, size, false);
 }

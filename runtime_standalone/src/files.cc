@@ -269,7 +269,7 @@ void unpack_prefix(const char* in, std::int64_t n, void* out, const type_object&
 
 enum class pointer { explicit_offset, individual, shared };
 
-status check_access(const file_record& f, int count, const type_object& t, bool writing, pointer how,
+status check_access(const file_record& f, std::int64_t count, const type_object& t, bool writing, pointer how,
                     std::int64_t offset) {
   if (writing && (f.amode & MPI_MODE_RDONLY))
     return fail(MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY: it cannot be written");
@@ -280,19 +280,20 @@ status check_access(const file_record& f, int count, const type_object& t, bool 
                 "pointer's routines access it (MPI-4.1 section 15.2.1)");
   if (how == pointer::explicit_offset && offset < 0)
     return fail(MPI_ERR_ARG, "offset %lld is negative", static_cast<long long>(offset));
-  if (status st = check_count(count); !st.is_ok()) return st;
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   if (!t.committed && !t.predefined) return fail(MPI_ERR_TYPE, "the datatype is not committed");
   const std::int64_t bytes = static_cast<std::int64_t>(count) * t.size;
   if (f.etype.size > 0 && bytes % f.etype.size != 0)
-    return fail(MPI_ERR_TYPE, "%lld bytes (count %d of a datatype of %lld bytes) are not a whole number of the "
-                "view's etypes of %lld bytes (MPI-4.1 section 15.4.1)", static_cast<long long>(bytes), count,
+    return fail(MPI_ERR_TYPE, "%lld bytes (count %lld of a datatype of %lld bytes) are not a whole number of the "
+                "view's etypes of %lld bytes (MPI-4.1 section 15.4.1)", static_cast<long long>(bytes),
+                static_cast<long long>(count),
                 static_cast<long long>(t.size), static_cast<long long>(f.etype.size));
   return status::ok();
 }
 
 // One access of count elements of t at buf, from the pointer `how` (or explicit etype `offset`),
 // moving that pointer past what was accessed; `out` gets the bytes.
-status access(file_record& f, pointer how, std::int64_t offset, void* buf, int count, const type_object& t,
+status access(file_record& f, pointer how, std::int64_t offset, void* buf, std::int64_t count, const type_object& t,
               bool writing, api::msg_status& out) {
   if (status st = check_access(f, count, t, writing, how, offset); !st.is_ok()) return st;
   if (writing && f.view.size == 0 && count > 0 && t.size > 0)  // (a read of it reads nothing: D110)
@@ -337,13 +338,13 @@ status with_file(handle_t fh, Op&& op) {
   return op(*f);
 }
 
-status blocking(handle_t fh, pointer how, std::int64_t offset, void* buf, int count, type_object& t, bool writing,
+status blocking(handle_t fh, pointer how, std::int64_t offset, void* buf, std::int64_t count, type_object& t, bool writing,
                 api::msg_status& out) {
   return with_file(fh, [&](file_record& f) { return access(f, how, offset, buf, count, t, writing, out); });
 }
 
 // A nonblocking access: done at the call, its request complete with the access's status.
-status nonblocking(handle_t fh, pointer how, std::int64_t offset, void* buf, int count, type_object& t,
+status nonblocking(handle_t fh, pointer how, std::int64_t offset, void* buf, std::int64_t count, type_object& t,
                    bool writing, handle_t& request) {
   std::shared_ptr<file_record> f;
   if (status st = check_file(fh, f); !st.is_ok()) return st;
@@ -380,7 +381,7 @@ const char* split_name(split s) {
 
 // A split collective's begin: the access, its status kept for the end (MPI-4.1 §15.4.5: one
 // split collective at a time on a file).
-status split_begin(handle_t fh, split which, pointer how, std::int64_t offset, void* buf, int count, type_object& t,
+status split_begin(handle_t fh, split which, pointer how, std::int64_t offset, void* buf, std::int64_t count, type_object& t,
                    bool writing) {
   return with_file(fh, [&](file_record& f) {
     if (f.pending != split::none)
@@ -803,110 +804,110 @@ status file_get_byte_offset(handle_t fh, std::int64_t offset, std::int64_t& disp
 
 // ---- data access (MPI-4.1 §15.4) ----
 
-status file_read_at(handle_t fh, std::int64_t offset, void* buf, int count, type_object& t, msg_status& st) {
+status file_read_at(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return blocking(fh, pointer::explicit_offset, offset, buf, count, t, false, st);
 }
-status file_read_at_all(handle_t fh, std::int64_t offset, void* buf, int count, type_object& t, msg_status& st) {
+status file_read_at_all(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return file_read_at(fh, offset, buf, count, t, st);
 }
-status file_write_at(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& t, msg_status& st) {
+status file_write_at(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return blocking(fh, pointer::explicit_offset, offset, const_cast<void*>(buf), count, t, true, st);
 }
-status file_write_at_all(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& t,
+status file_write_at_all(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& t,
                          msg_status& st) {
   return file_write_at(fh, offset, buf, count, t, st);
 }
-status file_iread_at(handle_t fh, std::int64_t offset, void* buf, int count, type_object& t, handle_t& request) {
+status file_iread_at(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return nonblocking(fh, pointer::explicit_offset, offset, buf, count, t, false, request);
 }
-status file_iread_at_all(handle_t fh, std::int64_t offset, void* buf, int count, type_object& t, handle_t& request) {
+status file_iread_at_all(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return file_iread_at(fh, offset, buf, count, t, request);
 }
-status file_iwrite_at(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& t,
+status file_iwrite_at(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& t,
                       handle_t& request) {
   return nonblocking(fh, pointer::explicit_offset, offset, const_cast<void*>(buf), count, t, true, request);
 }
-status file_iwrite_at_all(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& t,
+status file_iwrite_at_all(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& t,
                           handle_t& request) {
   return file_iwrite_at(fh, offset, buf, count, t, request);
 }
 
-status file_read(handle_t fh, void* buf, int count, type_object& t, msg_status& st) {
+status file_read(handle_t fh, void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return blocking(fh, pointer::individual, 0, buf, count, t, false, st);
 }
-status file_read_all(handle_t fh, void* buf, int count, type_object& t, msg_status& st) {
+status file_read_all(handle_t fh, void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return file_read(fh, buf, count, t, st);
 }
-status file_write(handle_t fh, const void* buf, int count, type_object& t, msg_status& st) {
+status file_write(handle_t fh, const void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return blocking(fh, pointer::individual, 0, const_cast<void*>(buf), count, t, true, st);
 }
-status file_write_all(handle_t fh, const void* buf, int count, type_object& t, msg_status& st) {
+status file_write_all(handle_t fh, const void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return file_write(fh, buf, count, t, st);
 }
-status file_iread(handle_t fh, void* buf, int count, type_object& t, handle_t& request) {
+status file_iread(handle_t fh, void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return nonblocking(fh, pointer::individual, 0, buf, count, t, false, request);
 }
-status file_iread_all(handle_t fh, void* buf, int count, type_object& t, handle_t& request) {
+status file_iread_all(handle_t fh, void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return file_iread(fh, buf, count, t, request);
 }
-status file_iwrite(handle_t fh, const void* buf, int count, type_object& t, handle_t& request) {
+status file_iwrite(handle_t fh, const void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return nonblocking(fh, pointer::individual, 0, const_cast<void*>(buf), count, t, true, request);
 }
-status file_iwrite_all(handle_t fh, const void* buf, int count, type_object& t, handle_t& request) {
+status file_iwrite_all(handle_t fh, const void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return file_iwrite(fh, buf, count, t, request);
 }
 
-status file_read_shared(handle_t fh, void* buf, int count, type_object& t, msg_status& st) {
+status file_read_shared(handle_t fh, void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return blocking(fh, pointer::shared, 0, buf, count, t, false, st);
 }
-status file_write_shared(handle_t fh, const void* buf, int count, type_object& t, msg_status& st) {
+status file_write_shared(handle_t fh, const void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return blocking(fh, pointer::shared, 0, const_cast<void*>(buf), count, t, true, st);
 }
-status file_iread_shared(handle_t fh, void* buf, int count, type_object& t, handle_t& request) {
+status file_iread_shared(handle_t fh, void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return nonblocking(fh, pointer::shared, 0, buf, count, t, false, request);
 }
-status file_iwrite_shared(handle_t fh, const void* buf, int count, type_object& t, handle_t& request) {
+status file_iwrite_shared(handle_t fh, const void* buf, std::int64_t count, type_object& t, handle_t& request) {
   return nonblocking(fh, pointer::shared, 0, const_cast<void*>(buf), count, t, true, request);
 }
 // In rank order: one rank (MPI-4.1 §15.4.4).
-status file_read_ordered(handle_t fh, void* buf, int count, type_object& t, msg_status& st) {
+status file_read_ordered(handle_t fh, void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return file_read_shared(fh, buf, count, t, st);
 }
-status file_write_ordered(handle_t fh, const void* buf, int count, type_object& t, msg_status& st) {
+status file_write_ordered(handle_t fh, const void* buf, std::int64_t count, type_object& t, msg_status& st) {
   return file_write_shared(fh, buf, count, t, st);
 }
 
 // Split collectives (MPI-4.1 §15.4.5).
-status file_read_at_all_begin(handle_t fh, std::int64_t offset, void* buf, int count, type_object& t) {
+status file_read_at_all_begin(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& t) {
   return split_begin(fh, split::read_at_all, pointer::explicit_offset, offset, buf, count, t, false);
 }
 status file_read_at_all_end(handle_t fh, void* buf, msg_status& st) {
   return split_end(fh, split::read_at_all, buf, st);
 }
-status file_write_at_all_begin(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& t) {
+status file_write_at_all_begin(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& t) {
   return split_begin(fh, split::write_at_all, pointer::explicit_offset, offset, const_cast<void*>(buf), count, t,
                      true);
 }
 status file_write_at_all_end(handle_t fh, const void* buf, msg_status& st) {
   return split_end(fh, split::write_at_all, buf, st);
 }
-status file_read_all_begin(handle_t fh, void* buf, int count, type_object& t) {
+status file_read_all_begin(handle_t fh, void* buf, std::int64_t count, type_object& t) {
   return split_begin(fh, split::read_all, pointer::individual, 0, buf, count, t, false);
 }
 status file_read_all_end(handle_t fh, void* buf, msg_status& st) { return split_end(fh, split::read_all, buf, st); }
-status file_write_all_begin(handle_t fh, const void* buf, int count, type_object& t) {
+status file_write_all_begin(handle_t fh, const void* buf, std::int64_t count, type_object& t) {
   return split_begin(fh, split::write_all, pointer::individual, 0, const_cast<void*>(buf), count, t, true);
 }
 status file_write_all_end(handle_t fh, const void* buf, msg_status& st) {
   return split_end(fh, split::write_all, buf, st);
 }
-status file_read_ordered_begin(handle_t fh, void* buf, int count, type_object& t) {
+status file_read_ordered_begin(handle_t fh, void* buf, std::int64_t count, type_object& t) {
   return split_begin(fh, split::read_ordered, pointer::shared, 0, buf, count, t, false);
 }
 status file_read_ordered_end(handle_t fh, void* buf, msg_status& st) {
   return split_end(fh, split::read_ordered, buf, st);
 }
-status file_write_ordered_begin(handle_t fh, const void* buf, int count, type_object& t) {
+status file_write_ordered_begin(handle_t fh, const void* buf, std::int64_t count, type_object& t) {
   return split_begin(fh, split::write_ordered, pointer::shared, 0, const_cast<void*>(buf), count, t, true);
 }
 status file_write_ordered_end(handle_t fh, const void* buf, msg_status& st) {

@@ -44,7 +44,7 @@ inline std::uint64_t session_buffer_key(handle_t session) { return (std::uint64_
 // freed before the receive completes).
 struct recv_target {
   void* buf = nullptr;
-  int count = 0;
+  std::int64_t count = 0;
   type_layout layout;
 };
 
@@ -68,7 +68,7 @@ struct request_extra {
   // persistent point-to-point and partitioned: the arguments of the operation MPI_Start begins
   const void* send_buf = nullptr;
   void* recv_buf = nullptr;
-  int count = 0;
+  std::int64_t count = 0;
   type_layout layout;
   int peer = 0;  // dest or source
   int tag = 0;
@@ -109,16 +109,18 @@ state& queues();  // the process's message queues and request state
 bool tag_matches(int want, int tag);
 status check_tag(int tag, bool receiving);
 status check_peer(int rank, bool receiving);
-status check_transfer(int count, const type_object& t);
+status check_transfer(std::int64_t count, const type_object& t);
 void copy_layout(const type_object& t, type_layout& into);
 msg_status deliver(const message& m, const recv_target& r);
+// deliver, of `size` packed bytes at data (a message's, or a contiguous send buffer's).
+msg_status deliver_bytes(const char* data, aint size, int tag, const recv_target& r);
 msg_status proc_null_status();
 status fail_truncated(const msg_status& st);
 status would_wait_forever(const char* what, int tag);
 
 // Sends count elements of `layout` at buf, in `mode`, to the one process; the caller checked the
 // arguments (dest is 0 or MPI_PROC_NULL). `request` is the nonblocking send's, if any.
-status post_send(const void* buf, int count, const type_layout& layout, int dest, int tag,
+status post_send(const void* buf, std::int64_t count, const type_layout& layout, int dest, int tag,
                  std::uint64_t context, send_mode mode, handle_t request);
 // Begins a receive for `request` (checked arguments): completed by a queued message at once, or
 // posted for the next matching send.

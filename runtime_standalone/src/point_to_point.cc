@@ -37,8 +37,8 @@ status check_peer(int rank, bool receiving) {
   return fail(MPI_ERR_RANK, "rank %d is not a rank of a one-process communicator", rank);
 }
 
-status check_transfer(int count, const type_object& t) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status check_transfer(std::int64_t count, const type_object& t) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
   if (!t.committed) return fail(MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
   return status::ok();
 }
@@ -54,17 +54,21 @@ void copy_layout(const type_object& t, type_layout& into) {
 
 // Unpacks a message into a receive; what does not fit is dropped and reported (MPI_ERR_TRUNCATE).
 msg_status deliver(const message& m, const recv_target& r) {
+  return deliver_bytes(m.data.data(), static_cast<aint>(m.data.size()), m.tag, r);
+}
+
+msg_status deliver_bytes(const char* data, aint size, int tag, const recv_target& r) {
   msg_status st;
   st.source = 0;
-  st.tag = m.tag;
-  aint room = static_cast<aint>(r.count) * r.layout.size;
-  aint n = std::min<aint>(room, static_cast<aint>(m.data.size()));
+  st.tag = tag;
+  aint room = r.count * r.layout.size;
+  aint n = std::min<aint>(room, size);
   if (r.layout.size > 0) {
-    int whole = static_cast<int>(n / r.layout.size);
-    unpack_elements(m.data.data(), r.buf, whole, r.layout);
+    const aint whole = n / r.layout.size;
+    unpack_elements(data, r.buf, whole, r.layout);
   }
   st.bytes = n;
-  if (static_cast<aint>(m.data.size()) > room) st.error = MPI_ERR_TRUNCATE;
+  if (size > room) st.error = MPI_ERR_TRUNCATE;
   return st;
 }
 
@@ -136,7 +140,7 @@ std::pair<std::uint64_t, attached_buffer*> buffer_for(state& p, std::uint64_t co
 // no receive posted cannot complete on one process (blocking: D31's error; nonblocking: its
 // request stays incomplete until a receive takes the message). A buffered send queues its
 // message in the attached buffer's space, or fails with MPI_ERR_BUFFER (MPI-4.1 §4.6).
-status post_send(const void* buf, int count, const type_layout& layout, int dest, int tag,
+status post_send(const void* buf, std::int64_t count, const type_layout& layout, int dest, int tag,
                  std::uint64_t context, send_mode mode, handle_t request) {
   if (dest == MPI_PROC_NULL) return status::ok();
   std::size_t bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(layout.size);
@@ -157,12 +161,17 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
                   static_cast<long long>(buffer->size));
   }
   // Everything that allocates comes before the first change (out of memory: nothing changed, D65).
-  message m{context, tag, std::vector<char>(bytes), 0, 0};
-  pack_elements(buf, count, layout, m.data.data());
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it)
-    if (it->context == m.context && tag_matches(it->tag, tag)) {  // the oldest posted receive
+    if (it->context == context && tag_matches(it->tag, tag)) {  // the oldest posted receive
       msg_status* slot = it->freed ? nullptr : &p.done[it->request];  // (may throw: nothing delivered yet)
-      msg_status st = deliver(m, it->target);
+      msg_status st;
+      if (contiguous(layout)) {  // its bytes are the message: no copy between (D115)
+        st = deliver_bytes(static_cast<const char*>(buf), static_cast<aint>(bytes), tag, it->target);
+      } else {
+        std::vector<char> packed(bytes);
+        pack_elements(buf, count, layout, packed.data());
+        st = deliver_bytes(packed.data(), static_cast<aint>(bytes), tag, it->target);
+      }
       if (slot != nullptr) {
         *slot = st;
         if (request_object* r = rt().requests.lookup(it->request)) r->complete = true;
@@ -173,6 +182,8 @@ status post_send(const void* buf, int count, const type_layout& layout, int dest
   if (mode == send_mode::synchronous)
     return fail(MPI_ERR_OTHER, "a synchronous send with tag %d: no receive is posted, and on one "
                 "process none can come while it waits: it would wait forever (docs/decisions.md D31)", tag);
+  message m{context, tag, std::vector<char>(bytes), 0, 0};
+  pack_elements(buf, count, layout, m.data.data());
   if (mode == send_mode::synchronous_nonblocking) m.sync_request = request;
   if (mode == send_mode::buffered) {
     m.bsend_bytes = need;
@@ -220,7 +231,7 @@ namespace api {
 using namespace p2p;
 
 namespace {
-status checked_send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status checked_send(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
                     send_mode mode, handle_t request) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(dest, false); !st.is_ok()) return st;
@@ -232,7 +243,7 @@ status checked_send(const void* buf, int count, type_object& t, int dest, int ta
 
 // A nonblocking send: the send, then its request (already complete, but for MPI_Issend's);
 // no request is left behind by a failed call, nor by one that ran out of memory (D65).
-status nonblocking_send(const void* buf, int count, type_object& t, int dest, int tag,
+status nonblocking_send(const void* buf, std::int64_t count, type_object& t, int dest, int tag,
                         comm_object& comm, send_mode mode, handle_t& request) {
   return with_new_request(request, "the message", [&](handle_t r) {
     return checked_send(buf, count, t, dest, tag, comm, mode, r);
@@ -240,45 +251,45 @@ status nonblocking_send(const void* buf, int count, type_object& t, int dest, in
 }
 }  // namespace
 
-status send(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+status send(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm) {
   return checked_send(buf, count, t, dest, tag, comm, send_mode::standard, 0);
 }
 
-status ssend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+status ssend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm) {
   return checked_send(buf, count, t, dest, tag, comm, send_mode::synchronous, 0);
 }
 
-status bsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+status bsend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm) {
   return checked_send(buf, count, t, dest, tag, comm, send_mode::buffered, 0);
 }
 
 // A ready send needs its receive posted first (MPI-4.1 §4.4); one that finds none is erroneous,
 // and is then buffered as a standard send, as MPICH and Open MPI do.
-status rsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm) {
+status rsend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm) {
   return send(buf, count, t, dest, tag, comm);
 }
 
-status isend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status isend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
              handle_t& request) {
   return nonblocking_send(buf, count, t, dest, tag, comm, send_mode::standard, request);
 }
 
-status issend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status issend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
               handle_t& request) {
   return nonblocking_send(buf, count, t, dest, tag, comm, send_mode::synchronous_nonblocking, request);
 }
 
-status ibsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status ibsend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
               handle_t& request) {
   return nonblocking_send(buf, count, t, dest, tag, comm, send_mode::buffered, request);
 }
 
-status irsend(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status irsend(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
               handle_t& request) {
   return isend(buf, count, t, dest, tag, comm, request);
 }
 
-status sendrecv_replace(void* buf, int count, type_object& t, int dest, int sendtag, int source,
+status sendrecv_replace(void* buf, std::int64_t count, type_object& t, int dest, int sendtag, int source,
                         int recvtag, comm_object& comm, msg_status& out) {
   if (status st = check_peer(source, true); !st.is_ok()) return st;  // nothing sent if it fails
   if (status st = check_tag(recvtag, true); !st.is_ok()) return st;
@@ -286,7 +297,7 @@ status sendrecv_replace(void* buf, int count, type_object& t, int dest, int send
   return recv(buf, count, t, source, recvtag, comm, out);
 }
 
-status recv(void* buf, int count, type_object& t, int source, int tag, comm_object& comm, msg_status& out) {
+status recv(void* buf, std::int64_t count, type_object& t, int source, int tag, comm_object& comm, msg_status& out) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;
   if (status st = check_tag(tag, true); !st.is_ok()) return st;
@@ -306,7 +317,7 @@ status recv(void* buf, int count, type_object& t, int source, int tag, comm_obje
   return status::ok();
 }
 
-status irecv(void* buf, int count, type_object& t, int source, int tag, comm_object& comm,
+status irecv(void* buf, std::int64_t count, type_object& t, int source, int tag, comm_object& comm,
              handle_t& request) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;
@@ -325,8 +336,8 @@ status irecv(void* buf, int count, type_object& t, int source, int tag, comm_obj
   return status::ok();
 }
 
-status sendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
-                void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+status sendrecv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, int dest, int sendtag,
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int source, int recvtag,
                 comm_object& comm, msg_status& out) {
   if (status st = check_transfer(recvcount, recvtype); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;

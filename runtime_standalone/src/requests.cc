@@ -2,6 +2,7 @@
 // buffered mode, cancellation, generalized requests, MPI_Isendrecv, matched probes and receives,
 // partitioned communication. Messages and completion live in point_to_point.cc.
 #include <algorithm>
+#include <limits>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -113,7 +114,7 @@ using namespace p2p;
 
 namespace {
 
-status send_init_mode(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status send_init_mode(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
                       send_mode mode, handle_t& request) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(dest, false); !st.is_ok()) return st;
@@ -132,24 +133,24 @@ status send_init_mode(const void* buf, int count, type_object& t, int dest, int 
 
 // ---- persistent point-to-point (MPI-4.1 §4.9) ----
 
-status send_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status send_init(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
                  handle_t& request) {
   return send_init_mode(buf, count, t, dest, tag, comm, send_mode::standard, request);
 }
-status bsend_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status bsend_init(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
                   handle_t& request) {
   return send_init_mode(buf, count, t, dest, tag, comm, send_mode::buffered, request);
 }
-status ssend_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status ssend_init(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
                   handle_t& request) {
   return send_init_mode(buf, count, t, dest, tag, comm, send_mode::synchronous_nonblocking, request);
 }
-status rsend_init(const void* buf, int count, type_object& t, int dest, int tag, comm_object& comm,
+status rsend_init(const void* buf, std::int64_t count, type_object& t, int dest, int tag, comm_object& comm,
                   handle_t& request) {
   return send_init_mode(buf, count, t, dest, tag, comm, send_mode::standard, request);
 }
 
-status recv_init(void* buf, int count, type_object& t, int source, int tag, comm_object& comm,
+status recv_init(void* buf, std::int64_t count, type_object& t, int source, int tag, comm_object& comm,
                  handle_t& request) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;
@@ -194,7 +195,8 @@ status start_one(handle_t request) {
   switch (e.k) {
     case request_extra::kind::send: {
       const void* buf = e.send_buf;
-      int count = e.count, dest = e.peer, tag = e.tag;
+      std::int64_t count = e.count;
+      int dest = e.peer, tag = e.tag;
       type_layout l = e.layout;
       std::uint64_t context = e.context;
       send_mode mode = e.mode;
@@ -286,9 +288,9 @@ namespace {
 // The process's, a communicator's or a session's buffer (`owner`, p2p_internal.h); `whose` names
 // it in messages. MPI_BUFFER_AUTOMATIC: the library provides the space, as much as a buffered
 // send needs; size is then ignored (MPI-4.1 §4.6.1).
-status attach_to(std::uint64_t owner, const char* whose, void* buffer, int size) {
+status attach_to(std::uint64_t owner, const char* whose, void* buffer, std::int64_t size) {
   const bool automatic = buffer == gen::buffer_automatic;
-  if (!automatic && size < 0) return fail(MPI_ERR_ARG, "size %d is negative", size);
+  if (!automatic && size < 0) return fail(MPI_ERR_ARG, "size %lld is negative", static_cast<long long>(size));
   auto& p = queues();
   std::lock_guard lock(p.mu);
   if (p.buffers.count(owner) != 0)
@@ -310,15 +312,21 @@ void flush_locked(state& p, std::uint64_t owner) {
 
 // Detaching waits for the buffered messages to be sent: on one process they already are (queued
 // to self), so it returns at once, and the queued messages stay receivable. An automatic buffer
-// gives MPI_BUFFER_AUTOMATIC and size 0.
-status detach_from(std::uint64_t owner, const char* whose, void*& buffer_addr, int& size) {
+// gives MPI_BUFFER_AUTOMATIC and size 0. The int forms cannot give a size beyond int (one a
+// large-count form attached, D115): MPI_ERR_VALUE_TOO_LARGE, and the buffer stays attached.
+template <typename Size>
+status detach_from(std::uint64_t owner, const char* whose, void*& buffer_addr, Size& size) {
   auto& p = queues();
   std::lock_guard lock(p.mu);
   auto b = p.buffers.find(owner);
   if (b == p.buffers.end()) return fail(MPI_ERR_BUFFER, "no buffer is attached to %s", whose);
+  if (b->second.size > std::numeric_limits<Size>::max())
+    return fail(MPI_ERR_VALUE_TOO_LARGE, "the buffer attached to %s has %lld bytes, more than an int holds: "
+                "the large-count form (MPI_Buffer_detach_c, MPI_Comm_detach_buffer_c, "
+                "MPI_Session_detach_buffer_c) gives its size", whose, static_cast<long long>(b->second.size));
   flush_locked(p, owner);
   buffer_addr = b->second.buffer;
-  size = static_cast<int>(b->second.size);
+  size = static_cast<Size>(b->second.size);
   p.buffers.erase(b);
   return status::ok();
 }
@@ -382,21 +390,27 @@ void buffer_session_finalized(handle_t session) {
 namespace api {
 using namespace p2p;
 
-status buffer_attach(void* buffer, int size) {
+status buffer_attach(void* buffer, std::int64_t size) {
   return attach_to(process_buffer, "the process (MPI_Buffer_attach)", buffer, size);
 }
 
 status buffer_detach(void*& buffer_addr, int& size) {
   return detach_from(process_buffer, "the process (MPI_Buffer_attach)", buffer_addr, size);
 }
+status buffer_detach_c(void*& buffer_addr, std::int64_t& size) {
+  return detach_from(process_buffer, "the process (MPI_Buffer_attach)", buffer_addr, size);
+}
 
 status buffer_flush() { return flush(process_buffer); }
 status buffer_iflush(handle_t& request) { return flushed_request(process_buffer, request); }
 
-status comm_attach_buffer(comm_object& comm, void* buffer, int size) {
+status comm_attach_buffer(comm_object& comm, void* buffer, std::int64_t size) {
   return attach_to(comm_buffer_key(comm.context), "the communicator", buffer, size);
 }
 status comm_detach_buffer(comm_object& comm, void*& buffer_addr, int& size) {
+  return detach_from(comm_buffer_key(comm.context), "the communicator", buffer_addr, size);
+}
+status comm_detach_buffer_c(comm_object& comm, void*& buffer_addr, std::int64_t& size) {
   return detach_from(comm_buffer_key(comm.context), "the communicator", buffer_addr, size);
 }
 status comm_flush_buffer(comm_object& comm) { return flush(comm_buffer_key(comm.context)); }
@@ -404,11 +418,15 @@ status comm_iflush_buffer(comm_object& comm, handle_t& request) {
   return flushed_request(comm_buffer_key(comm.context), request);
 }
 
-status session_attach_buffer(handle_t session, void* buffer, int size) {
+status session_attach_buffer(handle_t session, void* buffer, std::int64_t size) {
   if (status st = check_session_handle(session); !st.is_ok()) return st;
   return attach_to(session_buffer_key(session), "the session", buffer, size);
 }
 status session_detach_buffer(handle_t session, void*& buffer_addr, int& size) {
+  if (status st = check_session_handle(session); !st.is_ok()) return st;
+  return detach_from(session_buffer_key(session), "the session", buffer_addr, size);
+}
+status session_detach_buffer_c(handle_t session, void*& buffer_addr, std::int64_t& size) {
   if (status st = check_session_handle(session); !st.is_ok()) return st;
   return detach_from(session_buffer_key(session), "the session", buffer_addr, size);
 }
@@ -562,8 +580,8 @@ status grequest_complete(handle_t request) {
 
 // ---- MPI_Isendrecv (MPI-4.1 §4.10): the send, then a receive posted like MPI_Irecv's ----
 
-status isendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
-                 void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+status isendrecv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, int dest, int sendtag,
+                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int source, int recvtag,
                  comm_object& comm, handle_t& request) {
   if (status st = check_transfer(recvcount, recvtype); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;
@@ -589,7 +607,7 @@ status isendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int 
   return status::ok();
 }
 
-status isendrecv_replace(void* buf, int count, type_object& t, int dest, int sendtag, int source,
+status isendrecv_replace(void* buf, std::int64_t count, type_object& t, int dest, int sendtag, int source,
                          int recvtag, comm_object& comm, handle_t& request) {
   return isendrecv(buf, count, t, dest, sendtag, buf, count, t, source, recvtag, comm, request);
 }
@@ -632,7 +650,7 @@ status mprobe_any(int source, int tag, comm_object& comm, bool& flag, handle_t& 
 }
 
 // Receives a matched message into a target; `message` becomes MPI_MESSAGE_NULL.
-status receive_matched(void* buf, int count, type_object& t, handle_t& message, msg_status& out) {
+status receive_matched(void* buf, std::int64_t count, type_object& t, handle_t& message, msg_status& out) {
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
   if (message == h::message_no_proc) {
     out = proc_null_status();
@@ -669,7 +687,7 @@ status improbe(int source, int tag, comm_object& comm, bool& flag, handle_t& mes
   return mprobe_any(source, tag, comm, flag, message, out);
 }
 
-status mrecv(void* buf, int count, type_object& t, handle_t& message, msg_status& out) {
+status mrecv(void* buf, std::int64_t count, type_object& t, handle_t& message, msg_status& out) {
   msg_status st;
   if (status e = receive_matched(buf, count, t, message, st); !e.is_ok()) return e;
   out = st;
@@ -677,7 +695,7 @@ status mrecv(void* buf, int count, type_object& t, handle_t& message, msg_status
   return status::ok();
 }
 
-status imrecv(void* buf, int count, type_object& t, handle_t& message, handle_t& request) {
+status imrecv(void* buf, std::int64_t count, type_object& t, handle_t& message, handle_t& request) {
   handle_t r = new_request();
   if (r == h::request_null) return fail(MPI_ERR_INTERN, "too many requests");
   try {
@@ -703,10 +721,13 @@ status imrecv(void* buf, int count, type_object& t, handle_t& message, handle_t&
 // partitioned sends only, and all its partitions arrive together.
 
 namespace {
-status partitioned_init(void* buf, int partitions, int count, type_object& t, int peer, int tag,
+status partitioned_init(void* buf, int partitions, std::int64_t count, type_object& t, int peer, int tag,
                         comm_object& comm, handle_t info, bool sending, handle_t& request) {
   if (partitions < 0) return fail(MPI_ERR_ARG, "partitions %d is negative", partitions);
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
+  if (partitions > 0 && t.size > 0 && count > std::numeric_limits<aint>::max() / partitions / t.size)
+    return fail(MPI_ERR_COUNT, "%d partitions of count = %lld of a datatype of %lld bytes do not fit in "
+                "MPI_Aint", partitions, static_cast<long long>(count), static_cast<long long>(t.size));
   if (sending && peer == MPI_PROC_NULL)
     return fail(MPI_ERR_RANK, "dest is MPI_PROC_NULL, which a partitioned send may not name "
                 "(MPI-4.1 section 4.11.2)");
@@ -730,20 +751,28 @@ status partitioned_init(void* buf, int partitions, int count, type_object& t, in
 
 // The partitioned send `request` (active, the lock held) is ready: deliver it whole.
 void send_partitioned(state& p, handle_t request, request_extra& e) {
-  message m{e.context, e.tag, std::vector<char>(static_cast<std::size_t>(e.count) *
-            static_cast<std::size_t>(e.partitions) * static_cast<std::size_t>(e.layout.size)), 0, 0};
-  pack_elements(e.send_buf, e.count * e.partitions, e.layout, m.data.data());
+  const std::size_t bytes = static_cast<std::size_t>(e.count) * static_cast<std::size_t>(e.partitions) *
+                            static_cast<std::size_t>(e.layout.size);
   // What may run out of memory (the receive's status slot, the queue) comes before any change (D65).
   for (auto& [h, rx] : p.extra)
-    if (rx.k == request_extra::kind::precv && rx.active && !rx.arrived && rx.context == m.context &&
-        rx.tag == m.tag) {
+    if (rx.k == request_extra::kind::precv && rx.active && !rx.arrived && rx.context == e.context &&
+        rx.tag == e.tag) {
       msg_status& slot = p.done[h];
-      slot = deliver(m, recv_target{rx.recv_buf, rx.count * rx.partitions, rx.layout});
+      const recv_target into{rx.recv_buf, rx.count * rx.partitions, rx.layout};
+      if (contiguous(e.layout)) {  // the send buffer's bytes are the message (D115)
+        slot = deliver_bytes(static_cast<const char*>(e.send_buf), static_cast<aint>(bytes), e.tag, into);
+      } else {
+        std::vector<char> packed(bytes);
+        pack_elements(e.send_buf, e.count * e.partitions, e.layout, packed.data());
+        slot = deliver_bytes(packed.data(), static_cast<aint>(bytes), e.tag, into);
+      }
       rx.arrived = true;
       if (request_object* r = rt().requests.lookup(h)) r->complete = true;
       if (request_object* r = rt().requests.lookup(request)) r->complete = true;
       return;
     }
+  message m{e.context, e.tag, std::vector<char>(bytes), 0, 0};
+  pack_elements(e.send_buf, e.count * e.partitions, e.layout, m.data.data());
   p.partitioned.push_back(std::move(m));
   if (request_object* r = rt().requests.lookup(request)) r->complete = true;
 }
@@ -769,12 +798,12 @@ status mark_ready(int n, const int* partitions, int low, handle_t request) {
 }
 }  // namespace
 
-status psend_init(const void* buf, int partitions, int count, type_object& t, int dest, int tag,
+status psend_init(const void* buf, int partitions, std::int64_t count, type_object& t, int dest, int tag,
                   comm_object& comm, handle_t info, handle_t& request) {
   return partitioned_init(const_cast<void*>(buf), partitions, count, t, dest, tag, comm, info, true, request);
 }
 
-status precv_init(void* buf, int partitions, int count, type_object& t, int source, int tag,
+status precv_init(void* buf, int partitions, std::int64_t count, type_object& t, int source, int tag,
                   comm_object& comm, handle_t info, handle_t& request) {
   return partitioned_init(buf, partitions, count, t, source, tag, comm, info, false, request);
 }

@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <string_view>
 #include <type_traits>
@@ -318,34 +319,44 @@ bool is_op(handle_t op, const char* name) {
   return n != nullptr && std::strcmp(n, name) == 0;
 }
 
-status check_type(int count, const type_object& t, const char* which) {
-  if (count < 0) return fail(MPI_ERR_COUNT, "%s count %d is negative", which, count);
+status check_type(std::int64_t count, const type_object& t, const char* which) {
+  if (count < 0) return fail(MPI_ERR_COUNT, "%s count %lld is negative", which, static_cast<long long>(count));
+  if (t.size > 0 && count > std::numeric_limits<aint>::max() / t.size)
+    return fail(MPI_ERR_COUNT, "%s count %lld of a datatype of %lld bytes does not fit in MPI_Aint", which,
+                static_cast<long long>(count), static_cast<long long>(t.size));
   if (!t.committed) return fail(MPI_ERR_TYPE, "the %s datatype is not committed (MPI_Type_commit)", which);
   return status::ok();
 }
 
-// The bytes count elements of t touch, relative to where they start: [lo, hi).
-void touched(int count, const type_object& t, aint& lo, aint& hi) {
+// The bytes count elements of t touch, relative to where they start: [lo, hi). False when they
+// span more than MPI_Aint counts (a large-count form's count, D115): then no window holds them.
+bool touched(std::int64_t count, const type_object& t, aint& lo, aint& hi) {
   lo = hi = 0;
   const auto& m = blocks(t.map);
-  if (count <= 0 || m.empty()) return;
+  if (count <= 0 || m.empty()) return true;
   aint first = m.front().disp, last = m.front().disp + m.front().len;
   for (const type_block& b : m) {
     first = std::min(first, b.disp);
     last = std::max(last, b.disp + b.len);
   }
-  lo = first + std::min<aint>(0, (count - 1) * t.extent);
-  hi = last + std::max<aint>(0, (count - 1) * t.extent);
+  const __int128 span = static_cast<__int128>(count - 1) * t.extent;
+  const __int128 l = first + std::min<__int128>(0, span), h = last + std::max<__int128>(0, span);
+  if (l < std::numeric_limits<aint>::min() || h > std::numeric_limits<aint>::max()) return false;
+  lo = static_cast<aint>(l);
+  hi = static_cast<aint>(h);
+  return true;
 }
 
 // Where the target's count elements of t start: the window's base plus disp units, or, for a
 // dynamic window, the address disp within memory attached to it (MPI-4.1 §13.2.4). Every byte
 // they touch must be in the window (MPI_ERR_RMA_RANGE). Holds rma_mutex() (attached regions).
-status target_address(win_object& win, const rma_state& s, aint disp, int count, const type_object& t,
+status target_address(win_object& win, const rma_state& s, aint disp, std::int64_t count, const type_object& t,
                       char*& at) {
   if (disp < 0) return fail(MPI_ERR_DISP, "target_disp %ld is negative", static_cast<long>(disp));
   aint lo = 0, hi = 0;
-  touched(count, t, lo, hi);
+  if (!touched(count, t, lo, hi))
+    return fail(MPI_ERR_RMA_RANGE, "target_count %lld elements of extent %lld span more bytes than MPI_Aint "
+                "counts: no window holds them", static_cast<long long>(count), static_cast<long long>(t.extent));
   if (win.flavor == MPI_WIN_FLAVOR_DYNAMIC) {
     at = reinterpret_cast<char*>(disp);
     if (hi == lo) return status::ok();
@@ -355,21 +366,30 @@ status target_address(win_object& win, const rma_state& s, aint disp, int count,
                 "to the dynamic window (MPI_Win_attach)", static_cast<long>(lo), static_cast<long>(hi),
                 static_cast<unsigned long>(disp));
   }
-  aint off = disp * win.disp_unit;
-  at = static_cast<char*>(win.base) + off;
-  if (hi == lo) return status::ok();
+  const __int128 off = static_cast<__int128>(disp) * win.disp_unit;
+  if (hi == lo) {
+    at = static_cast<char*>(win.base) + (off <= win.size ? static_cast<aint>(off) : 0);  // (nothing is touched)
+    return status::ok();
+  }
   if (off + lo < 0 || off + hi > win.size)
-    return fail(MPI_ERR_RMA_RANGE, "bytes %ld to %ld of the window are outside its %ld bytes",
-                static_cast<long>(off + lo), static_cast<long>(off + hi), static_cast<long>(win.size));
+    return fail(MPI_ERR_RMA_RANGE, "bytes %lld to %lld of the window are outside its %ld bytes",
+                static_cast<long long>(std::min<__int128>(off + lo, std::numeric_limits<long long>::max())),
+                static_cast<long long>(std::min<__int128>(off + hi, std::numeric_limits<long long>::max())),
+                static_cast<long>(win.size));
+  at = static_cast<char*>(win.base) + static_cast<aint>(off);
   return status::ok();
 }
 
-aint bytes_of(int count, const type_object& t) { return static_cast<aint>(count) * t.size; }
+aint bytes_of(std::int64_t count, const type_object& t) { return static_cast<aint>(count) * t.size; }
 
 // The first n bytes of elements of t at `buf`, in type-map order, to packed bytes (a transfer
 // smaller than the other side's datatype fills part of it, up to a partial element).
 void pack_n(const void* buf, aint n, const type_object& t, char* out) {
   const char* base = static_cast<const char*>(buf);
+  if (contiguous(t)) {  // (one copy, not one per element)
+    if (n > 0) std::memcpy(out, base, static_cast<std::size_t>(n));
+    return;
+  }
   for (; n > 0; base += t.extent)
     for (const type_block& b : blocks(t.map)) {
       aint k = std::min(n, b.len);
@@ -381,6 +401,10 @@ void pack_n(const void* buf, aint n, const type_object& t, char* out) {
 
 void unpack_n(const char* in, aint n, void* buf, const type_object& t) {
   char* base = static_cast<char*>(buf);
+  if (contiguous(t)) {
+    if (n > 0) std::memcpy(base, in, static_cast<std::size_t>(n));
+    return;
+  }
   for (; n > 0; base += t.extent)
     for (const type_block& b : blocks(t.map)) {
       aint k = std::min(n, b.len);
@@ -439,7 +463,7 @@ aint element_size(const type_object& t) {
 
 // The transfers. Each holds rma_mutex() from the epoch check to the last byte written: the
 // process's accumulates are atomic element-wise with respect to each other (MPI-4.1 §13.7.1).
-status do_put(const void* origin, int ocount, const type_object& otype, int rank, aint disp, int tcount,
+status do_put(const void* origin, std::int64_t ocount, const type_object& otype, int rank, aint disp, std::int64_t tcount,
               const type_object& ttype, win_object& win, handle_t op) {
   if (status st = check_type(ocount, otype, "origin"); !st.is_ok()) return st;
   if (status st = check_type(tcount, ttype, "target"); !st.is_ok()) return st;
@@ -459,9 +483,14 @@ status do_put(const void* origin, int ocount, const type_object& otype, int rank
   aint n = bytes_of(ocount, otype);
   if (status st = check_fits(n, bytes_of(tcount, ttype), "target"); !st.is_ok()) return st;
   if (n == 0) return status::ok();
+  const bool replace = op == 0 || is_op(op, "MPI_REPLACE");
+  if (replace && contiguous(otype) && contiguous(ttype)) {  // (no copy between: the bytes in order)
+    std::memmove(at, origin, static_cast<std::size_t>(n));
+    return status::ok();
+  }
   std::vector<char> in(static_cast<std::size_t>(n));
   pack_elements(origin, ocount, otype, in.data());
-  if (op != 0 && !is_op(op, "MPI_REPLACE")) {
+  if (!replace) {
     std::vector<char> cur(static_cast<std::size_t>(n));
     pack_n(at, n, ttype, cur.data());
     aint es = element_size(ttype);
@@ -472,7 +501,7 @@ status do_put(const void* origin, int ocount, const type_object& otype, int rank
   return status::ok();
 }
 
-status do_get(void* origin, int ocount, const type_object& otype, int rank, aint disp, int tcount,
+status do_get(void* origin, std::int64_t ocount, const type_object& otype, int rank, aint disp, std::int64_t tcount,
               const type_object& ttype, win_object& win) {
   if (status st = check_type(ocount, otype, "origin"); !st.is_ok()) return st;
   if (status st = check_type(tcount, ttype, "target"); !st.is_ok()) return st;
@@ -486,6 +515,10 @@ status do_get(void* origin, int ocount, const type_object& otype, int rank, aint
   aint n = bytes_of(tcount, ttype);
   if (status st = check_fits(n, bytes_of(ocount, otype), "origin buffer"); !st.is_ok()) return st;
   if (n == 0) return status::ok();
+  if (contiguous(otype) && contiguous(ttype)) {
+    std::memmove(origin, at, static_cast<std::size_t>(n));
+    return status::ok();
+  }
   std::vector<char> data(static_cast<std::size_t>(n));
   pack_elements(at, tcount, ttype, data.data());
   unpack_n(data.data(), n, origin, otype);
@@ -493,8 +526,8 @@ status do_get(void* origin, int ocount, const type_object& otype, int rank, aint
 }
 
 // result = target; target = target op origin (MPI_NO_OP: origin ignored).
-status do_get_accumulate(const void* origin, int ocount, const type_object* otype, void* result, int rcount,
-                         const type_object& rtype, int rank, aint disp, int tcount, const type_object& ttype,
+status do_get_accumulate(const void* origin, std::int64_t ocount, const type_object* otype, void* result, std::int64_t rcount,
+                         const type_object& rtype, int rank, aint disp, std::int64_t tcount, const type_object& ttype,
                          handle_t op, win_object& win) {
   bool no_op = is_op(op, "MPI_NO_OP");
   if (!no_op && otype != nullptr) {
@@ -543,29 +576,29 @@ status completed(Transfer&& transfer, handle_t& request) {
 
 }  // namespace
 
-status put(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-           aint target_disp, int target_count, type_object& target_datatype, win_object& win) {
+status put(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+           aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win) {
   return note_fence_use(do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                 target_count, target_datatype, win, 0), target_rank, win);
 }
 
-status get(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-           aint target_disp, int target_count, type_object& target_datatype, win_object& win) {
+status get(void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+           aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win) {
   return note_fence_use(do_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                 target_count, target_datatype, win), target_rank, win);
 }
 
-status accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-                  aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status accumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+                  aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                   win_object& win) {
   if (op == 0) return fail(MPI_ERR_OP, "operation handle 0x0 is not valid");  // (0: do_put's plain put)
   return note_fence_use(do_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                 target_count, target_datatype, win, op), target_rank, win);
 }
 
-status get_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
-                      void* result_addr, int result_count, type_object& result_datatype, int target_rank,
-                      aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status get_accumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype,
+                      void* result_addr, std::int64_t result_count, type_object& result_datatype, int target_rank,
+                      aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                       win_object& win) {
   return note_fence_use(do_get_accumulate(origin_addr, origin_count, &origin_datatype, result_addr,
                                            result_count, result_datatype, target_rank, target_disp,
@@ -603,30 +636,30 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
   return note_fence_use(swapped, target_rank, win);
 }
 
-status rput(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-            aint target_disp, int target_count, type_object& target_datatype, win_object& win,
+status rput(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+            aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win,
             handle_t& request) {
   return completed([&] { return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                     target_count, target_datatype, win); }, request);
 }
 
-status rget(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-            aint target_disp, int target_count, type_object& target_datatype, win_object& win,
+status rget(void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+            aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win,
             handle_t& request) {
   return completed([&] { return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                     target_count, target_datatype, win); }, request);
 }
 
-status raccumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-                   aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status raccumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+                   aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                    win_object& win, handle_t& request) {
   return completed([&] { return accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                            target_count, target_datatype, op, win); }, request);
 }
 
-status rget_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
-                       void* result_addr, int result_count, type_object& result_datatype, int target_rank,
-                       aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status rget_accumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype,
+                       void* result_addr, std::int64_t result_count, type_object& result_datatype, int target_rank,
+                       aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                        win_object& win, handle_t& request) {
   return completed([&] { return get_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
                                                result_count, result_datatype, target_rank, target_disp,

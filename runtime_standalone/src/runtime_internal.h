@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -266,6 +267,15 @@ inline status check_pack_room(aint need, aint position, aint size, bool packing)
 
 inline status check_count(long long count) {
   return count < 0 ? fail(MPI_ERR_COUNT, "count %lld is negative", count) : status::ok();
+}
+// A count of elements of t: not negative, and its bytes countable in MPI_Aint (a count beyond int
+// comes from the large-count forms, D115).
+inline status check_count(long long count, const type_object& t) {
+  if (status st = check_count(count); !st.is_ok()) return st;
+  if (t.size > 0 && count > std::numeric_limits<aint>::max() / t.size)
+    return fail(MPI_ERR_COUNT, "count = %lld of a datatype of %lld bytes does not fit in MPI_Aint", count,
+                static_cast<long long>(t.size));
+  return status::ok();
 }
 
 // ---- one-sided communication (rma.cc, windows.cc; docs/decisions.md D46) ----

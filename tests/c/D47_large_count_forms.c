@@ -1,8 +1,9 @@
 /* D47: the large-count forms MPI_X_c (MPI-4.1 section 19.2) on the standalone runtime. A form does
  * what its routine does: counts that fit in an int are passed on, results are widened, and the
  * answers an int cannot hold (MPI_Type_size of more than INT_MAX bytes) are given exactly. A
- * large input that the runtime cannot carry (a message's count) is MPI_ERR_COUNT through the
- * object's error handler, with nothing written. A refused routine's form is refused the same way,
+ * large input that the runtime cannot carry (an entry of a v-collective's counts; messages take
+ * large counts since D115: c_D115_large_count_messages) is MPI_ERR_COUNT through the object's error
+ * handler, with nothing written. A refused routine's form is refused the same way,
  * under its own name. */
 #include <limits.h>
 #include <mpi.h>
@@ -111,10 +112,6 @@ int main(int argc, char **argv) {
   OK(MPI_Type_dup(MPI_INT, &keep));
   t = keep;
   /* (The datatype constructors and packing take such values since D113: c_D113_large_count_datatypes.) */
-  MPI_Request never = MPI_REQUEST_NULL;
-  check_error(MPI_Send_init_c(out, too_big, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &never), MPI_ERR_COUNT,
-              "count = 2147483648");
-  CHECK(never == MPI_REQUEST_NULL, "request was written");
   check_error(MPI_Type_contiguous_c(-1, MPI_BYTE, &t), MPI_ERR_COUNT, "negative");
   MPI_Count counts[1] = {too_big};
   MPI_Aint displs[1] = {0};
@@ -155,10 +152,10 @@ int main(int argc, char **argv) {
   OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
   OK(MPI_Comm_create_errhandler(count_errors, &eh));
   OK(MPI_Comm_set_errhandler(dup, eh));
-  int rc = MPI_Send_c(out, too_big, MPI_BYTE, 0, 0, dup);
+  int rc = MPI_Allgatherv_c(out, 1, MPI_INT, in, counts, displs, MPI_INT, dup);
   CHECK(rc != MPI_SUCCESS && handler_calls == 1 && handler_comm == dup && handler_class == MPI_ERR_COUNT,
         "rc %d, %d handler call(s), class %d", rc, handler_calls, handler_class);
-  check_error(rc, MPI_ERR_COUNT, "count = 2147483648");
+  check_error(rc, MPI_ERR_COUNT, "recvcounts[0] = 2147483648");
 
   /* A user operation: created, used and freed through its large form (one process: the function
    * has no second contribution to combine, so a collective never calls it; MPI_Reduce_local does,

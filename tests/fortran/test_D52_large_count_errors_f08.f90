@@ -1,8 +1,10 @@
-! D52: what mpi_f08's large-count specifics do with counts beyond INTEGER. Where the standalone
-! runtime cannot carry them out (messages and collectives work in INTEGER inside, docs/decisions.md
-! D47): MPI_ERR_COUNT saying which argument, through the communicator's error handler where the
-! routine has one, and nothing written; a refused routine's large form is refused as the routine
-! is. The datatype constructors take them (D113): the datatype is described with large counts,
+! D52: what mpi_f08's large-count specifics do with counts beyond INTEGER. Messages, collectives
+! with scalar counts, RMA and I/O take them (D115): a count whose bytes MPI_Aint cannot count is
+! MPI_ERR_COUNT, and MPI_Reduce_local calls an INTEGER-length user function on pieces of at most
+! HUGE(0) elements. Where the standalone runtime cannot carry them out (the v-collectives' arrays,
+! docs/decisions.md D47): MPI_ERR_COUNT saying which argument, through the communicator's error
+! handler where the routine has one, and nothing written; a refused routine's large form is
+! refused as the routine is. The datatype constructors take them (D113): the datatype is described with large counts,
 ! which the INTEGER MPI_Type_get_envelope refuses with MPI_ERR_TYPE. mpiattr only (the peers
 ! carry such counts out): not compared.
 ! MPI_Op_create_c's user function, in a module: an internal procedure passed as an argument would
@@ -11,7 +13,20 @@ module d52_user_op
   use mpi_f08
   implicit none
   integer(kind=MPI_COUNT_KIND) :: last_len = -1
+  integer :: int_calls = 0, int_longest = 0
+  integer(kind=MPI_COUNT_KIND) :: int_total = 0
 contains
+  ! An MPI_Op_create function (INTEGER length) that counts its calls and touches no element.
+  subroutine count_pieces(invec, inoutvec, len, datatype)
+    use, intrinsic :: iso_c_binding, only: c_ptr
+    type(c_ptr), value :: invec, inoutvec
+    integer :: len
+    type(MPI_Datatype) :: datatype
+    int_calls = int_calls + 1
+    int_total = int_total + len
+    int_longest = max(int_longest, len)
+  end subroutine count_pieces
+
   subroutine sum_large(invec, inoutvec, len, datatype)
     use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
     type(c_ptr), value :: invec, inoutvec
@@ -45,12 +60,17 @@ program test_D52_large_count_errors_f08
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
   a = [1, 2, 3, 4]
 
-  call MPI_Send(a, huge_count, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, ierr)
+  ! 2**40 elements of 2**30 bytes: more bytes than MPI_Aint counts (the count reached the runtime
+  ! whole: narrowed, it would not fit in INTEGER).
+  call MPI_Type_contiguous(2**28, MPI_INTEGER, tv, ierr)
+  call MPI_Type_commit(tv, ierr)
+  call MPI_Send(a, huge_count, tv, 0, 1, MPI_COMM_WORLD, ierr)
   call MPI_Error_class(ierr, cls)
-  call expect_i('send, count 2**40: class', cls, MPI_ERR_COUNT)
+  call expect_i('send, count 2**40 of 2**30 bytes: class', cls, MPI_ERR_COUNT)
   call MPI_Error_string(ierr, msg, slen)
-  call expect_l('send, count 2**40: message names count and int', &
-                index(msg, 'count = 1099511627776 does not fit in int') > 0, .true.)
+  call expect_l('send, count 2**40 of 2**30 bytes: message names count and MPI_Aint', &
+                index(msg, 'count = 1099511627776 of a datatype of 1073741824 bytes does not fit in MPI_Aint') > 0, &
+                .true.)
 
   ! Nothing written: the position stays, the request stays.
   cpos = huge_count
@@ -61,10 +81,21 @@ program test_D52_large_count_errors_f08
   call expect_a('pack, position 2**40: position unchanged', int(cpos, int64), int(huge_count, int64))
   call expect_l('pack, position 2**40: nothing packed', all(packed == 0), .true.)
   req = MPI_REQUEST_NULL
-  call MPI_Isend(a, huge_count, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, req, ierr)
+  call MPI_Isend(a, huge_count, tv, 0, 1, MPI_COMM_WORLD, req, ierr)
   call MPI_Error_class(ierr, cls)
-  call expect_i('isend, count 2**40: class', cls, MPI_ERR_COUNT)
-  call expect_l('isend, count 2**40: request unchanged', req == MPI_REQUEST_NULL, .true.)
+  call expect_i('isend, count 2**40 of 2**30 bytes: class', cls, MPI_ERR_COUNT)
+  call expect_l('isend, count 2**40 of 2**30 bytes: request unchanged', req == MPI_REQUEST_NULL, .true.)
+  call MPI_Type_free(tv, ierr)
+
+  ! MPI_Reduce_local of 2**40 elements with an INTEGER-length function: 513 pieces of at most
+  ! HUGE(0) elements (the function touches none of them).
+  call MPI_Op_create(count_pieces, .true., op, ierr)
+  call MPI_Reduce_local(a, packed, huge_count, MPI_INTEGER, op, ierr)
+  call expect_i('reduce_local, count 2**40, INTEGER-length function: ierror', ierr, MPI_SUCCESS)
+  call expect_i('reduce_local, count 2**40: calls', int_calls, 513)
+  call expect_a('reduce_local, count 2**40: elements', int(int_total, int64), int(huge_count, int64))
+  call expect_i('reduce_local, count 2**40: longest piece', int_longest, huge(0))
+  call MPI_Op_free(op, ierr)
 
   ! An element of an array: its index in the message. The v-collectives' arrays have one element
   ! per process.

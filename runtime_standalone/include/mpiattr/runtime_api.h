@@ -151,11 +151,11 @@ status unpack(const void* inbuf, int insize, int& position, void* outbuf, int ou
               type_object& datatype, comm_object& comm);
 status pack_size(int incount, type_object& datatype, comm_object& comm, int& size);
 // external32 (external32.cc, D50): datarep must be "external32".
-status pack_external(const char* datarep, const void* inbuf, int incount, type_object& datatype,
+status pack_external(const char* datarep, const void* inbuf, std::int64_t incount, type_object& datatype,
                      void* outbuf, aint outsize, aint& position);
 status unpack_external(const char* datarep, const void* inbuf, aint insize, aint& position, void* outbuf,
-                       int outcount, type_object& datatype);
-status pack_external_size(const char* datarep, int incount, type_object& datatype, aint& size);
+                       std::int64_t outcount, type_object& datatype);
+status pack_external_size(const char* datarep, std::int64_t incount, type_object& datatype, aint& size);
 // MPI_Pcontrol: no profiling library is present, so any level does nothing (MPI-4.1 §15.2.4).
 status pcontrol(int level);
 
@@ -221,33 +221,33 @@ status win_flush_all(win_object& win);
 status win_flush_local(int rank, win_object& win);
 status win_flush_local_all(win_object& win);
 status win_sync(win_object& win);
-status put(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-           aint target_disp, int target_count, type_object& target_datatype, win_object& win);
-status get(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-           aint target_disp, int target_count, type_object& target_datatype, win_object& win);
-status accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-                  aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status put(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+           aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win);
+status get(void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+           aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win);
+status accumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+                  aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                   win_object& win);
-status get_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
-                      void* result_addr, int result_count, type_object& result_datatype, int target_rank,
-                      aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status get_accumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype,
+                      void* result_addr, std::int64_t result_count, type_object& result_datatype, int target_rank,
+                      aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                       win_object& win);
 status fetch_and_op(const void* origin_addr, void* result_addr, type_object& datatype, int target_rank,
                     aint target_disp, handle_t op, win_object& win);
 status compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                         type_object& datatype, int target_rank, aint target_disp, win_object& win);
-status rput(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-            aint target_disp, int target_count, type_object& target_datatype, win_object& win,
+status rput(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+            aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win,
             handle_t& request);
-status rget(void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-            aint target_disp, int target_count, type_object& target_datatype, win_object& win,
+status rget(void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+            aint target_disp, std::int64_t target_count, type_object& target_datatype, win_object& win,
             handle_t& request);
-status raccumulate(const void* origin_addr, int origin_count, type_object& origin_datatype, int target_rank,
-                   aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status raccumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype, int target_rank,
+                   aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                    win_object& win, handle_t& request);
-status rget_accumulate(const void* origin_addr, int origin_count, type_object& origin_datatype,
-                       void* result_addr, int result_count, type_object& result_datatype, int target_rank,
-                       aint target_disp, int target_count, type_object& target_datatype, handle_t op,
+status rget_accumulate(const void* origin_addr, std::int64_t origin_count, type_object& origin_datatype,
+                       void* result_addr, std::int64_t result_count, type_object& result_datatype, int target_rank,
+                       aint target_disp, std::int64_t target_count, type_object& target_datatype, handle_t op,
                        win_object& win, handle_t& request);
 status alloc_mem(aint size, handle_t info, void* baseptr);
 status free_mem(void* base);
@@ -310,46 +310,46 @@ status file_seek_shared(handle_t fh, std::int64_t offset, int whence);
 status file_get_position(handle_t fh, std::int64_t& offset);
 status file_get_position_shared(handle_t fh, std::int64_t& offset);
 status file_get_byte_offset(handle_t fh, std::int64_t offset, std::int64_t& disp);
-status file_read_at(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype, msg_status& st);
-status file_read_at_all(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype,
+status file_read_at(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_read_at_all(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& datatype,
                         msg_status& st);
-status file_write_at(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+status file_write_at(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& datatype,
                      msg_status& st);
-status file_write_at_all(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+status file_write_at_all(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& datatype,
                          msg_status& st);
-status file_iread_at(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype,
+status file_iread_at(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& datatype,
                      handle_t& request);
-status file_iread_at_all(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype,
+status file_iread_at_all(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& datatype,
                          handle_t& request);
-status file_iwrite_at(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+status file_iwrite_at(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& datatype,
                       handle_t& request);
-status file_iwrite_at_all(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype,
+status file_iwrite_at_all(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& datatype,
                           handle_t& request);
-status file_read(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
-status file_read_all(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
-status file_write(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
-status file_write_all(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
-status file_iread(handle_t fh, void* buf, int count, type_object& datatype, handle_t& request);
-status file_iread_all(handle_t fh, void* buf, int count, type_object& datatype, handle_t& request);
-status file_iwrite(handle_t fh, const void* buf, int count, type_object& datatype, handle_t& request);
-status file_iwrite_all(handle_t fh, const void* buf, int count, type_object& datatype, handle_t& request);
-status file_read_shared(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
-status file_write_shared(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
-status file_iread_shared(handle_t fh, void* buf, int count, type_object& datatype, handle_t& request);
-status file_iwrite_shared(handle_t fh, const void* buf, int count, type_object& datatype, handle_t& request);
-status file_read_ordered(handle_t fh, void* buf, int count, type_object& datatype, msg_status& st);
-status file_write_ordered(handle_t fh, const void* buf, int count, type_object& datatype, msg_status& st);
-status file_read_at_all_begin(handle_t fh, std::int64_t offset, void* buf, int count, type_object& datatype);
+status file_read(handle_t fh, void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_read_all(handle_t fh, void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_write(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_write_all(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_iread(handle_t fh, void* buf, std::int64_t count, type_object& datatype, handle_t& request);
+status file_iread_all(handle_t fh, void* buf, std::int64_t count, type_object& datatype, handle_t& request);
+status file_iwrite(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, handle_t& request);
+status file_iwrite_all(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, handle_t& request);
+status file_read_shared(handle_t fh, void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_write_shared(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_iread_shared(handle_t fh, void* buf, std::int64_t count, type_object& datatype, handle_t& request);
+status file_iwrite_shared(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, handle_t& request);
+status file_read_ordered(handle_t fh, void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_write_ordered(handle_t fh, const void* buf, std::int64_t count, type_object& datatype, msg_status& st);
+status file_read_at_all_begin(handle_t fh, std::int64_t offset, void* buf, std::int64_t count, type_object& datatype);
 status file_read_at_all_end(handle_t fh, void* buf, msg_status& st);
-status file_write_at_all_begin(handle_t fh, std::int64_t offset, const void* buf, int count, type_object& datatype);
+status file_write_at_all_begin(handle_t fh, std::int64_t offset, const void* buf, std::int64_t count, type_object& datatype);
 status file_write_at_all_end(handle_t fh, const void* buf, msg_status& st);
-status file_read_all_begin(handle_t fh, void* buf, int count, type_object& datatype);
+status file_read_all_begin(handle_t fh, void* buf, std::int64_t count, type_object& datatype);
 status file_read_all_end(handle_t fh, void* buf, msg_status& st);
-status file_write_all_begin(handle_t fh, const void* buf, int count, type_object& datatype);
+status file_write_all_begin(handle_t fh, const void* buf, std::int64_t count, type_object& datatype);
 status file_write_all_end(handle_t fh, const void* buf, msg_status& st);
-status file_read_ordered_begin(handle_t fh, void* buf, int count, type_object& datatype);
+status file_read_ordered_begin(handle_t fh, void* buf, std::int64_t count, type_object& datatype);
 status file_read_ordered_end(handle_t fh, void* buf, msg_status& st);
-status file_write_ordered_begin(handle_t fh, const void* buf, int count, type_object& datatype);
+status file_write_ordered_begin(handle_t fh, const void* buf, std::int64_t count, type_object& datatype);
 status file_write_ordered_end(handle_t fh, const void* buf, msg_status& st);
 // Sessions (MPI-4.1 §11.3, D49): handles outside the object tables, checked here (MPI_ERR_SESSION).
 status session_create_errhandler(language lang, fnptr fn, handle_t& errhandler);
@@ -376,26 +376,26 @@ status waitany(int count, handle_t* requests, int& index, msg_status& status);
 status testall(int count, handle_t* requests, bool& flag, msg_status* statuses);
 
 // ---- point-to-point on one process: messages to self (MPI-4.1 §4) ----
-status send(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
-status recv(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
+status send(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm);
+status recv(void* buf, std::int64_t count, type_object& datatype, int source, int tag, comm_object& comm,
             msg_status& status);
-status isend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status isend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
              handle_t& request);
-status irecv(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
+status irecv(void* buf, std::int64_t count, type_object& datatype, int source, int tag, comm_object& comm,
              handle_t& request);
-status sendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
-                void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+status sendrecv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, int dest, int sendtag,
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int source, int recvtag,
                 comm_object& comm, msg_status& status);
 status probe(int source, int tag, comm_object& comm, msg_status& status);
 status iprobe(int source, int tag, comm_object& comm, bool& flag, msg_status& status);
 status get_count(const msg_status& status, type_object& datatype, int& count);
-status ssend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
-status rsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
-status issend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status ssend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm);
+status rsend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm);
+status issend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
               handle_t& request);
-status irsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status irsend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
               handle_t& request);
-status sendrecv_replace(void* buf, int count, type_object& datatype, int dest, int sendtag, int source,
+status sendrecv_replace(void* buf, std::int64_t count, type_object& datatype, int dest, int sendtag, int source,
                         int recvtag, comm_object& comm, msg_status& status);
 status testany(int count, handle_t* requests, int& index, bool& flag, msg_status& status);
 
@@ -415,18 +415,18 @@ status op_create(language lang, fnptr user_fn, bool commute, handle_t& op);
 // MPI_Op_create_c: user_fn is an MPI_User_function_c, whose length is an MPI_Count (D52).
 status op_create_c(language lang, fnptr user_fn, bool commute, handle_t& op);
 status op_commutative(handle_t op, bool& commute);
-status reduce_local(const void* inbuf, void* inoutbuf, int count, type_object& datatype, handle_t op);
+status reduce_local(const void* inbuf, void* inoutbuf, std::int64_t count, type_object& datatype, handle_t op);
 status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
                  void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
                  comm_object& comm);
 // The blocking neighbourhood collectives on the topologies of topologies.cc (MPI-4.1 §9.6).
-status neighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                          int recvcount, type_object& recvtype, comm_object& comm);
-status neighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status neighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                          std::int64_t recvcount, type_object& recvtype, comm_object& comm);
+status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                            const int* recvcounts, const int* displs, type_object& recvtype,
                            comm_object& comm);
-status neighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                         int recvcount, type_object& recvtype, comm_object& comm);
+status neighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                         std::int64_t recvcount, type_object& recvtype, comm_object& comm);
 status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
                           type_object& sendtype, void* recvbuf, const int* recvcounts,
                           const int* rdispls, type_object& recvtype, comm_object& comm);
@@ -434,47 +434,49 @@ status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint
                           handle_array sendtypes, void* recvbuf, const int* recvcounts,
                           const aint* rdispls, handle_array recvtypes, comm_object& comm);
 status op_free(handle_t& op);
-status gather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status gather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
               type_object& recvtype, int root, comm_object& comm);
-status gatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                const int* recvcounts, const int* displs, type_object& recvtype, int root, comm_object& comm);
-status scatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status scatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object& comm);
 status scatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
-                void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm);
-status allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm);
+status allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                  type_object& recvtype, comm_object& comm);
-status allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                   const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm);
-status alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                 type_object& recvtype, comm_object& comm);
 status alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                  void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
                  comm_object& comm);
-status scan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, comm_object& comm);
-status exscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, comm_object& comm);
+status scan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op, comm_object& comm);
+status exscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op, comm_object& comm);
 status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
                       handle_t op, comm_object& comm);
-status reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& datatype,
+status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& datatype,
                             handle_t op, comm_object& comm);
 status request_free(handle_t& request);
 status barrier(comm_object& comm);
-status bcast(void* buffer, int count, type_object& datatype, int root, comm_object& comm);
-status reduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status bcast(void* buffer, std::int64_t count, type_object& datatype, int root, comm_object& comm);
+status reduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
               int root, comm_object& comm);
-status allreduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                  comm_object& comm);
 
 // ---- process topologies (topologies.cc); LOGICAL arrays arrive as C ints, 0 false ----
 // ---- the MPI-4.1 routines apis.json lacks (spec/mpi41_additions.toml, D55) ----
 status buffer_flush();
 status buffer_iflush(handle_t& request);
-status comm_attach_buffer(comm_object& comm, void* buffer, int size);
+status comm_attach_buffer(comm_object& comm, void* buffer, std::int64_t size);
 status comm_detach_buffer(comm_object& comm, void*& buffer_addr, int& size);
+status comm_detach_buffer_c(comm_object& comm, void*& buffer_addr, std::int64_t& size);
 status comm_flush_buffer(comm_object& comm);
 status comm_iflush_buffer(comm_object& comm, handle_t& request);
-status session_attach_buffer(handle_t session, void* buffer, int size);
+status session_attach_buffer(handle_t session, void* buffer, std::int64_t size);
 status session_detach_buffer(handle_t session, void*& buffer_addr, int& size);
+status session_detach_buffer_c(handle_t session, void*& buffer_addr, std::int64_t& size);
 status session_flush_buffer(handle_t session);
 status session_iflush_buffer(handle_t session, handle_t& request);
 status request_get_status_all(int count, const handle_t* requests, bool& flag, msg_status* statuses);
@@ -533,20 +535,22 @@ status dist_graph_neighbors(comm_object& comm, int maxindegree, int* sources, in
                             int maxoutdegree, int* destinations, int* destweights);
 
 // ---- requests (requests.cc, point_to_point.cc; D44) ----
-status bsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm);
-status ibsend(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status bsend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm);
+status ibsend(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
               handle_t& request);
-status buffer_attach(void* buffer, int size);
+status buffer_attach(void* buffer, std::int64_t size);
 status buffer_detach(void*& buffer_addr, int& size);
-status send_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+// The int forms' detach fails (MPI_ERR_VALUE_TOO_LARGE) for a size beyond int; the _c ones give it (D115).
+status buffer_detach_c(void*& buffer_addr, std::int64_t& size);
+status send_init(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
                  handle_t& request);
-status bsend_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status bsend_init(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
                   handle_t& request);
-status ssend_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status ssend_init(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
                   handle_t& request);
-status rsend_init(const void* buf, int count, type_object& datatype, int dest, int tag, comm_object& comm,
+status rsend_init(const void* buf, std::int64_t count, type_object& datatype, int dest, int tag, comm_object& comm,
                   handle_t& request);
-status recv_init(void* buf, int count, type_object& datatype, int source, int tag, comm_object& comm,
+status recv_init(void* buf, std::int64_t count, type_object& datatype, int source, int tag, comm_object& comm,
                  handle_t& request);
 status start(handle_t& request);
 status startall(int count, handle_t* requests);
@@ -559,18 +563,18 @@ status request_get_status(handle_t request, bool& flag, msg_status& status);
 status grequest_start(language lang, fnptr query_fn, fnptr free_fn, fnptr cancel_fn, aint extra_state,
                       handle_t& request);
 status grequest_complete(handle_t request);
-status isendrecv(const void* sendbuf, int sendcount, type_object& sendtype, int dest, int sendtag,
-                 void* recvbuf, int recvcount, type_object& recvtype, int source, int recvtag,
+status isendrecv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, int dest, int sendtag,
+                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int source, int recvtag,
                  comm_object& comm, handle_t& request);
-status isendrecv_replace(void* buf, int count, type_object& datatype, int dest, int sendtag, int source,
+status isendrecv_replace(void* buf, std::int64_t count, type_object& datatype, int dest, int sendtag, int source,
                          int recvtag, comm_object& comm, handle_t& request);
 status mprobe(int source, int tag, comm_object& comm, handle_t& message, msg_status& status);
 status improbe(int source, int tag, comm_object& comm, bool& flag, handle_t& message, msg_status& status);
-status mrecv(void* buf, int count, type_object& datatype, handle_t& message, msg_status& status);
-status imrecv(void* buf, int count, type_object& datatype, handle_t& message, handle_t& request);
-status psend_init(const void* buf, int partitions, int count, type_object& datatype, int dest, int tag,
+status mrecv(void* buf, std::int64_t count, type_object& datatype, handle_t& message, msg_status& status);
+status imrecv(void* buf, std::int64_t count, type_object& datatype, handle_t& message, handle_t& request);
+status psend_init(const void* buf, int partitions, std::int64_t count, type_object& datatype, int dest, int tag,
                   comm_object& comm, handle_t info, handle_t& request);
-status precv_init(void* buf, int partitions, int count, type_object& datatype, int source, int tag,
+status precv_init(void* buf, int partitions, std::int64_t count, type_object& datatype, int source, int tag,
                   comm_object& comm, handle_t info, handle_t& request);
 status pready(int partition, handle_t request);
 status pready_range(int partition_low, int partition_high, handle_t request);
@@ -579,27 +583,27 @@ status parrived(handle_t request, int partition, bool& flag);
 
 // ---- nonblocking and persistent collectives (collectives.cc; D44) ----
 status ibarrier(comm_object& comm, handle_t& request);
-status ibcast(void* buffer, int count, type_object& datatype, int root, comm_object& comm, handle_t& request);
-status ireduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, int root,
+status ibcast(void* buffer, std::int64_t count, type_object& datatype, int root, comm_object& comm, handle_t& request);
+status ireduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op, int root,
                comm_object& comm, handle_t& request);
-status iallreduce(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status iallreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                   comm_object& comm, handle_t& request);
-status igather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status igather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object& comm, handle_t& request);
-status igatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status igatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                 const int* recvcounts, const int* displs, type_object& recvtype, int root,
                 comm_object& comm, handle_t& request);
-status iscatter(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status iscatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                 type_object& recvtype, int root, comm_object& comm, handle_t& request);
 status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
-                 void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
+                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                  handle_t& request);
-status iallgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status iallgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                   type_object& recvtype, comm_object& comm, handle_t& request);
-status iallgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status iallgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                    const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
                    handle_t& request);
-status ialltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status ialltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                  type_object& recvtype, comm_object& comm, handle_t& request);
 status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                   void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
@@ -607,50 +611,50 @@ status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls
 status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
                   void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
                   comm_object& comm, handle_t& request);
-status ineighbor_allgather(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                           int recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
-status ineighbor_allgatherv(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status ineighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                           std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
+status ineighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                             const int* recvcounts, const int* displs, type_object& recvtype,
                             comm_object& comm, handle_t& request);
-status ineighbor_alltoall(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                          int recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
+status ineighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                          std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
 status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
                            type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
                            type_object& recvtype, comm_object& comm, handle_t& request);
 status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
                            handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
                            handle_array recvtypes, comm_object& comm, handle_t& request);
-status iscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status iscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
              comm_object& comm, handle_t& request);
-status iexscan(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                comm_object& comm, handle_t& request);
 status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
                        handle_t op, comm_object& comm, handle_t& request);
-status ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, type_object& datatype,
+status ireduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& datatype,
                              handle_t op, comm_object& comm, handle_t& request);
 status barrier_init(comm_object& comm, handle_t info, handle_t& request);
-status bcast_init(void* buffer, int count, type_object& datatype, int root, comm_object& comm, handle_t info,
+status bcast_init(void* buffer, std::int64_t count, type_object& datatype, int root, comm_object& comm, handle_t info,
                   handle_t& request);
-status reduce_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op, int root,
+status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op, int root,
                    comm_object& comm, handle_t info, handle_t& request);
-status allreduce_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                       comm_object& comm, handle_t info, handle_t& request);
-status gather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request);
-status gatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                     const int* recvcounts, const int* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request);
-status scatter_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                     type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request);
 status scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
-                     void* recvbuf, int recvcount, type_object& recvtype, int root, comm_object& comm,
+                     void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request);
-status allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                       type_object& recvtype, comm_object& comm, handle_t info, handle_t& request);
-status allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                        const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request);
-status alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf, int recvcount,
+status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request);
 status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
                       void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
@@ -658,14 +662,14 @@ status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdi
 status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
                       void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
                       comm_object& comm, handle_t info, handle_t& request);
-status neighbor_allgather_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                               int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+status neighbor_allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                               std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request);
-status neighbor_allgatherv_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
+status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                                 const int* recvcounts, const int* displs, type_object& recvtype,
                                 comm_object& comm, handle_t info, handle_t& request);
-status neighbor_alltoall_init(const void* sendbuf, int sendcount, type_object& sendtype, void* recvbuf,
-                              int recvcount, type_object& recvtype, comm_object& comm, handle_t info,
+status neighbor_alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                              std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                               handle_t& request);
 status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls,
                                type_object& sendtype, void* recvbuf, const int* recvcounts,
@@ -675,13 +679,13 @@ status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const
                                handle_array sendtypes, void* recvbuf, const int* recvcounts,
                                const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
                                handle_t& request);
-status scan_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request);
-status exscan_init(const void* sendbuf, void* recvbuf, int count, type_object& datatype, handle_t op,
+status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                    comm_object& comm, handle_t info, handle_t& request);
 status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
                            handle_t op, comm_object& comm, handle_t info, handle_t& request);
-status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, type_object& datatype,
+status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& datatype,
                                  handle_t op, comm_object& comm, handle_t info, handle_t& request);
 
 }  // namespace mpiattr::api
