@@ -35,7 +35,7 @@ inline void set_status(MPI_Status* s, const api::msg_status& m, bool error_field
   if (s == MPI_STATUS_IGNORE) return;
   s->MPI_SOURCE = m.source;
   s->MPI_TAG = m.tag;
-  if (error_field) s->MPI_ERROR = m.error;
+  if (error_field || m.empty_inquiry) s->MPI_ERROR = m.error;
   s->mpiattr_internal[0] = m.bytes_low();
   s->mpiattr_internal[1] = m.bytes_high();
   s->mpiattr_internal[2] = m.cancelled ? 1 : 0;

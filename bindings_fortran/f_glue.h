@@ -146,7 +146,7 @@ inline void set_status(MPI_Fint* s, const api::msg_status& m, bool error_field) 
   if (ignored(s)) return;
   s[0] = m.source;
   s[1] = m.tag;
-  if (error_field) s[2] = m.error;
+  if (error_field || m.empty_inquiry) s[2] = m.error;
   s[3] = m.bytes_low();
   s[4] = m.bytes_high();
   s[5] = m.cancelled ? 1 : 0;

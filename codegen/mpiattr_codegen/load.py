@@ -13,7 +13,7 @@ from .model import (CALLBACK_ROLES, Callback, Datatype, Deprecation, ErrorClass,
 _KIND_KEYS = {"class", "c", "f90", "f08", "cxx", "core", "object", "c_by_value_pointer", "origin_fortran",
               "c_large", "f08_large", "large_func_suffix", "c_array_as_pointer"}
 _PARAM_KEYS = {"name", "kind", "dir", "lis", "func_type", "const", "length", "c", "asynchronous",
-               "ignored_with", "pointer", "cxx"}
+               "ignored_with", "pointer", "cxx", "null_ok"}
 _FUNCTION_KEYS = {"name", "ref", "object", "core", "unsupported", "deprecated", "cxx", "fortran", "desc", "params",
                   "init", "returns", "ierror", "source"}
 _CALLBACK_KEYS = {"name", "ref", "object", "role", "deprecated", "cxx", "params", "ierror",
@@ -83,7 +83,7 @@ def _params(entry: dict, kinds: dict, origin: str) -> tuple[Param, ...]:
                          length=p.get("length"), c_decl=p.get("c"),
                          asynchronous=bool(p.get("asynchronous", False)),
                          ignored_with=p.get("ignored_with"), pointer=bool(p.get("pointer", False)),
-                         cxx_decl=p.get("cxx")))
+                         cxx_decl=p.get("cxx"), null_ok=bool(p.get("null_ok", False))))
     for q in out:  # a datatype ignored with a buffer's MPI_IN_PLACE or an op's MPI_NO_OP
         by = next((r for r in out if r.name == q.ignored_with), None)
         if q.ignored_with and (by is None or not (by.kind.cls == "buffer" or by.kind.object == "op")):

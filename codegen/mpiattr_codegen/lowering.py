@@ -4,7 +4,7 @@ core call's arguments follow from that. Each language supplies only its per-para
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Optional
 
 from .model import Function, Param
 
@@ -37,17 +37,35 @@ def written_count(fn: Function, length: str) -> str:
     return length
 
 
-def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering]) -> list[Lowering]:
+def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering],
+              peek: Optional[Callable[[Param], str]] = None) -> list[Lowering]:
     """Lowers every parameter; the first communicator or window argument also picks the error
-    handler (docs/decisions.md D4), which `lower` is told through its third argument."""
+    handler (docs/decisions.md D4), which `lower` is told through its third argument. Where other
+    handles come before it (MPI_Send's datatype), `peek(p)` gives the line that picks it first,
+    before any of them is looked up, so that their errors too go to its handler (D116)."""
     out, targeted = [], False
     for p in fn.params:
         first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
         targeted = targeted or first
         out.append(lower(fn, p, first))
+    if peek is not None and (t := early_target(fn)) is not None:
+        out[0].pre.insert(0, peek(t))
     if out and opens_file(fn):  # before any argument is checked: its errors too go there
         out[0].pre.insert(0, FILE_NULL_TARGET)
     return out
+
+
+def early_target(fn: Function) -> Optional[Param]:
+    """The communicator or window input whose handler takes a routine's errors (D4), when handles
+    that are looked up come before it in the argument list (a datatype, an operation, a group);
+    None when it comes first, or there is none."""
+    for p in fn.params:
+        if p.kind.cls != "handle":
+            continue
+        if p.kind.object in ("comm", "win") and p.length is None:
+            return p if p is not fn.params[0] and any(
+                q.kind.cls == "handle" for q in fn.params[:fn.params.index(p)]) and p.dir == "in" else None
+    return None
 
 
 # The error handler of a routine without a file to raise on: MPI_FILE_NULL's (MPI-4.1 §15.7).

@@ -45,6 +45,9 @@ class Param:
     asynchronous: bool = False  # ASYNCHRONOUS in the mpi_f08 binding (apis.json `asynchronous`)
     ignored_with: Optional[str] = None  # the buffer whose MPI_IN_PLACE, or the op whose MPI_NO_OP,
     # makes this datatype ignored (MPI-4.1 §7.2.1, §13.3.4.2): programs pass MPI_DATATYPE_NULL
+    # Its null handle is an argument, not an error: the core gets a null object pointer
+    # (MPI_Comm_get_name of MPI_COMM_NULL, MPI-4.1 §7.8; docs/decisions.md D116).
+    null_ok: bool = False
     # In a large-count form (Function.large_of): the kind the routine itself gives this parameter,
     # where the form widens it (None: same type in both forms); `large_only`: the form's own
     # parameter, which the routine has not (docs/decisions.md D47).

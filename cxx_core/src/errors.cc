@@ -232,6 +232,15 @@ status add_string(int code, const char* text) {
   return status::ok();
 }
 
+// Removing a class or code whose string is still set is erroneous (MPI-4.1 section 10.5): refused,
+// and nothing is removed (D116; MPICH refuses it too).
+namespace {
+[[gnu::cold]] status still_has_string(const char* what, int value) {
+  return fail(MPI_ERR_ARG, "error %s %d still has its string: remove it first (MPI_Remove_error_string; "
+              "MPI-4.1 section 10.5)", what, value);
+}
+}  // namespace
+
 status remove_class(int error_class) {
   auto& u = users();
   std::lock_guard lock(u.mu);
@@ -246,6 +255,7 @@ status remove_class(int error_class) {
       return fail(MPI_ERR_ARG, "error class %d still has error code %d: remove its codes first "
                   "(MPI_Remove_error_code; MPI-4.1 section 10.5)", error_class, value);
   }
+  if (e->has_text) return still_has_string("class", error_class);
   e->remove();
   return status::ok();
 }
@@ -257,6 +267,7 @@ status remove_code(int code) {
   if (e == nullptr || e->error_class == code)
     return fail(MPI_ERR_ARG, "%d is not an error code MPI_Add_error_code made (or it was removed): "
                 "only those can be removed (MPI-4.1 section 10.5)", code);
+  if (e->has_text) return still_has_string("code", code);
   e->remove();
   return status::ok();
 }

@@ -143,11 +143,29 @@ status comm_create(comm_object& comm, group_object& group, handle_t& newcomm) {
   return publish_comm(fresh, comm, newcomm);  // no attributes are copied (R6.1)
 }
 
+// MPI_Comm_split_type on one process (MPI-4.1 §7.4.2, D116). MPI_COMM_TYPE_SHARED: the process.
+// MPI_COMM_TYPE_HW_UNGUIDED: a strict subset of the communicator, which one process has not:
+// MPI_COMM_NULL. MPI_COMM_TYPE_HW_GUIDED and _RESOURCE_GUIDED: the process, for the resource the
+// info names that this runtime knows ("mpi_hw_resource_type" "mpi_shared_memory", which every
+// implementation knows; for _RESOURCE_GUIDED also "mpi_pset_name", a process set); MPI_COMM_NULL
+// for MPI_INFO_NULL, no such key, or a value it does not know.
 status comm_split_type(comm_object& comm, int split_type, int key, handle_t info, handle_t& newcomm) {
   if (status st = check_info(info); !st.is_ok()) return st;
-  if (split_type != MPI_UNDEFINED && (split_type < MPI_COMM_TYPE_SHARED || split_type > MPI_COMM_TYPE_RESOURCE_GUIDED))
-    return fail(MPI_ERR_ARG, "split_type %d is not MPI_UNDEFINED or an MPI_COMM_TYPE_* constant", split_type);
-  return comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+  bool member = false;
+  switch (split_type) {
+    case MPI_UNDEFINED: break;
+    case MPI_COMM_TYPE_SHARED: member = true; break;
+    case MPI_COMM_TYPE_HW_UNGUIDED: break;
+    case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
+      for (const auto& [k, v] : pairs_of(info))
+        member = member || (k == "mpi_hw_resource_type" && v == "mpi_shared_memory") ||
+                 (split_type == MPI_COMM_TYPE_RESOURCE_GUIDED && k == "mpi_pset_name" && known_pset(v.c_str()));
+      break;
+    default:
+      return fail(MPI_ERR_ARG, "split_type %d is not MPI_UNDEFINED or an MPI_COMM_TYPE_* constant", split_type);
+  }
+  return comm_split(comm, member ? 0 : MPI_UNDEFINED, key, newcomm);
 }
 
 status comm_create_group(comm_object& comm, group_object& group, int tag, handle_t& newcomm) {
@@ -170,8 +188,8 @@ status comm_get_parent(handle_t& parent) {
 
 status comm_set_name(comm_object& comm, const char* name) { return set_object_name(comm, name); }
 
-status comm_get_name(comm_object& comm, char* name, int& resultlen) {
-  return get_object_name(comm, name, resultlen);
+status comm_get_name(comm_object* comm, char* name, int& resultlen) {
+  return get_object_name(comm, "MPI_COMM_NULL", name, resultlen);
 }
 
 // ---- groups ----

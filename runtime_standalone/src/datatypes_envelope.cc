@@ -209,8 +209,8 @@ namespace api {
 
 status type_set_name(type_object& t, const char* name) { return set_object_name(t, name); }
 
-status type_get_name(type_object& t, char* name, int& resultlen) {
-  return get_object_name(t, name, resultlen);
+status type_get_name(type_object* t, char* name, int& resultlen) {
+  return get_object_name(t, "MPI_DATATYPE_NULL", name, resultlen);
 }
 
 // ---- envelopes and contents (MPI-4.1 §6.1.13) ----

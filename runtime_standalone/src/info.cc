@@ -264,11 +264,7 @@ status info_create_env(int argc, char** argv, handle_t& info) {
   if (uname(&u) == 0 && u.machine[0] != '\0') env.emplace_back("arch", u.machine);
   std::vector<char> cwd(4096);
   if (getcwd(cwd.data(), cwd.size()) != nullptr) env.emplace_back("wdir", cwd.data());
-  static const char* const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-                                       "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-  const int level = rt().thread_level;
-  if (level >= MPI_THREAD_SINGLE && level <= MPI_THREAD_MULTIPLE)
-    env.emplace_back("thread_level", levels[level - MPI_THREAD_SINGLE]);
+  env.emplace_back("thread_level", thread_level_name(rt().thread_level));
   for (auto& kv : env)  // a value longer than an info holds is cut (a deep working directory)
     if (kv.second.size() > static_cast<std::size_t>(MPI_MAX_INFO_VAL)) kv.second.resize(MPI_MAX_INFO_VAL);
   return new_info(std::move(env), info);

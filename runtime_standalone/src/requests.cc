@@ -504,6 +504,7 @@ status request_get_status(handle_t request, bool& flag, msg_status& out) {
   if (request == h::request_null) {
     flag = true;
     out = msg_status{};
+    out.empty_inquiry = true;
     return status::ok();
   }
   request_object* r = rt().requests.lookup(request);
@@ -514,6 +515,7 @@ status request_get_status(handle_t request, bool& flag, msg_status& out) {
   if (e != p.extra.end() && e->second.k != request_extra::kind::grequest && !e->second.active) {
     flag = true;
     out = msg_status{};
+    out.empty_inquiry = true;
     return status::ok();
   }
   if (!r->complete) {
@@ -882,7 +884,10 @@ status request_get_status_any(int count, const handle_t* requests, int& indx, bo
   }
   indx = MPI_UNDEFINED;
   flag = !any_active;  // none active: true, with an empty status
-  if (!any_active) out = msg_status{};
+  if (!any_active) {
+    out = msg_status{};
+    out.empty_inquiry = true;
+  }
   return status::ok();
 }
 

@@ -132,6 +132,9 @@ status new_group(int size, handle_t& out);
 // A new info holding `pairs` (MPI_XXX_get_info, MPI_Info_create, ...).
 status new_info(hint_list pairs, handle_t& out);
 
+// Whether `name` is one of the process sets (MPI-4.1 §11.3.2: "mpi://WORLD", "mpi://SELF"; sessions.cc).
+bool known_pset(const char* name);
+
 // An info argument that hints may be given in: MPI_INFO_NULL or a live info (MPI-4.1 §11).
 inline status check_info(handle_t info) {
   if (info == h::info_null || rt().infos.lookup(info) != nullptr) return status::ok();
@@ -246,13 +249,22 @@ status set_object_name(T& object, const char* name) {
   return status::ok();
 }
 
+// A null object (MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_WIN_NULL) is named after its handle
+// (MPI-4.1 §7.8, §6.1.14 and §13.2.6 allow it since MPI-4.1; docs/decisions.md D116).
 template <typename T>
-status get_object_name(T& object, char* name, int& resultlen) {
-  std::lock_guard lock(object.attrs.mutex());
-  std::memcpy(name, object.name.c_str(), object.name.size() + 1);
-  resultlen = static_cast<int>(object.name.size());
+status get_object_name(T* object, const char* null_name, char* name, int& resultlen) {
+  if (object == nullptr) {
+    const std::size_t n = std::strlen(null_name);
+    std::memcpy(name, null_name, n + 1);
+    resultlen = static_cast<int>(n);
+    return status::ok();
+  }
+  std::lock_guard lock(object->attrs.mutex());
+  std::memcpy(name, object->name.c_str(), object->name.size() + 1);
+  resultlen = static_cast<int>(object->name.size());
   return status::ok();
 }
+
 
 // MPI_Pack / MPI_Unpack and their external32 forms (MPI-4.1 §6.2.1, §6.2.3): `need` bytes from
 // `position` must lie within the buffer's `size` bytes, else MPI_ERR_TRUNCATE, nothing moved.
@@ -263,6 +275,17 @@ inline status check_pack_room(aint need, aint position, aint size, bool packing)
                 static_cast<long>(need), static_cast<long>(position), static_cast<long>(size));
   return fail(MPI_ERR_TRUNCATE, "unpacking %ld bytes at position %ld reads past insize %ld",
               static_cast<long>(need), static_cast<long>(position), static_cast<long>(size));
+}
+
+// A thread level's name (MPI-4.1 §11.2.1; the values are the ABI's, not consecutive): of the
+// "thread_level" hints, sessions' and MPI_Info_create_env's.
+inline const char* thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
 }
 
 inline status check_count(long long count) {

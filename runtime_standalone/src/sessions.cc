@@ -40,12 +40,16 @@ session_record* find_session(handle_t session) {
 constexpr const char* kPsets[] = {"mpi://WORLD", "mpi://SELF"};
 constexpr int kNumPsets = 2;
 
-// A process set's name, compared as given.
+}  // namespace
+
+// A process set's name, compared as given (runtime_internal.h).
 bool known_pset(const char* name) {
   for (const char* p : kPsets)
     if (std::strcmp(p, name) == 0) return true;
   return false;
 }
+
+namespace {
 
 status check_session(handle_t session, session_record*& out) {
   out = find_session(session);
@@ -59,15 +63,6 @@ status check_pset(const char* pset_name) {
   if (known_pset(pset_name)) return status::ok();
   return fail(MPI_ERR_ARG, "\"%s\" is not a process set of this session (there are \"mpi://WORLD\" and \"mpi://SELF\", "
                            "each the one process)", pset_name);
-}
-
-const char* thread_level_name(int level) {
-  switch (level) {
-    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
-    default: return "MPI_THREAD_MULTIPLE";
-  }
 }
 
 // The level a "thread_level" hint names (MPI-4.1 §11.3.1), or -1.

@@ -191,8 +191,8 @@ status free_mem(void* base) {
 
 status win_set_name(win_object& win, const char* name) { return set_object_name(win, name); }
 
-status win_get_name(win_object& win, char* name, int& resultlen) {
-  return get_object_name(win, name, resultlen);
+status win_get_name(win_object* win, char* name, int& resultlen) {
+  return get_object_name(win, "MPI_WIN_NULL", name, resultlen);
 }
 
 }  // namespace api

@@ -280,6 +280,9 @@ static void remove_errors(void) {
   check_error(MPI_Remove_error_code(MPI_ERR_OTHER), MPI_ERR_ARG, "is not an error code MPI_Add_error_code made");
   check_error(MPI_Remove_error_string(MPI_ERR_TAG), MPI_ERR_ARG, "is not a user-defined error class or code");
   check_error(MPI_Remove_error_string(code2), MPI_ERR_ARG, "has no string to remove");
+  check_error(MPI_Remove_error_code(code), MPI_ERR_ARG, "still has its string");
+  OK(MPI_Error_string(code, msg, &len));
+  CHECK(strcmp(msg, "a d55 code") == 0, "a refused removal changed the code's string: '%s'", msg);
   /* The string goes: MPI_Error_string gives an empty one, as before MPI_Add_error_string. */
   OK(MPI_Remove_error_string(code));
   OK(MPI_Error_string(code, msg, &len));
@@ -292,6 +295,11 @@ static void remove_errors(void) {
   check_error(MPI_Remove_error_code(code2), MPI_ERR_ARG, "or it was removed");
   c2 = -1;
   CHECK(MPI_Error_class(code, &c2) != MPI_SUCCESS && c2 == -1, "a removed code still has a class");
+  /* A class (or code) whose string is still set stays (D116): its string goes first. */
+  check_error(MPI_Remove_error_class(cls), MPI_ERR_ARG, "still has its string");
+  OK(MPI_Error_string(cls, msg, &len));
+  CHECK(strcmp(msg, "a d55 class") == 0, "a refused removal changed the class's string: '%s'", msg);
+  OK(MPI_Remove_error_string(cls));
   OK(MPI_Remove_error_class(cls));
   CHECK(MPI_Error_string(cls, msg, &len) != MPI_SUCCESS, "a removed class still has a string");
   check_error(MPI_Remove_error_class(cls), MPI_ERR_ARG, "or it was removed");

@@ -1,6 +1,7 @@
 ! D55: a few of the MPI-4.1 routines apis.json lacks, through mpi_f08: the status accessors, a
 ! communicator's own buffer for MPI_Bsend, MPI_BUFFER_AUTOMATIC as the process's buffer (a
-! special variable like MPI_BOTTOM), MPI_Type_get_value_index and MPI_Request_get_status_all.
+! special variable like MPI_BOTTOM), MPI_Type_get_value_index and MPI_Request_get_status_all; and
+! MPI-4.1's names of the null handles (MPI_Comm_get_name of MPI_COMM_NULL, D116).
 ! mpiattr only: the peers (MPICH 4.0, Open MPI 4.1) do not have these routines.
 program test_D55_mpi41_additions_f08
   use mpi_f08
@@ -15,6 +16,8 @@ program test_D55_mpi41_additions_f08
   integer :: ierr, src, tag, err, cls, size, a(4), b(4)
   integer :: buf(256)
   logical :: flag
+  character(len=MPI_MAX_OBJECT_NAME) :: oname
+  integer :: olen
 
   call MPI_Init(ierr)
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
@@ -84,6 +87,15 @@ program test_D55_mpi41_additions_f08
   call expect_l('value index REAL, INTEGER', pair == MPI_DATATYPE_NULL, .true.)
 
   call MPI_Comm_free(dup)
+  ! The null handles are named after themselves (MPI-4.1 section 7.8, 6.1.14 and 13.2.6).
+  call MPI_Comm_get_name(MPI_COMM_NULL, oname, olen, ierr)
+  call expect_i('comm_get_name of MPI_COMM_NULL, ierror', ierr, MPI_SUCCESS)
+  call expect_s('comm_get_name of MPI_COMM_NULL', oname(1:olen), 'MPI_COMM_NULL')
+  call MPI_Type_get_name(MPI_DATATYPE_NULL, oname, olen, ierr)
+  call expect_s('type_get_name of MPI_DATATYPE_NULL', oname(1:olen), 'MPI_DATATYPE_NULL')
+  call MPI_Win_get_name(MPI_WIN_NULL, oname, olen, ierr)
+  call expect_s('win_get_name of MPI_WIN_NULL', oname(1:olen), 'MPI_WIN_NULL')
+
   call MPI_Finalize(ierr)
   call ftest_finish()
 end program test_D55_mpi41_additions_f08

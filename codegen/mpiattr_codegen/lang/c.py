@@ -144,6 +144,12 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"  if ({n}_o[i] == nullptr) return c.fail();")
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
+        elif p.dir == "in" and p.null_ok and p.length is None:  # its null handle: a null pointer
+            L.pre.append(f"auto* {n}_o = {n} == {_NULL[obj]} ? nullptr : c.lookup_{obj}({n}, \"{n}\");")
+            L.pre.append(f"if ({n}_o == nullptr && {n} != {_NULL[obj]}) return c.fail();")
+            if first_target and obj in ("comm", "win"):
+                L.pre.append(f"c.target({n}_o);")
+            L.arg = f"{n}_o"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
             by = lowering.ignoring_param(fn, p)
             if by is not None:  # ignored with MPI_IN_PLACE or MPI_NO_OP: programs pass MPI_DATATYPE_NULL
@@ -263,8 +269,12 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
     return L
 
 
+def _peek(p: Param) -> str:
+    return f"c.target(c.peek_{p.kind.object}(mpiattr::cbind::to_handle({p.name})));"
+
+
 def lowerings(fn: Function) -> list[Lowering]:
-    return lowering.lowerings(fn, lower)
+    return lowering.lowerings(fn, lower, _peek)
 
 
 def core_args(fn: Function) -> str:
@@ -458,7 +468,7 @@ def large_body(fn: Function) -> list[str]:
     if fn.init == "during":
         out.append("if (!c.usable()) return c.fail();")
     if fn.large_core:
-        lows = lowering.lowerings(fn, lower)
+        lows = lowering.lowerings(fn, lower, _peek)
         core = fn.large_core
     else:
         checks, narrowed, lows = [], set(), []

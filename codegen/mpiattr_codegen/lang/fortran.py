@@ -309,6 +309,13 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(f"  if ({n}_o[i] == nullptr) return c.fail();")
             L.pre.append("}")
             L.arg = f"{n}_o.data()"
+        elif p.dir == "in" and p.null_ok and p.length is None:  # its null handle: a null pointer
+            handle = f"mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>(*{n})"
+            L.pre.append(f"auto* {n}_o = {handle} == {_NULL[obj]} ? nullptr : c.lookup_{obj}({handle}, \"{upper(n)}\");")
+            L.pre.append(f"if ({n}_o == nullptr && {handle} != {_NULL[obj]}) return c.fail();")
+            if first_target and obj in ("comm", "win"):
+                L.pre.append(f"c.target({n}_o);")
+            L.arg = f"{n}_o"
         elif p.dir == "in" and obj not in _PASS_AS_HANDLE:
             by = lowering.ignoring_param(fn, p)
             handle = f"mpiattr::fbind::c_handle<{_C_HANDLE[obj]}>(*{n})"
@@ -524,8 +531,12 @@ def fortran_length(p: Param, fn: Function | None = None) -> str:
     return n if n.isdigit() else f"*{n}"
 
 
+def _peek(p: Param) -> str:
+    return f"c.target(c.peek_{p.kind.object}(static_cast<mpiattr::handle_t>(*{p.name})));"
+
+
 def lowerings(fn: Function) -> list[Lowering]:
-    return lowering.lowerings(fn, lower_param)
+    return lowering.lowerings(fn, lower_param, _peek)
 
 
 def core_args(fn: Function, f08: bool = False) -> str:

@@ -25,6 +25,10 @@ struct msg_status {
   int error = 0;
   long long bytes = 0;
   bool cancelled = false;  // MPI_Test_cancelled's flag: the status's sixth integer
+  // The empty status (MPI-4.1 §3.7.3) that MPI_Request_get_status and _get_status_any give for a
+  // null or inactive request: its error field, MPI_SUCCESS, is written too, as MPICH writes it
+  // (a completion call on a null request leaves the field alone, as both hosts do; D116).
+  bool empty_inquiry = false;
   // The byte count as the two hidden ints of a status (C's MPI_Status, Fortran's status array).
   int bytes_low() const { return static_cast<int>(static_cast<unsigned long long>(bytes) & 0xffffffffu); }
   int bytes_high() const { return static_cast<int>(static_cast<unsigned long long>(bytes) >> 32); }
@@ -44,7 +48,7 @@ status query_thread(int& provided);
 status is_thread_main(bool& flag);
 status comm_get_parent(handle_t& parent);
 status win_set_name(win_object& win, const char* name);
-status win_get_name(win_object& win, char* name, int& resultlen);
+status win_get_name(win_object* win, char* name, int& resultlen);  // win null: MPI_WIN_NULL's name
 status abort(comm_object& comm, int errorcode);
 double wtime();
 double wtick();
@@ -67,7 +71,7 @@ status comm_create_group(comm_object& comm, group_object& group, int tag, handle
 status comm_free(handle_t& comm);
 status comm_disconnect(handle_t& comm);  // one process: nothing pending, so comm_free
 status comm_set_name(comm_object& comm, const char* name);
-status comm_get_name(comm_object& comm, char* name, int& resultlen);
+status comm_get_name(comm_object* comm, char* name, int& resultlen);  // comm null: MPI_COMM_NULL's name
 status group_size(group_object& group, int& size);
 status group_rank(group_object& group, int& rank);
 status group_compare(group_object& group1, group_object& group2, int& result);
@@ -161,7 +165,7 @@ status pcontrol(int level);
 
 // ---- names, envelopes, contents, more constructors, element counts (D43) ----
 status type_set_name(type_object& datatype, const char* name);
-status type_get_name(type_object& datatype, char* name, int& resultlen);
+status type_get_name(type_object* datatype, char* name, int& resultlen);  // null: MPI_DATATYPE_NULL's
 status type_get_envelope(type_object& datatype, int& num_integers, int& num_addresses,
                          int& num_datatypes, int& combiner);
 // array_of_datatypes: the bindings fill it with unwritten_handle; the core writes num_datatypes.
