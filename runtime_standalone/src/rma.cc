@@ -472,7 +472,7 @@ status do_put(const void* origin, std::int64_t ocount, const type_object& otype,
     if (status st = check_accumulate_op(op, false); !st.is_ok()) return st;
   }
   if (rank == MPI_PROC_NULL) return status::ok();
-  if (op != 0) {
+  if (op != 0 && (bytes_of(ocount, otype) > 0 || bytes_of(tcount, ttype) > 0)) {  // (D116: as above)
     if (status st = check_accumulate(op, {&otype, &ttype}); !st.is_ok()) return st;
   }
   std::lock_guard lock(rma_mutex());
@@ -538,7 +538,10 @@ status do_get_accumulate(const void* origin, std::int64_t ocount, const type_obj
   if (status st = check_target(rank, "target"); !st.is_ok()) return st;
   if (status st = check_accumulate_op(op, true); !st.is_ok()) return st;
   if (rank == MPI_PROC_NULL) return status::ok();
-  if (status st = check_accumulate(op, {no_op ? nullptr : otype, &rtype, &ttype}); !st.is_ok()) return st;
+  // (Where no element moves, no operation is applied: count 0 is MPI_PROC_NULL's case, D116.)
+  const bool moves = bytes_of(tcount, ttype) > 0 || bytes_of(rcount, rtype) > 0 || (!no_op && bytes_of(ocount, *otype) > 0);
+  if (moves)
+    if (status st = check_accumulate(op, {no_op ? nullptr : otype, &rtype, &ttype}); !st.is_ok()) return st;
   std::lock_guard lock(rma_mutex());
   const rma_state& s = rma_of(win);
   if (status st = check_access(s); !st.is_ok()) return st;

@@ -62,6 +62,12 @@ int main(int argc, char **argv)
      * result buffer there is (NULL, 0, MPI_BYTE); D103). */
     err("get_accumulate to MPI_PROC_NULL, result of MPI_BYTE",
         MPI_Get_accumulate(v, 1, MPI_INT, NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM, win));
+    /* Nor does a count of 0: no operation is applied, so MPI_SUM on MPI_BYTE is no error there
+     * (mpi4py's probe of MPI_Win_get_accumulate; D116). */
+    char b0[1] = {0}, r0[1] = {0};
+    err("get_accumulate of 0 MPI_BYTE with MPI_SUM",
+        MPI_Get_accumulate(b0, 0, MPI_BYTE, r0, 0, MPI_BYTE, 0, 0, 0, MPI_BYTE, MPI_SUM, win));
+    err("accumulate of 0 MPI_BYTE with MPI_SUM", MPI_Accumulate(b0, 0, MPI_BYTE, 0, 0, 0, MPI_BYTE, MPI_SUM, win));
     err("fence after put", MPI_Win_fence(0, win));
     ints("window after put", buf, 8);
     MPI_Datatype every_other;
