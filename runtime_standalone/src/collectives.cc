@@ -315,8 +315,9 @@ status gather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
+template <typename C, typename D>
 status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-               const int* recvcounts, const int* displs, type_object& recvtype, int root, comm_object&) {
+               const C* recvcounts, const D* displs, type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
@@ -328,7 +329,8 @@ status scatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtyp
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-status scatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+template <typename C, typename D>
+status scatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (recvbuf == gen::in_place) return status::ok();
@@ -340,8 +342,9 @@ status allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendt
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
+template <typename C, typename D>
 status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                  const int* recvcounts, const int* displs, type_object& recvtype, comm_object&) {
+                  const C* recvcounts, const D* displs, type_object& recvtype, comm_object&) {
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
@@ -350,8 +353,9 @@ status alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendty
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-status alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
-                 void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype, comm_object&) {
+template <typename C, typename D>
+status alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
+                 void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype, comm_object&) {
   if (sendbuf == gen::in_place) return status::ok();
   return transfer(at(sendbuf, sdispls[0], sendtype), sendcounts[0], sendtype,
                   at(recvbuf, rdispls[0], recvtype), recvcounts[0], recvtype);
@@ -380,10 +384,11 @@ status type_at(handle_array types, int i, const char* what, type_object*& out) {
   return status::ok();
 }
 
-status check_counts(const char* what, int n, const int* counts) {
+template <typename C>
+status check_counts(const char* what, int n, const C* counts) {
   if (n > 0 && counts == nullptr) return fail(MPI_ERR_ARG, "%s is NULL", what);
   for (int i = 0; i < n; ++i)
-    if (counts[i] < 0) return fail(MPI_ERR_COUNT, "%s[%d] is %d", what, i, counts[i]);
+    if (counts[i] < 0) return fail(MPI_ERR_COUNT, "%s[%d] is %lld", what, i, static_cast<long long>(counts[i]));
   return status::ok();
 }
 
@@ -461,8 +466,9 @@ status check_not_in_place(const void* sendbuf) {
 namespace {
 
 // On one process: the block at sdispls[0] (bytes) to rdispls[0], each with its own datatype.
-status alltoallw_moves(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                       void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+template <typename C, typename D>
+status alltoallw_moves(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                       void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                        comm_object& comm, std::vector<block_move>& moves) {
   const int n = comm.size;
   if (status st = check_counts("recvcounts", n, recvcounts); !st.is_ok()) return st;
@@ -500,8 +506,9 @@ status neighbor_allgather_moves(const void* sendbuf, std::int64_t sendcount, typ
   return status::ok();
 }
 
+template <typename C, typename D>
 status neighbor_allgatherv_moves(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                                 const int* recvcounts, const int* displs, type_object& recvtype,
+                                 const C* recvcounts, const D* displs, type_object& recvtype,
                                  comm_object& comm, std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   if (status st = check_count(sendcount); !st.is_ok()) return st;
@@ -530,9 +537,10 @@ status neighbor_alltoall_moves(const void* sendbuf, std::int64_t sendcount, type
   return status::ok();
 }
 
-status neighbor_alltoallv_moves(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                                type_object& sendtype, void* recvbuf, const int* recvcounts,
-                                const int* rdispls, type_object& recvtype, comm_object& comm,
+template <typename C, typename D>
+status neighbor_alltoallv_moves(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                                type_object& sendtype, void* recvbuf, const C* recvcounts,
+                                const D* rdispls, type_object& recvtype, comm_object& comm,
                                 std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
   neighbourhood nb;
@@ -548,8 +556,9 @@ status neighbor_alltoallv_moves(const void* sendbuf, const int* sendcounts, cons
   return status::ok();
 }
 
-status neighbor_alltoallw_moves(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                                handle_array sendtypes, void* recvbuf, const int* recvcounts,
+template <typename C>
+status neighbor_alltoallw_moves(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                                handle_array sendtypes, void* recvbuf, const C* recvcounts,
                                 const aint* rdispls, handle_array recvtypes, comm_object& comm,
                                 std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
@@ -581,8 +590,9 @@ status moved(Build build) {
 
 }  // namespace
 
-status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+template <typename C, typename D>
+status alltoallw(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                 void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                  comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
     return alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
@@ -597,8 +607,9 @@ status neighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_obje
   });
 }
 
+template <typename C, typename D>
 status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                           const int* recvcounts, const int* displs, type_object& recvtype,
+                           const C* recvcounts, const D* displs, type_object& recvtype,
                            comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
     return neighbor_allgatherv_moves(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
@@ -613,17 +624,19 @@ status neighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_objec
   });
 }
 
-status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                          type_object& sendtype, void* recvbuf, const int* recvcounts,
-                          const int* rdispls, type_object& recvtype, comm_object& comm) {
+template <typename C, typename D>
+status neighbor_alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                          type_object& sendtype, void* recvbuf, const C* recvcounts,
+                          const D* rdispls, type_object& recvtype, comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
     return neighbor_alltoallv_moves(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                     recvtype, comm, m);
   });
 }
 
-status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
+template <typename C>
+status neighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const C* recvcounts,
                           const aint* rdispls, handle_array recvtypes, comm_object& comm) {
   return moved([&](std::vector<block_move>& m) {
     return neighbor_alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -652,7 +665,8 @@ status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t rec
   return status::ok();
 }
 
-status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& t,
+template <typename C>
+status reduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                       handle_t op, comm_object& comm) {
   return reduce_scatter_block(sendbuf, recvbuf, recvcounts[0], t, op, comm);
 }
@@ -706,8 +720,9 @@ status igather(const void* sendbuf, std::int64_t sendcount, type_object& sendtyp
   }, request);
 }
 
+template <typename C, typename D>
 status igatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                const C* recvcounts, const D* displs, type_object& recvtype, int root,
                 comm_object& comm, handle_t& request) {
   return started([&] {
     return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -721,7 +736,8 @@ status iscatter(const void* sendbuf, std::int64_t sendcount, type_object& sendty
   }, request);
 }
 
-status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+template <typename C, typename D>
+status iscatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                  void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                  handle_t& request) {
   return started([&] {
@@ -736,8 +752,9 @@ status iallgather(const void* sendbuf, std::int64_t sendcount, type_object& send
   }, request);
 }
 
+template <typename C, typename D>
 status iallgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                   const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                   const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                    handle_t& request) {
   return started([&] {
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -751,16 +768,18 @@ status ialltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendt
   }, request);
 }
 
-status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
-                  void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+template <typename C, typename D>
+status ialltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
+                  void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                   comm_object& comm, handle_t& request) {
   return started([&] {
     return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   }, request);
 }
 
-status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                  void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+template <typename C, typename D>
+status ialltoallw(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                  void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                   comm_object& comm, handle_t& request) {
   return started([&] {
     return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
@@ -774,8 +793,9 @@ status ineighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_obj
   }, request);
 }
 
+template <typename C, typename D>
 status ineighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                            const int* recvcounts, const int* displs, type_object& recvtype,
+                            const C* recvcounts, const D* displs, type_object& recvtype,
                             comm_object& comm, handle_t& request) {
   return started([&] {
     return neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -789,8 +809,9 @@ status ineighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_obje
   }, request);
 }
 
-status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                           type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+template <typename C, typename D>
+status ineighbor_alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                           type_object& sendtype, void* recvbuf, const C* recvcounts, const D* rdispls,
                            type_object& recvtype, comm_object& comm, handle_t& request) {
   return started([&] {
     return neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -798,8 +819,9 @@ status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int
   }, request);
 }
 
-status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                           handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
+template <typename C>
+status ineighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                           handle_array sendtypes, void* recvbuf, const C* recvcounts, const aint* rdispls,
                            handle_array recvtypes, comm_object& comm, handle_t& request) {
   return started([&] {
     return neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -817,7 +839,8 @@ status iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_obje
   return started([&] { return exscan(sendbuf, recvbuf, count, t, op, comm); }, request);
 }
 
-status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& t,
+template <typename C>
+status ireduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                        handle_t op, comm_object& comm, handle_t& request) {
   return started([&] { return reduce_scatter(sendbuf, recvbuf, recvcounts, t, op, comm); }, request);
 }
@@ -956,8 +979,9 @@ status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sen
                     }, request);
 }
 
+template <typename C, typename D>
 status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                    const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                    const C* recvcounts, const D* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
@@ -978,7 +1002,8 @@ status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& se
                     }, request);
 }
 
-status scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+template <typename C, typename D>
+status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                      void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
@@ -999,8 +1024,9 @@ status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& 
                     }, request);
 }
 
+template <typename C, typename D>
 status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                       const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                       const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request) {
   if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1019,8 +1045,9 @@ status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& s
                     }, request);
 }
 
-status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+template <typename C, typename D>
+status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
+                      void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                       comm_object& comm, handle_t info, handle_t& request) {
   const int ns = sendbuf == gen::in_place ? 0 : comm.size;  // in place: the send arrays are ignored
   if (status st = check_counts(ns > 0 ? sendcounts[0] : 0, recvcounts[0]); !st.is_ok()) return st;
@@ -1051,7 +1078,8 @@ status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_
                     }, request);
 }
 
-status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& t,
+template <typename C>
+status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                            handle_t op, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_count(recvcounts[0]); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
@@ -1077,8 +1105,9 @@ status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_
 // not outlive the call); each MPI_Start finds the communicator and datatypes again by handle and
 // runs the blocking routine.
 
-status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+template <typename C, typename D>
+status alltoallw_init(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                      void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                       comm_object& comm, handle_t info, handle_t& request) {
   std::vector<block_move> checked;
   if (status st = alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -1109,8 +1138,9 @@ status neighbor_allgather_init(const void* sendbuf, std::int64_t sendcount, type
                     }, request);
 }
 
+template <typename C, typename D>
 status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                                const int* recvcounts, const int* displs, type_object& recvtype,
+                                const C* recvcounts, const D* displs, type_object& recvtype,
                                 comm_object& comm, handle_t info, handle_t& request) {
   std::vector<block_move> checked;
   if (status st = neighbor_allgatherv_moves(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
@@ -1140,9 +1170,10 @@ status neighbor_alltoall_init(const void* sendbuf, std::int64_t sendcount, type_
                     }, request);
 }
 
-status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                               type_object& sendtype, void* recvbuf, const int* recvcounts,
-                               const int* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
+template <typename C, typename D>
+status neighbor_alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                               type_object& sendtype, void* recvbuf, const C* recvcounts,
+                               const D* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request) {
   std::vector<block_move> checked;
   if (status st = neighbor_alltoallv_moves(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
@@ -1159,8 +1190,9 @@ status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const
                     }, request);
 }
 
-status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                               handle_array sendtypes, void* recvbuf, const int* recvcounts,
+template <typename C>
+status neighbor_alltoallw_init(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                               handle_array sendtypes, void* recvbuf, const C* recvcounts,
                                const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
                                handle_t& request) {
   std::vector<block_move> checked;
@@ -1178,6 +1210,164 @@ status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const
                                                    rc.data(), rd.data(), as_array(rtypes), c);
                        }, request);
 }
+
+
+// The v- and w-collectives for their two kinds of arrays: int counts and displacements (the
+// routines), MPI_Count counts and MPI_Aint displacements (their large-count forms, D115).
+template status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                 comm_object& comm);
+template status alltoallw(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls, handle_array sendtypes,
+                 void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls, handle_array recvtypes,
+                 comm_object& comm);
+template status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                           const int* recvcounts, const int* displs, type_object& recvtype,
+                           comm_object& comm);
+template status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                           const std::int64_t* recvcounts, const aint* displs, type_object& recvtype,
+                           comm_object& comm);
+template status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                          type_object& sendtype, void* recvbuf, const int* recvcounts,
+                          const int* rdispls, type_object& recvtype, comm_object& comm);
+template status neighbor_alltoallv(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls,
+                          type_object& sendtype, void* recvbuf, const std::int64_t* recvcounts,
+                          const aint* rdispls, type_object& recvtype, comm_object& comm);
+template status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                          const aint* rdispls, handle_array recvtypes, comm_object& comm);
+template status neighbor_alltoallw(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const std::int64_t* recvcounts,
+                          const aint* rdispls, handle_array recvtypes, comm_object& comm);
+template status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+               const int* recvcounts, const int* displs, type_object& recvtype, int root, comm_object& comm);
+template status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+               const std::int64_t* recvcounts, const aint* displs, type_object& recvtype, int root, comm_object& comm);
+template status scatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm);
+template status scatterv(const void* sendbuf, const std::int64_t* sendcounts, const aint* displs, type_object& sendtype,
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm);
+template status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                  const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm);
+template status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                  const std::int64_t* recvcounts, const aint* displs, type_object& recvtype, comm_object& comm);
+template status alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
+                 void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+                 comm_object& comm);
+template status alltoallv(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls, type_object& sendtype,
+                 void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls, type_object& recvtype,
+                 comm_object& comm);
+template status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+                      handle_t op, comm_object& comm);
+template status reduce_scatter(const void* sendbuf, void* recvbuf, const std::int64_t* recvcounts, type_object& datatype,
+                      handle_t op, comm_object& comm);
+template status igatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                comm_object& comm, handle_t& request);
+template status igatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                const std::int64_t* recvcounts, const aint* displs, type_object& recvtype, int root,
+                comm_object& comm, handle_t& request);
+template status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
+                 handle_t& request);
+template status iscatterv(const void* sendbuf, const std::int64_t* sendcounts, const aint* displs, type_object& sendtype,
+                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
+                 handle_t& request);
+template status iallgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                   const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                   handle_t& request);
+template status iallgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                   const std::int64_t* recvcounts, const aint* displs, type_object& recvtype, comm_object& comm,
+                   handle_t& request);
+template status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
+                  void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+                  comm_object& comm, handle_t& request);
+template status ialltoallv(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls, type_object& sendtype,
+                  void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls, type_object& recvtype,
+                  comm_object& comm, handle_t& request);
+template status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                  void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                  comm_object& comm, handle_t& request);
+template status ialltoallw(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls, handle_array sendtypes,
+                  void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls, handle_array recvtypes,
+                  comm_object& comm, handle_t& request);
+template status ineighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                            const int* recvcounts, const int* displs, type_object& recvtype,
+                            comm_object& comm, handle_t& request);
+template status ineighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                            const std::int64_t* recvcounts, const aint* displs, type_object& recvtype,
+                            comm_object& comm, handle_t& request);
+template status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                           type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                           type_object& recvtype, comm_object& comm, handle_t& request);
+template status ineighbor_alltoallv(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls,
+                           type_object& sendtype, void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls,
+                           type_object& recvtype, comm_object& comm, handle_t& request);
+template status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                           handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
+                           handle_array recvtypes, comm_object& comm, handle_t& request);
+template status ineighbor_alltoallw(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls,
+                           handle_array sendtypes, void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls,
+                           handle_array recvtypes, comm_object& comm, handle_t& request);
+template status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+                       handle_t op, comm_object& comm, handle_t& request);
+template status ireduce_scatter(const void* sendbuf, void* recvbuf, const std::int64_t* recvcounts, type_object& datatype,
+                       handle_t op, comm_object& comm, handle_t& request);
+template status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                    const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                    comm_object& comm, handle_t info, handle_t& request);
+template status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                    const std::int64_t* recvcounts, const aint* displs, type_object& recvtype, int root,
+                    comm_object& comm, handle_t info, handle_t& request);
+template status scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+                     void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
+                     handle_t info, handle_t& request);
+template status scatterv_init(const void* sendbuf, const std::int64_t* sendcounts, const aint* displs, type_object& sendtype,
+                     void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
+                     handle_t info, handle_t& request);
+template status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                       const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                       handle_t info, handle_t& request);
+template status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                       const std::int64_t* recvcounts, const aint* displs, type_object& recvtype, comm_object& comm,
+                       handle_t info, handle_t& request);
+template status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+                      comm_object& comm, handle_t info, handle_t& request);
+template status alltoallv_init(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls, type_object& sendtype,
+                      void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls, type_object& recvtype,
+                      comm_object& comm, handle_t info, handle_t& request);
+template status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+                      comm_object& comm, handle_t info, handle_t& request);
+template status alltoallw_init(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls, handle_array sendtypes,
+                      void* recvbuf, const std::int64_t* recvcounts, const aint* rdispls, handle_array recvtypes,
+                      comm_object& comm, handle_t info, handle_t& request);
+template status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                                const int* recvcounts, const int* displs, type_object& recvtype,
+                                comm_object& comm, handle_t info, handle_t& request);
+template status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
+                                const std::int64_t* recvcounts, const aint* displs, type_object& recvtype,
+                                comm_object& comm, handle_t info, handle_t& request);
+template status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                               type_object& sendtype, void* recvbuf, const int* recvcounts,
+                               const int* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
+                               handle_t& request);
+template status neighbor_alltoallv_init(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls,
+                               type_object& sendtype, void* recvbuf, const std::int64_t* recvcounts,
+                               const aint* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
+                               handle_t& request);
+template status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const aint* sdispls,
+                               handle_array sendtypes, void* recvbuf, const int* recvcounts,
+                               const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
+                               handle_t& request);
+template status neighbor_alltoallw_init(const void* sendbuf, const std::int64_t* sendcounts, const aint* sdispls,
+                               handle_array sendtypes, void* recvbuf, const std::int64_t* recvcounts,
+                               const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
+                               handle_t& request);
+template status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+                           handle_t op, comm_object& comm, handle_t info, handle_t& request);
+template status reduce_scatter_init(const void* sendbuf, void* recvbuf, const std::int64_t* recvcounts, type_object& datatype,
+                           handle_t op, comm_object& comm, handle_t info, handle_t& request);
 
 }  // namespace api
 }  // namespace mpiattr

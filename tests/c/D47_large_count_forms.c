@@ -1,9 +1,9 @@
 /* D47: the large-count forms MPI_X_c (MPI-4.1 section 19.2) on the standalone runtime. A form does
  * what its routine does: counts that fit in an int are passed on, results are widened, and the
  * answers an int cannot hold (MPI_Type_size of more than INT_MAX bytes) are given exactly. A
- * large input that the runtime cannot carry (an entry of a v-collective's counts; messages take
- * large counts since D115: c_D115_large_count_messages) is MPI_ERR_COUNT through the object's error
- * handler, with nothing written. A refused routine's form is refused the same way,
+ * large input that the runtime cannot carry (a window's disp_unit beyond int; messages and every
+ * collective take large counts since D115: c_D115_large_count_messages) is MPI_ERR_COUNT through
+ * the object's error handler, with nothing written. A refused routine's form is refused the same way,
  * under its own name. */
 #include <limits.h>
 #include <mpi.h>
@@ -113,28 +113,35 @@ int main(int argc, char **argv) {
   t = keep;
   /* (The datatype constructors and packing take such values since D113: c_D113_large_count_datatypes.) */
   check_error(MPI_Type_contiguous_c(-1, MPI_BYTE, &t), MPI_ERR_COUNT, "negative");
+  MPI_Win never = MPI_WIN_NULL;
+  check_error(MPI_Win_create_c(in, (MPI_Aint)sizeof in, too_big, MPI_INFO_NULL, MPI_COMM_WORLD, &never),
+              MPI_ERR_COUNT, "disp_unit = 2147483648");
+  CHECK(never == MPI_WIN_NULL, "a refused MPI_Win_create_c made a window");
+  /* A v-collective's counts beyond int: the process's block moves (its receive has room for more). */
   MPI_Count counts[1] = {too_big};
-  MPI_Aint displs[1] = {0};
-  check_error(MPI_Gatherv_c(out, 1, MPI_INT, in, counts, displs, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT,
-              "recvcounts[0]");
+  MPI_Aint displs[1] = {1};
+  in[1] = -1;
+  OK(MPI_Gatherv_c(out, 1, MPI_INT, in, counts, displs, MPI_INT, 0, MPI_COMM_WORLD));
+  CHECK(in[1] == out[0], "MPI_Gatherv_c with recvcounts[0] beyond int moved %d", in[1]);
   /* A neighbourhood collective's arrays have one entry per edge, not per process (D48): a 1x1 grid
-   * periodic in both dimensions has four edges in and four out, so the fourth count is checked. */
+   * periodic in both dimensions has four edges in and four out, each read (a negative fourth count
+   * is refused). */
   MPI_Comm grid;
   int dims[2] = {1, 1}, periods[2] = {1, 1};
   OK(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid));
   OK(MPI_Comm_set_errhandler(grid, MPI_ERRORS_RETURN));
-  MPI_Count ncounts[4] = {1, 1, 1, too_big}, rcounts[4] = {1, 1, 1, 1};
+  MPI_Count ncounts[4] = {1, 1, 1, -too_big}, rcounts[4] = {1, 1, 1, 1};
   MPI_Aint ndispls[4] = {0, 1, 2, 3};
   int nsend[4] = {1, 2, 3, 4}, nrecv[4] = {0, 0, 0, 0};
   check_error(MPI_Neighbor_alltoallv_c(nsend, ncounts, ndispls, MPI_INT, nrecv, rcounts, ndispls, MPI_INT, grid),
-              MPI_ERR_COUNT, "sendcounts[3]");
+              MPI_ERR_COUNT, "sendcounts[3] is -2147483648");
   CHECK(nrecv[0] == 0 && nrecv[3] == 0, "MPI_Neighbor_alltoallv_c wrote before failing");
   ncounts[3] = 1;
   OK(MPI_Neighbor_alltoallv_c(nsend, ncounts, ndispls, MPI_INT, nrecv, rcounts, ndispls, MPI_INT, grid));
   CHECK(nrecv[0] == 2 && nrecv[1] == 1 && nrecv[2] == 4 && nrecv[3] == 3, "MPI_Neighbor_alltoallv_c gave %d %d %d %d",
         nrecv[0], nrecv[1], nrecv[2], nrecv[3]);
   OK(MPI_Comm_free(&grid));
-  /* A persistent form keeps its narrowed arrays until MPI_Start (D48: they are the binding's copies). */
+  /* A persistent form keeps its own copies of the arrays until MPI_Start (D48). */
   MPI_Request preq;
   MPI_Count pcount[1] = {2};
   MPI_Aint psd[1] = {1}, prd[1] = {2};
@@ -152,10 +159,10 @@ int main(int argc, char **argv) {
   OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
   OK(MPI_Comm_create_errhandler(count_errors, &eh));
   OK(MPI_Comm_set_errhandler(dup, eh));
-  int rc = MPI_Allgatherv_c(out, 1, MPI_INT, in, counts, displs, MPI_INT, dup);
+  int rc = MPI_Win_create_c(in, (MPI_Aint)sizeof in, too_big, MPI_INFO_NULL, dup, &never);
   CHECK(rc != MPI_SUCCESS && handler_calls == 1 && handler_comm == dup && handler_class == MPI_ERR_COUNT,
         "rc %d, %d handler call(s), class %d", rc, handler_calls, handler_class);
-  check_error(rc, MPI_ERR_COUNT, "recvcounts[0] = 2147483648");
+  check_error(rc, MPI_ERR_COUNT, "disp_unit = 2147483648");
 
   /* A user operation: created, used and freed through its large form (one process: the function
    * has no second contribution to combine, so a collective never calls it; MPI_Reduce_local does,

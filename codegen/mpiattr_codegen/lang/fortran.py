@@ -255,8 +255,10 @@ def c_type(p: Param) -> str:
 
 def _aint_as_integer(p: Param) -> bool:
     """An MPI_Aint in C that the MPI-2.2 Fortran bindings pass as a default INTEGER (the routines
-    MPI-3.0 removed: MPI_ADDRESS, MPI_TYPE_EXTENT, MPI_TYPE_STRUCT's displacements, D58)."""
-    return p.kind.c == "MPI_Aint" and p.kind.f90 == "INTEGER"
+    MPI-3.0 removed: MPI_ADDRESS, MPI_TYPE_EXTENT, MPI_TYPE_STRUCT's displacements, D58). Not a
+    large-count form's widened displacement (base_kind: its kind is MPI_Aint in C and in mpi_f08
+    alike, whatever the routine's INTEGER in the MPI-2.2 bindings, D115)."""
+    return p.kind.c == "MPI_Aint" and p.kind.f90 == "INTEGER" and p.base_kind is None
 
 
 def c_params(fn: Function) -> str:

@@ -420,44 +420,56 @@ status op_create(language lang, fnptr user_fn, bool commute, handle_t& op);
 status op_create_c(language lang, fnptr user_fn, bool commute, handle_t& op);
 status op_commutative(handle_t op, bool& commute);
 status reduce_local(const void* inbuf, void* inoutbuf, std::int64_t count, type_object& datatype, handle_t op);
-status alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                 void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+// The v- and w-collectives take their counts as int (the routines) or MPI_Count (the large-count
+// forms), their displacements as int or MPI_Aint (MPI_Aint in both for the neighbourhood w form):
+// instantiated for both in collectives.cc (D115).
+template <typename C, typename D>
+status alltoallw(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                 void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                  comm_object& comm);
 // The blocking neighbourhood collectives on the topologies of topologies.cc (MPI-4.1 §9.6).
 status neighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                           std::int64_t recvcount, type_object& recvtype, comm_object& comm);
+template <typename C, typename D>
 status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                           const int* recvcounts, const int* displs, type_object& recvtype,
+                           const C* recvcounts, const D* displs, type_object& recvtype,
                            comm_object& comm);
 status neighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                          std::int64_t recvcount, type_object& recvtype, comm_object& comm);
-status neighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                          type_object& sendtype, void* recvbuf, const int* recvcounts,
-                          const int* rdispls, type_object& recvtype, comm_object& comm);
-status neighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                          handle_array sendtypes, void* recvbuf, const int* recvcounts,
+template <typename C, typename D>
+status neighbor_alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                          type_object& sendtype, void* recvbuf, const C* recvcounts,
+                          const D* rdispls, type_object& recvtype, comm_object& comm);
+template <typename C>
+status neighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                          handle_array sendtypes, void* recvbuf, const C* recvcounts,
                           const aint* rdispls, handle_array recvtypes, comm_object& comm);
 status op_free(handle_t& op);
 status gather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
               type_object& recvtype, int root, comm_object& comm);
+template <typename C, typename D>
 status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-               const int* recvcounts, const int* displs, type_object& recvtype, int root, comm_object& comm);
+               const C* recvcounts, const D* displs, type_object& recvtype, int root, comm_object& comm);
 status scatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object& comm);
-status scatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+template <typename C, typename D>
+status scatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                 void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm);
 status allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                  type_object& recvtype, comm_object& comm);
+template <typename C, typename D>
 status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                  const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm);
+                  const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm);
 status alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                 type_object& recvtype, comm_object& comm);
-status alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
-                 void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+template <typename C, typename D>
+status alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
+                 void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                  comm_object& comm);
 status scan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op, comm_object& comm);
 status exscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op, comm_object& comm);
-status reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+template <typename C>
+status reduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& datatype,
                       handle_t op, comm_object& comm);
 status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& datatype,
                             handle_t op, comm_object& comm);
@@ -594,45 +606,54 @@ status iallreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_o
                   comm_object& comm, handle_t& request);
 status igather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object& comm, handle_t& request);
+template <typename C, typename D>
 status igatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                const C* recvcounts, const D* displs, type_object& recvtype, int root,
                 comm_object& comm, handle_t& request);
 status iscatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                 type_object& recvtype, int root, comm_object& comm, handle_t& request);
-status iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+template <typename C, typename D>
+status iscatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                  void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                  handle_t& request);
 status iallgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                   type_object& recvtype, comm_object& comm, handle_t& request);
+template <typename C, typename D>
 status iallgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                   const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                   const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                    handle_t& request);
 status ialltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                  type_object& recvtype, comm_object& comm, handle_t& request);
-status ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
-                  void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+template <typename C, typename D>
+status ialltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
+                  void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                   comm_object& comm, handle_t& request);
-status ialltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                  void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+template <typename C, typename D>
+status ialltoallw(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                  void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                   comm_object& comm, handle_t& request);
 status ineighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                            std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
+template <typename C, typename D>
 status ineighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                            const int* recvcounts, const int* displs, type_object& recvtype,
+                            const C* recvcounts, const D* displs, type_object& recvtype,
                             comm_object& comm, handle_t& request);
 status ineighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                           std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t& request);
-status ineighbor_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                           type_object& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+template <typename C, typename D>
+status ineighbor_alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                           type_object& sendtype, void* recvbuf, const C* recvcounts, const D* rdispls,
                            type_object& recvtype, comm_object& comm, handle_t& request);
-status ineighbor_alltoallw(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                           handle_array sendtypes, void* recvbuf, const int* recvcounts, const aint* rdispls,
+template <typename C>
+status ineighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                           handle_array sendtypes, void* recvbuf, const C* recvcounts, const aint* rdispls,
                            handle_array recvtypes, comm_object& comm, handle_t& request);
 status iscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
              comm_object& comm, handle_t& request);
 status iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                comm_object& comm, handle_t& request);
-status ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+template <typename C>
+status ireduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& datatype,
                        handle_t op, comm_object& comm, handle_t& request);
 status ireduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& datatype,
                              handle_t op, comm_object& comm, handle_t& request);
@@ -645,49 +666,58 @@ status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, ty
                       comm_object& comm, handle_t info, handle_t& request);
 status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request);
+template <typename C, typename D>
 status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                    const int* recvcounts, const int* displs, type_object& recvtype, int root,
+                    const C* recvcounts, const D* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request);
 status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                     type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request);
-status scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, type_object& sendtype,
+template <typename C, typename D>
+status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                      void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request);
 status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                       type_object& recvtype, comm_object& comm, handle_t info, handle_t& request);
+template <typename C, typename D>
 status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                       const int* recvcounts, const int* displs, type_object& recvtype, comm_object& comm,
+                       const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request);
 status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request);
-status alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, type_object& sendtype,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, type_object& recvtype,
+template <typename C, typename D>
+status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
+                      void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                       comm_object& comm, handle_t info, handle_t& request);
-status alltoallw_init(const void* sendbuf, const int* sendcounts, const int* sdispls, handle_array sendtypes,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, handle_array recvtypes,
+template <typename C, typename D>
+status alltoallw_init(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
+                      void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                       comm_object& comm, handle_t info, handle_t& request);
 status neighbor_allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                                std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request);
+template <typename C, typename D>
 status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                                const int* recvcounts, const int* displs, type_object& recvtype,
+                                const C* recvcounts, const D* displs, type_object& recvtype,
                                 comm_object& comm, handle_t info, handle_t& request);
 status neighbor_alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                               std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                               handle_t& request);
-status neighbor_alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                               type_object& sendtype, void* recvbuf, const int* recvcounts,
-                               const int* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
+template <typename C, typename D>
+status neighbor_alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls,
+                               type_object& sendtype, void* recvbuf, const C* recvcounts,
+                               const D* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request);
-status neighbor_alltoallw_init(const void* sendbuf, const int* sendcounts, const aint* sdispls,
-                               handle_array sendtypes, void* recvbuf, const int* recvcounts,
+template <typename C>
+status neighbor_alltoallw_init(const void* sendbuf, const C* sendcounts, const aint* sdispls,
+                               handle_array sendtypes, void* recvbuf, const C* recvcounts,
                                const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
                                handle_t& request);
 status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request);
 status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& datatype, handle_t op,
                    comm_object& comm, handle_t info, handle_t& request);
-status reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, type_object& datatype,
+template <typename C>
+status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& datatype,
                            handle_t op, comm_object& comm, handle_t info, handle_t& request);
 status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& datatype,
                                  handle_t op, comm_object& comm, handle_t info, handle_t& request);
