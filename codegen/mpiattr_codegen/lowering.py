@@ -59,12 +59,10 @@ def early_target(fn: Function) -> Optional[Param]:
     """The communicator or window input whose handler takes a routine's errors (D4), when handles
     that are looked up come before it in the argument list (a datatype, an operation, a group);
     None when it comes first, or there is none."""
-    for p in fn.params:
-        if p.kind.cls != "handle":
-            continue
-        if p.kind.object in ("comm", "win") and p.length is None:
-            return p if p is not fn.params[0] and any(
-                q.kind.cls == "handle" for q in fn.params[:fn.params.index(p)]) and p.dir == "in" else None
+    for i, p in enumerate(fn.params):
+        if p.kind.cls == "handle" and p.kind.object in ("comm", "win") and p.length is None:
+            after_handles = any(q.kind.cls == "handle" for q in fn.params[:i])
+            return p if after_handles and p.dir == "in" else None
     return None
 
 

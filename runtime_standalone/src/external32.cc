@@ -12,7 +12,6 @@
 #include <cfloat>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,7 +162,7 @@ status external_items(const char* datarep, std::int64_t count, const type_object
   if (status st = check_count(count, t); !st.is_ok()) return st;
   aint ext = 0;
   if (status st = external_signature(t, s, ext, need_commit); !st.is_ok()) return st;
-  if (ext > 0 && count > std::numeric_limits<aint>::max() / ext)
+  if (!bytes_fit(count, ext))
     return fail(MPI_ERR_COUNT, "count = %lld of a datatype of %lld bytes in external32 does not fit in MPI_Aint",
                 static_cast<long long>(count), static_cast<long long>(ext));
   need = static_cast<aint>(count) * ext;

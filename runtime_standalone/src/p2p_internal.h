@@ -114,6 +114,10 @@ void copy_layout(const type_object& t, type_layout& into);
 msg_status deliver(const message& m, const recv_target& r);
 // deliver, of `size` packed bytes at data (a message's, or a contiguous send buffer's).
 msg_status deliver_bytes(const char* data, aint size, int tag, const recv_target& r);
+// deliver, of count elements of `layout` at buf, straight into a posted receive: packed first
+// only where the layout is not contiguous (D115).
+msg_status deliver_send(const void* buf, std::int64_t count, const type_layout& layout, int tag,
+                        const recv_target& r);
 msg_status proc_null_status();
 status fail_truncated(const msg_status& st);
 status would_wait_forever(const char* what, int tag);

@@ -57,6 +57,16 @@ msg_status deliver(const message& m, const recv_target& r) {
   return deliver_bytes(m.data.data(), static_cast<aint>(m.data.size()), m.tag, r);
 }
 
+msg_status deliver_send(const void* buf, std::int64_t count, const type_layout& layout, int tag,
+                        const recv_target& r) {
+  const aint bytes = static_cast<aint>(count) * layout.size;
+  if (contiguous(layout))  // its bytes are the message: no copy between (D115)
+    return deliver_bytes(static_cast<const char*>(buf), bytes, tag, r);
+  std::vector<char> packed(static_cast<std::size_t>(bytes));  // (may throw: nothing delivered yet)
+  pack_elements(buf, count, layout, packed.data());
+  return deliver_bytes(packed.data(), bytes, tag, r);
+}
+
 msg_status deliver_bytes(const char* data, aint size, int tag, const recv_target& r) {
   msg_status st;
   st.source = 0;
@@ -164,14 +174,7 @@ status post_send(const void* buf, std::int64_t count, const type_layout& layout,
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it)
     if (it->context == context && tag_matches(it->tag, tag)) {  // the oldest posted receive
       msg_status* slot = it->freed ? nullptr : &p.done[it->request];  // (may throw: nothing delivered yet)
-      msg_status st;
-      if (contiguous(layout)) {  // its bytes are the message: no copy between (D115)
-        st = deliver_bytes(static_cast<const char*>(buf), static_cast<aint>(bytes), tag, it->target);
-      } else {
-        std::vector<char> packed(bytes);
-        pack_elements(buf, count, layout, packed.data());
-        st = deliver_bytes(packed.data(), static_cast<aint>(bytes), tag, it->target);
-      }
+      const msg_status st = deliver_send(buf, count, layout, tag, it->target);
       if (slot != nullptr) {
         *slot = st;
         if (request_object* r = rt().requests.lookup(it->request)) r->complete = true;

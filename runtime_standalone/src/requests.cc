@@ -2,8 +2,8 @@
 // buffered mode, cancellation, generalized requests, MPI_Isendrecv, matched probes and receives,
 // partitioned communication. Messages and completion live in point_to_point.cc.
 #include <algorithm>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -500,11 +500,19 @@ status status_set_cancelled(msg_status& st, bool flag) {
 
 // The status a completion call would give, without completing (MPI-4.1 §4.7.6): the request
 // stays as it is; a null or inactive one gives flag true and an empty status.
+namespace {
+// The empty status an inquiry gives for a null or inactive request (its error field written too).
+msg_status empty_inquiry() {
+  msg_status st;
+  st.empty_inquiry = true;
+  return st;
+}
+}  // namespace
+
 status request_get_status(handle_t request, bool& flag, msg_status& out) {
   if (request == h::request_null) {
     flag = true;
-    out = msg_status{};
-    out.empty_inquiry = true;
+    out = empty_inquiry();
     return status::ok();
   }
   request_object* r = rt().requests.lookup(request);
@@ -514,8 +522,7 @@ status request_get_status(handle_t request, bool& flag, msg_status& out) {
   auto e = p.extra.find(request);
   if (e != p.extra.end() && e->second.k != request_extra::kind::grequest && !e->second.active) {
     flag = true;
-    out = msg_status{};
-    out.empty_inquiry = true;
+    out = empty_inquiry();
     return status::ok();
   }
   if (!r->complete) {
@@ -727,7 +734,7 @@ status partitioned_init(void* buf, int partitions, std::int64_t count, type_obje
                         comm_object& comm, handle_t info, bool sending, handle_t& request) {
   if (partitions < 0) return fail(MPI_ERR_ARG, "partitions %d is negative", partitions);
   if (status st = check_transfer(count, t); !st.is_ok()) return st;
-  if (partitions > 0 && t.size > 0 && count > std::numeric_limits<aint>::max() / partitions / t.size)
+  if (partitions > 0 && !bytes_fit(count * t.size, partitions))  // (check_transfer: count * t.size fits)
     return fail(MPI_ERR_COUNT, "%d partitions of count = %lld of a datatype of %lld bytes do not fit in "
                 "MPI_Aint", partitions, static_cast<long long>(count), static_cast<long long>(t.size));
   if (sending && peer == MPI_PROC_NULL)
@@ -760,14 +767,8 @@ void send_partitioned(state& p, handle_t request, request_extra& e) {
     if (rx.k == request_extra::kind::precv && rx.active && !rx.arrived && rx.context == e.context &&
         rx.tag == e.tag) {
       msg_status& slot = p.done[h];
-      const recv_target into{rx.recv_buf, rx.count * rx.partitions, rx.layout};
-      if (contiguous(e.layout)) {  // the send buffer's bytes are the message (D115)
-        slot = deliver_bytes(static_cast<const char*>(e.send_buf), static_cast<aint>(bytes), e.tag, into);
-      } else {
-        std::vector<char> packed(bytes);
-        pack_elements(e.send_buf, e.count * e.partitions, e.layout, packed.data());
-        slot = deliver_bytes(packed.data(), static_cast<aint>(bytes), e.tag, into);
-      }
+      slot = deliver_send(e.send_buf, e.count * e.partitions, e.layout, e.tag,
+                          recv_target{rx.recv_buf, rx.count * rx.partitions, rx.layout});
       rx.arrived = true;
       if (request_object* r = rt().requests.lookup(h)) r->complete = true;
       if (request_object* r = rt().requests.lookup(request)) r->complete = true;
@@ -884,10 +885,7 @@ status request_get_status_any(int count, const handle_t* requests, int& indx, bo
   }
   indx = MPI_UNDEFINED;
   flag = !any_active;  // none active: true, with an empty status
-  if (!any_active) {
-    out = msg_status{};
-    out.empty_inquiry = true;
-  }
+  if (!any_active) out = empty_inquiry();
   return status::ok();
 }
 

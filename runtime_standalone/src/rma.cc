@@ -321,7 +321,7 @@ bool is_op(handle_t op, const char* name) {
 
 status check_type(std::int64_t count, const type_object& t, const char* which) {
   if (count < 0) return fail(MPI_ERR_COUNT, "%s count %lld is negative", which, static_cast<long long>(count));
-  if (t.size > 0 && count > std::numeric_limits<aint>::max() / t.size)
+  if (!bytes_fit(count, t.size))
     return fail(MPI_ERR_COUNT, "%s count %lld of a datatype of %lld bytes does not fit in MPI_Aint", which,
                 static_cast<long long>(count), static_cast<long long>(t.size));
   if (!t.committed) return fail(MPI_ERR_TYPE, "the %s datatype is not committed (MPI_Type_commit)", which);

@@ -291,11 +291,16 @@ inline const char* thread_level_name(int level) {
 inline status check_count(long long count) {
   return count < 0 ? fail(MPI_ERR_COUNT, "count %lld is negative", count) : status::ok();
 }
+// Whether count (not negative) items of `size` bytes make a byte count MPI_Aint holds.
+inline bool bytes_fit(long long count, aint size) {
+  return size <= 0 || count <= std::numeric_limits<aint>::max() / size;
+}
+
 // A count of elements of t: not negative, and its bytes countable in MPI_Aint (a count beyond int
 // comes from the large-count forms, D115).
 inline status check_count(long long count, const type_object& t) {
   if (status st = check_count(count); !st.is_ok()) return st;
-  if (t.size > 0 && count > std::numeric_limits<aint>::max() / t.size)
+  if (!bytes_fit(count, t.size))
     return fail(MPI_ERR_COUNT, "count = %lld of a datatype of %lld bytes does not fit in MPI_Aint", count,
                 static_cast<long long>(t.size));
   return status::ok();

@@ -485,7 +485,7 @@ def large_body(fn: Function) -> list[str]:
             target = next((p for p in fn.params if p.kind.cls == "handle" and p.length is None
                            and p.dir == "in" and p.kind.object in ("comm", "win")), None)
             if target is not None:
-                out.append(f"c.target(c.peek_{target.kind.object}(mpiattr::cbind::to_handle({target.name})));")
+                out.append(_peek(target))
             if (fh := lowering.file_param(fn)) is not None:  # a file's: its handler (MPI-4.1 §15.7)
                 out.append(f"c.target_file(mpiattr::cbind::to_handle({fh.name}));")
         out.extend(checks)

@@ -857,7 +857,7 @@ def _large_target(fn: Function) -> list[str]:
                    and p.dir == "in" and p.kind.object in ("comm", "win")), None)
     out = []
     if target is not None:
-        out.append(f"c.target(c.peek_{target.kind.object}(static_cast<mpiattr::handle_t>(*{target.name})));")
+        out.append(_peek(target))
     if (fh := lowering.file_param(fn)) is not None:  # a file's: its handler (MPI-4.1 §15.7)
         out.append(f"c.target_file(static_cast<mpiattr::handle_t>(*{fh.name}));")
     return out
