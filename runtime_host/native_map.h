@@ -228,7 +228,12 @@ class native_map {
     live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     t->slots[i].obj.store(obj, std::memory_order_relaxed);
     t->slots[i].key.store(key, std::memory_order_release);
-    if (!sync::concurrent()) hot_slot(key) = make_entry(key, obj);  // (the next lookup's)
+    if (!sync::concurrent()) {
+      if constexpr (!PointerHandles) {
+        if (const std::size_t at = place(key); at > hot_mask_ && at < kMaxPlaces) [[unlikely]] grow_cache(t, at + 1);
+      }
+      hot_slot(key) = make_entry(key, obj);  // (the next lookup's)
+    }
   }
 
   // Wakes the dormant record of key (its object was freed, and the host has given the handle to a
@@ -435,7 +440,7 @@ class native_map {
     live_.store(0, std::memory_order_relaxed);
     if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{kSetAlign});
     hot_ = hot_initial_;
-    hot_offsets_ = offsets_of((std::size_t{1} << kHotBits) / kWays);
+    hot_mask_ = mask_of((std::size_t{1} << kHotBits) / kWays);
     for (hot_entry& h : hot_initial_) h = hot_entry{};
     seal();
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
@@ -517,7 +522,8 @@ class native_map {
   // keep hitting it however many there are (D69). Over Open MPI two ways per set (D74): at most
   // half a set per record on average, and a record leaves the cache only when three of the handles
   // in use share a set (about 3 % of calls at 2,000 records spread as random keys, against 11 %
-  // direct-mapped); over MPICH, whose handles need no second way, one (D99).
+  // direct-mapped); over MPICH, whose handles need no second way, one (D99), and the cache also
+  // grows to cover the range of the handles that have records (hot_set, D117).
   // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
   // Ways per set: two over Open MPI, whose handles the hash spreads as random keys (D74); one over
@@ -525,8 +531,10 @@ class native_map {
   // bytes, eight handles a line (D114).
   static constexpr std::size_t kWays = PointerHandles ? 2 : 1;
   static constexpr std::size_t kSetAlign = 64;  // (a line: a set, or four, in one line)
-  // key's set: its entries (kWays), at a byte offset into the cache masked by hot_offsets_ (the
-  // sets less one, times a set's bytes: a mask read from memory, no shift by a count, D74).
+  // key's set: its entries (kWays). Over Open MPI at a byte offset into the cache masked by
+  // hot_mask_ (the sets less one, times a set's bytes: a mask read from memory, no shift by a
+  // count, D74); over MPICH at an index masked by hot_mask_ (the sets less one), which the load
+  // scales by the entry's 8 bytes.
   // Over Open MPI (PointerHandles, MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a
   // pointer: the set is the bits from the 32nd up of a Fibonacci product (shifted 5 bits less, so
   // that the offset needs no scaling), after the bits above the 12th are folded in (the product
@@ -536,34 +544,44 @@ class native_map {
   // kind in bits 30-31 (builtin 1, direct 2, indirect 3), the object kind in bits 26-29, and for
   // an indirect object a block number in bits 12-25 and an index in the block (0-1,023) in bits
   // 0-9; MPICH hands out its few direct handles first, then block 0, 1, ..., and reuses a freed
-  // handle first. The set is key ^ key >> 2 ^ key >> 20: for an indirect handle the low 10 bits
-  // are index ^ index / 4 (a permutation of the block's), the next two the block's two low bits,
-  // and from bit 12 on block ^ block / 4, so that the handles of blocks 0 to sets / 1,024 - 1 (all
-  // MPICH can have issued while the cache is as large as their range) are on sets of their own,
-  // eight consecutive handles to a 64-byte line (one way, 8 bytes of lines per record, D99, D114; and
-  // no second way for a random order to mispredict, D94's lesson). key >> 20 brings the kind bits
-  // down: a kind's builtin, direct and indirect handles, which share their low bits
-  // (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect 0xC4000000, D89), XOR
-  // different constants (0x4C0 ... 0xCC0 for datatypes), so a builtin or direct handle shares its
-  // set with at most one indirect one, of block 1 or 2. The Fibonacci product spread MPICH's sequence
-  // badly from 10,000 datatypes (30 % of the gets missed the cache at 100,000, D94); D94's
-  // 3/4-handle-per-set layout put a third of the handles in way 1. A handle outside that layout
-  // (one MPICH never issued: 0, 1, another kind's), or handles that wrap around a cache smaller
-  // than their range, are still keys of a set: a second one there costs a probe of the table,
-  // never a wrong answer. Handle 0 is on set 0 (seal).
+  // handle first. The set is place(key), key ^ key >> 20 (D117: three operations in sequence
+  // between the handle and the load with the mask, where D98's key ^ key >> 2 ^ key >> 20, shifted
+  // to a byte offset, took five, and every get waits on them before its two dependent loads). key >> 20 brings the handle kind and
+  // the object kind down to bits 6-11, so that a kind's builtin, direct and indirect handles, which
+  // share their low bits (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect
+  // 0xC4000000, D89), fall in different quarters of each 4,096 sets: block b's indirect handles
+  // on sets 4,096 b + 3,072 + (index ^ a constant below 1,024), one to a set, eight consecutive
+  // ones to a 64-byte line (8 bytes of lines per record, D114; one way and no second way for a
+  // random order to mispredict, D94, D99); the direct ones (and so the program's first objects)
+  // on 2,048 ... 3,071, the builtin ones on 0 ... 2,047 and beyond, where a builtin handle can
+  // share its set with at most one other. The indirect handles use a quarter of the sets of the
+  // range they cover, so the cache covers the range of the handles that have records (insert:
+  // up to kMaxPlaces) rather than a number of entries per record. A handle outside that layout
+  // (one MPICH never issued: 0, 1, another kind's), or handles beyond kMaxPlaces, which wrap
+  // around, are still keys of a set: a second one there costs a probe of the table, never a wrong
+  // answer. Handle 0 is on set 0 (seal).
   MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
-    std::size_t offset;
     if constexpr (PointerHandles) {
       key ^= key >> 12;
-      offset = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_offsets_;
+      const std::size_t offset = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_mask_;
+      return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
     } else {
-      offset = ((key ^ (key >> 2) ^ (key >> 20)) << kSetShift) & hot_offsets_;
+      return hot_ + ((key ^ (key >> 20)) & hot_mask_);  // (place(key), hot_mask_ being smaller)
     }
-    return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
   }
+  // Over MPICH: the set of handle key in a cache large enough for it.
+  static std::size_t place(std::uintptr_t key) { return (key ^ (key >> 20)) & kPlaceBits; }
+  static constexpr std::size_t kPlaceBits = (std::size_t{1} << 26) - 1;  // (below the kind bits)
+  // The most sets the cache grows to for the handles' range (insert): 4,194,304, 32 MiB, which
+  // cover MPICH's first 1,024 blocks (about a million objects of the kind, which hold about 300
+  // MB of MPICH's memory themselves); handles beyond wrap around.
+  static constexpr std::size_t kMaxPlaces = std::size_t{1} << 22;
+  static_assert(kMaxPlaces - 1 <= kPlaceBits);
   static constexpr int kSetShift = kWays == 2 ? 5 : 3;  // a set's bytes: 1 << kSetShift (D114: 8 over MPICH)
   static_assert(kWays * sizeof(hot_entry) == std::size_t{1} << kSetShift);
-  static std::size_t offsets_of(std::size_t sets) { return (sets - 1) << kSetShift; }
+  // hot_mask_ for a cache of `sets` sets, and back.
+  static std::size_t mask_of(std::size_t sets) { return PointerHandles ? (sets - 1) << kSetShift : sets - 1; }
+  std::size_t hot_sets() const { return (PointerHandles ? hot_mask_ >> kSetShift : hot_mask_) + 1; }
   // The entry of key (awake or asleep) in its set, or, when the set holds none, way 0 made free
   // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
   hot_entry& hot_slot(std::uintptr_t key) {
@@ -580,7 +598,7 @@ class native_map {
   static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
   }
-  std::size_t hot_size() const { return kWays * ((hot_offsets_ >> kSetShift) + 1); }  // (entries)
+  std::size_t hot_size() const { return kWays * hot_sets(); }  // (entries)
   static std::size_t hash(std::uintptr_t key, std::size_t mask) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
   }
@@ -778,17 +796,18 @@ class native_map {
   }
 
   // The plain cache below MPI_THREAD_MULTIPLE, where no lookup overlaps this (it is called from
-  // grow, under the lock): one with twice t's slots, holding what t holds. Out of memory leaves
-  // the cache as it was: it is only a cache (D61: not an error).
-  void grow_cache(const table* t) {
-    std::size_t sets = (hot_offsets_ >> kSetShift) + 1;
-    while (kWays * sets < (t->mask + 1) * 2) sets *= 2;
+  // grow and, over MPICH, insert, under the lock): one with twice t's slots and at least min_sets
+  // sets, holding what t holds. Out of memory leaves the cache as it was: it is only a cache (D61:
+  // not an error).
+  void grow_cache(const table* t, std::size_t min_sets = 0) {
+    std::size_t sets = hot_sets();
+    while (kWays * sets < (t->mask + 1) * 2 || sets < min_sets) sets *= 2;
     // (Aligned to its sets, so that a set is in one line of the memory system.)
     hot_entry* fresh = new (std::align_val_t{kSetAlign}, std::nothrow) hot_entry[kWays * sets]();
     if (fresh == nullptr) return;
     if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{kSetAlign});
     hot_ = fresh;
-    hot_offsets_ = offsets_of(sets);
+    hot_mask_ = mask_of(sets);
     for (std::size_t i = 0; i <= t->mask; ++i) {
       const std::uintptr_t k = t->slots[i].key.load(std::memory_order_relaxed);
       if (k == kEmpty || k == kTombstone) continue;
@@ -800,7 +819,7 @@ class native_map {
 
   alignas(64) hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};  // (a set in a line)
   hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
-  std::size_t hot_offsets_ = offsets_of((std::size_t{1} << kHotBits) / kWays);  // (sets - 1) * set bytes (hot_set)
+  std::size_t hot_mask_ = mask_of((std::size_t{1} << kHotBits) / kWays);  // (hot_set)
   std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)

@@ -606,6 +606,46 @@ TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
   mpiattr::sync::set_concurrent(true);
 }
 
+// D117: over MPICH the cache covers the range of the handles that have records, not a number of
+// entries per record. A program that made many objects of a kind and set attributes on a few of
+// them, far apart (here one handle in each fifth block up to the 100th, the same index in each, a
+// few of them also with the neighbours of that index), finds every one of them in the cache:
+// before D117 they shared the few sets of a cache sized by their count, and most calls probed
+// the table. A handle beyond the range the cache may grow to (block 1,500) still gets its record
+// from the table.
+TEST(record_table, D117_the_mpich_cache_covers_the_handles_in_use) {
+  mpiattr::sync::set_concurrent(false);
+  mpiattr::host::native_map<record, mpiattr::host::no_map_hooks, false> map;
+  map.seal();
+  std::vector<std::uintptr_t> handles;
+  for (std::uintptr_t block = 0; block <= 100; block += 5) {
+    handles.push_back(0xcc000000 | (block << 12) | 0x123);
+    if (block % 25 == 0)
+      for (std::uintptr_t i : {0x122, 0x124}) handles.push_back(0xcc000000 | (block << 12) | i);
+  }
+  handles.push_back(0x44000000);  // (a builtin handle: one of the program's first objects)
+  handles.push_back(0x8c000005);  // (a direct one)
+  std::vector<record> recs(handles.size());
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i].native = handles[i];
+    map.insert(handles[i], &recs[i]);
+  }
+  for (record& r : recs) EXPECT_EQ(map.find_hot(r.native), &r) << std::hex << r.native;
+  record far;
+  far.native = 0xcc000000 | (std::uintptr_t{1500} << 12) | 0x123;
+  map.insert(far.native, &far);
+  EXPECT_EQ(map.find_unsynchronised(far.native), &far);
+  for (int round = 0; round < 2; ++round) {
+    for (record& r : recs) ASSERT_EQ(map.find_unsynchronised(r.native), &r) << std::hex << r.native;
+    EXPECT_EQ(map.find_unsynchronised(far.native), &far);
+  }
+  std::size_t hits = 0;
+  for (record& r : recs) hits += map.find_hot(r.native) == &r;
+  EXPECT_GE(hits + 1, recs.size());  // (block 1,500 wraps onto one of theirs at most)
+  map.release();
+  mpiattr::sync::set_concurrent(true);
+}
+
 // Below MPI_THREAD_MULTIPLE the fast dup and free use revive_unsynchronised and
 // retire_unsynchronised (host_glue.h: fast_dup, fast_free). They must leave the table, its counts
 // and its cache as retire and revive do: a sleeping record answers no lookup, wakes for its own
