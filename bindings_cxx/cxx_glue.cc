@@ -521,7 +521,7 @@ void register_datarep(const char* datarep, Datarep_conversion_function* read_con
   const int rc = MPI_Register_datarep(const_cast<char*>(datarep),
                                       read_conversion_fn ? datarep_read : MPI_CONVERSION_FN_NULL,
                                       write_conversion_fn ? datarep_write : MPI_CONVERSION_FN_NULL,
-                                      datarep_extent, d);
+                                      dtype_file_extent_fn ? datarep_extent : nullptr, d);
   if (rc != MPI_SUCCESS) delete d;
   check(rc);
 }

@@ -83,9 +83,10 @@ def file_param(fn):
 
 
 def opens_file(fn) -> bool:
-    """MPI_File_open and MPI_File_delete: I/O routines with no file handle yet, whose errors go to
-    MPI_FILE_NULL's error handler (MPI-4.1 §15.7), even an invalid communicator's."""
-    return fn.core == "file_delete" or any(
+    """The I/O routines without a file handle to raise on (MPI_File_open, MPI_File_delete,
+    MPI_Register_datarep), whose errors go to MPI_FILE_NULL's error handler (MPI-4.1 §15.7), even an
+    invalid communicator's."""
+    return fn.core in ("file_delete", "register_datarep", "register_datarep_c") or any(
         p.kind.cls == "handle" and p.kind.object == "file" and p.dir == "out" for p in fn.params)
 
 
@@ -95,8 +96,7 @@ def core_args(fn: Function, lowered: list[Lowering], language: str) -> str:
     prefix = []
     if fn.object and fn.core in ("create_keyval", "free_keyval"):
         prefix.append(f"mpiattr::object_kind::{OBJECT_ENUM[fn.object]}")
-    if fn.core in ("create_keyval", "comm_create_errhandler", "win_create_errhandler", "file_create_errhandler",
-                   "session_create_errhandler", "op_create", "grequest_start"):
+    if any(p.kind.cls == "function" for p in fn.params):  # (its callbacks' calling convention)
         prefix.append(language)
     return ", ".join(prefix + [L.arg for L in lowered if L.arg is not None])
 

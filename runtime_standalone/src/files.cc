@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,33 @@ struct view_map {
 
 enum class split { none, read_all, write_all, read_at_all, write_at_all, read_ordered, write_ordered };
 
+// A data representation of the program's (MPI_Register_datarep, MPI-4.1 §15.5.3; D118): its
+// functions in the convention of the language that registered them, a null conversion function
+// for "none" (MPI_CONVERSION_FN_NULL, in any language). Registered for the life of the process
+// (MPI has no routine that removes one) and never changed: a view names its entry.
+struct datarep_entry {
+  std::string name;
+  language lang = language::c;
+  bool large = false;  // MPI_Register_datarep_c: the conversion functions' count is an MPI_Count
+  fnptr read = nullptr, write = nullptr, extent = nullptr;
+  aint extra_state = 0;
+};
+std::mutex g_datareps_mu;
+// The registrations, in a deque (an entry never moves) that is never destroyed: they last until
+// the process ends, and what their extra_state points to (MPI::'s glue allocates one) stays
+// reachable to the end, for leak checkers too.
+std::deque<datarep_entry>& datareps() {
+  static std::deque<datarep_entry>* d = new std::deque<datarep_entry>;
+  return *d;
+}
+
+const datarep_entry* find_datarep(const char* name) {
+  std::lock_guard lock(g_datareps_mu);
+  for (const datarep_entry& d : datareps())
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
 struct file_record {
   std::mutex mu;  // every access: the pointers and the view stay consistent with the file
   int fd = -1;
@@ -51,6 +79,7 @@ struct file_record {
   type_part etype, filetype;  // as given to MPI_File_set_view (the program may free them)
   std::string datarep = "native";
   bool external32 = false;  // the data are external32's bytes (of elements of memory's sizes)
+  const datarep_entry* user = nullptr;  // a registered representation's (D118), or none
   view_map view;
   std::int64_t individual = 0, shared = 0;  // the file pointers, in etypes of the view
   bool atomic = false;
@@ -151,6 +180,7 @@ status default_view(file_record& f) {
   f.disp = 0;
   f.datarep = "native";
   f.external32 = false;
+  f.user = nullptr;
   return status::ok();
 }
 
@@ -265,6 +295,130 @@ void unpack_prefix(const char* in, std::int64_t n, void* out, const type_object&
     }
 }
 
+// ---- a registered data representation's functions (D118) ----
+
+bool c_convention(language lang) { return lang == language::c || lang == language::cxx; }
+
+// A datatype as a C callback receives it (the ABI's MPI_Datatype, as MPI_Reduce_local passes it).
+void* c_datatype(handle_t h) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(h)); }
+
+// The file extent d's extent function gives predefined datatype `type`.
+status datarep_extent(const datarep_entry& d, handle_t type, aint& extent) {
+  int rc = MPI_SUCCESS;
+  aint e = 0;
+  if (c_convention(d.lang)) {
+    rc = reinterpret_cast<int (*)(void*, aint*, void*)>(d.extent)(c_datatype(type), &e,
+                                                                    reinterpret_cast<void*>(d.extra_state));
+  } else {  // SUBROUTINE(DATATYPE, EXTENT, EXTRA_STATE, IERROR), every argument by reference
+    fint ft = static_cast<fint>(type), ierr = MPI_SUCCESS;
+    aint extra = d.extra_state;
+    reinterpret_cast<void (*)(fint*, aint*, aint*, fint*)>(d.extent)(&ft, &e, &extra, &ierr);
+    rc = ierr;
+  }
+  if (rc != MPI_SUCCESS)
+    return fail(MPI_ERR_CONVERSION, "the extent function of data representation \"%s\" returned %d",
+                d.name.c_str(), rc);
+  extent = e;
+  return status::ok();
+}
+
+// The predefined datatypes of p's type map, each once (false: an f90 datatype, whose handle the
+// part does not keep).
+bool named_types(const type_part& p, std::vector<handle_t>& out) {
+  if (p.env && !p.env->runs.empty()) {
+    for (const auto& run : p.env->runs)
+      if (!named_types(p.env->types[run.second], out)) return false;
+    return true;
+  }
+  if (p.named != 0) {
+    if (std::find(out.begin(), out.end(), p.named) == out.end()) out.push_back(p.named);
+    return true;
+  }
+  return p.size == 0;  // (an empty derived datatype has none; an f90 one is refused)
+}
+
+// Whether t's file layout in representation d is its memory layout: every predefined datatype in
+// it has a file extent, by d's extent function, equal to its size (what one element of it packs
+// to). Files in a registered representation are accessed so (else MPI_ERR_UNSUPPORTED_DATAREP).
+status datarep_same_size(const datarep_entry& d, const type_part& t, const char* what) {
+  std::vector<handle_t> types;
+  if (!named_types(t, types))
+    return fail(MPI_ERR_UNSUPPORTED_DATAREP, "the %s holds an MPI_Type_create_f90_* datatype: mpiattr's standalone "
+                "runtime does not access files in a registered data representation (\"%s\") through those (D118)",
+                what, d.name.c_str());
+  for (handle_t h : types) {
+    aint extent = 0;
+    if (status st = datarep_extent(d, h, extent); !st.is_ok()) return st;
+    type_object* b = rt().types.lookup(h);
+    const aint size = b != nullptr ? b->size : -1;
+    if (extent != size)
+      return fail(MPI_ERR_UNSUPPORTED_DATAREP, "the extent function of data representation \"%s\" gives a basic "
+                  "datatype of the %s (0x%x, %lld bytes in memory) %lld bytes in the file: mpiattr's standalone "
+                  "runtime accesses files in a registered representation through datatypes whose basic elements "
+                  "keep their size (D118)", d.name.c_str(), what, h, static_cast<long long>(size),
+                  static_cast<long long>(extent));
+  }
+  return status::ok();
+}
+
+// Calls d's conversion function (`fn`: its read or write one) on `items` data items of the access
+// datatype t, tiled over userbuf, from item `position` on, and the file's representation of them
+// at filebuf; an int function in pieces of at most INT_MAX items, whole elements of t each.
+status datarep_convert(const datarep_entry& d, fnptr fn, const char* which, void* userbuf, const type_object& t,
+                       std::int64_t items, char* filebuf) {
+  auto one = [&](std::int64_t count, std::int64_t position, char* at) {
+    int rc = MPI_SUCCESS;
+    const std::int64_t pos = position;
+    if (c_convention(d.lang)) {
+      void* extra = reinterpret_cast<void*>(d.extra_state);
+      if (d.large)
+        rc = reinterpret_cast<int (*)(void*, void*, std::int64_t, void*, std::int64_t, void*)>(fn)(
+            userbuf, c_datatype(t.handle), count, at, pos, extra);
+      else
+        rc = reinterpret_cast<int (*)(void*, void*, int, void*, std::int64_t, void*)>(fn)(
+            userbuf, c_datatype(t.handle), static_cast<int>(count), at, pos, extra);
+    } else {  // SUBROUTINE(USERBUF, DATATYPE, COUNT, FILEBUF, POSITION, EXTRA_STATE, IERROR)
+      fint ft = static_cast<fint>(t.handle), ierr = MPI_SUCCESS;
+      std::int64_t p = pos;
+      aint extra = d.extra_state;
+      if (d.large) {
+        std::int64_t c = count;
+        reinterpret_cast<void (*)(void*, fint*, std::int64_t*, void*, std::int64_t*, aint*, fint*)>(fn)(
+            userbuf, &ft, &c, at, &p, &extra, &ierr);
+      } else {
+        fint c = static_cast<fint>(count);
+        reinterpret_cast<void (*)(void*, fint*, fint*, void*, std::int64_t*, aint*, fint*)>(fn)(
+            userbuf, &ft, &c, at, &p, &extra, &ierr);
+      }
+      rc = ierr;
+    }
+    if (rc != MPI_SUCCESS)
+      return fail(MPI_ERR_CONVERSION, "the %s conversion function of data representation \"%s\" returned %d",
+                  which, d.name.c_str(), rc);
+    return status::ok();
+  };
+  if (items <= 0) return status::ok();
+  constexpr std::int64_t kIntMax = 2147483647;
+  if (d.large || items <= kIntMax) return one(items, 0, filebuf);
+  const aint per = core_part(t).elements;  // (items per element of t)
+  if (per <= 0 || per > kIntMax)
+    return fail(MPI_ERR_COUNT, "one element of the datatype holds %lld data items, more than the int count of "
+                "data representation \"%s\"'s conversion functions", static_cast<long long>(per), d.name.c_str());
+  const std::int64_t step = kIntMax / per;  // elements of t per call
+  for (std::int64_t e = 0; e * per < items; e += step) {
+    const std::int64_t n = std::min<std::int64_t>(step * per, items - e * per);
+    if (status st = one(n, e * per, filebuf + e * t.size); !st.is_ok()) return st;
+  }
+  return status::ok();
+}
+
+// Data items (basic elements) in the first n packed bytes of elements of t: whole ones.
+std::int64_t items_in(const type_object& t, std::int64_t n) {
+  const type_part p = core_part(t);
+  if (t.size <= 0) return 0;
+  return (n / t.size) * p.elements;  // (a read that ended inside an element converts the whole ones)
+}
+
 // ---- accesses ----
 
 enum class pointer { explicit_offset, individual, shared };
@@ -300,18 +454,29 @@ status access(file_record& f, pointer how, std::int64_t offset, void* buf, std::
     return fail(MPI_ERR_IO, "the view's filetype holds no data: nothing can be written through it");
   if (f.external32)
     if (status st = external32_same_size(t); !st.is_ok()) return st;
+  if (f.user != nullptr)
+    if (status st = datarep_same_size(*f.user, core_part(t), "datatype"); !st.is_ok()) return st;
+  const datarep_entry* conv = f.user;  // (converting only where its function for the direction is one)
+  if (conv != nullptr && (writing ? conv->write : conv->read) == nullptr) conv = nullptr;
   const std::int64_t es = f.etype.size;
   std::int64_t& ptr = how == pointer::shared ? f.shared : f.individual;
   const std::int64_t at = how == pointer::explicit_offset ? offset : ptr;
   const std::int64_t n = static_cast<std::int64_t>(count) * t.size;
-  const bool direct = contiguous(t) && !f.external32;
+  const bool direct = contiguous(t) && !f.external32 && conv == nullptr;
   std::vector<char> packed;
   if (!direct && n > 0) packed.resize(static_cast<std::size_t>(n));  // (out of memory: nothing done, D65)
   std::int64_t done = n;
   if (writing) {
     const char* from = static_cast<const char*>(buf);
     if (!direct && n > 0) {
-      pack_elements(buf, count, t, packed.data());
+      if (conv != nullptr) {
+        if (status st = datarep_convert(*conv, conv->write, "write", buf, t, count * core_part(t).elements,
+                                        packed.data());
+            !st.is_ok())
+          return st;  // (nothing written)
+      } else {
+        pack_elements(buf, count, t, packed.data());
+      }
       if (f.external32) external32_swap(t, packed.data(), count, true);
       from = packed.data();
     }
@@ -322,7 +487,13 @@ status access(file_record& f, pointer how, std::int64_t offset, void* buf, std::
     done = read_stream(f, at * es, n, into);
     if (done < 0) return io_failure(errno, "reading", f.path);
     if (f.external32 && t.size > 0) external32_swap(t, packed.data(), (done + t.size - 1) / t.size, false);
-    if (!direct) unpack_prefix(packed.data(), done, buf, t);
+    if (conv != nullptr) {
+      if (status st = datarep_convert(*conv, conv->read, "read", buf, t, items_in(t, done), packed.data());
+          !st.is_ok())
+        return st;
+    } else if (!direct) {
+      unpack_prefix(packed.data(), done, buf, t);
+    }
   }
   if (how != pointer::explicit_offset && es > 0) ptr = at + done / es;
   out = api::msg_status{};
@@ -670,13 +841,18 @@ status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_ob
     if (filetype.size % etype.size != 0)
       return fail(MPI_ERR_ARG, "the filetype (%ld bytes) is not built of whole etypes (%ld bytes; MPI-4.1 "
                   "section 15.3)", static_cast<long>(filetype.size), static_cast<long>(etype.size));
-    if (!known_datarep(datarep))
+    const datarep_entry* user = known_datarep(datarep) ? nullptr : find_datarep(datarep);
+    if (!known_datarep(datarep) && user == nullptr)
       return fail(MPI_ERR_UNSUPPORTED_DATAREP, "\"%s\" is not a data representation: \"native\", \"internal\" "
-                  "and \"external32\" are, and MPI_Register_datarep adds none here", datarep);
+                  "and \"external32\" are, and those MPI_Register_datarep registered (D118)", datarep);
     const bool external = std::strcmp(datarep, "external32") == 0;
     if (external) {
       if (status st = external32_same_size(etype); !st.is_ok()) return st;
       if (status st = external32_same_size(filetype); !st.is_ok()) return st;
+    }
+    if (user != nullptr) {
+      if (status st = datarep_same_size(*user, core_part(etype), "etype"); !st.is_ok()) return st;
+      if (status st = datarep_same_size(*user, core_part(filetype), "filetype"); !st.is_ok()) return st;
     }
     if (disp == MPI_DISPLACEMENT_CURRENT) {
       if (!(f.amode & MPI_MODE_SEQUENTIAL))
@@ -697,6 +873,7 @@ status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_ob
     f.view = std::move(v);
     f.datarep = std::move(rep);
     f.external32 = external;
+    f.user = user;
     f.individual = f.shared = 0;  // MPI-4.1 §15.3: both pointers go to zero
     return status::ok();
   });
@@ -735,6 +912,8 @@ status file_get_view(handle_t fh, std::int64_t& disp, handle_t& etype, handle_t&
 status file_get_type_extent(handle_t fh, type_object& datatype, aint& extent) {
   return with_file(fh, [&](file_record& f) {
     if (f.external32) return external32_extent(datatype, extent);
+    if (f.user != nullptr)  // (its basic elements keep their sizes, so the layout is memory's)
+      if (status st = datarep_same_size(*f.user, core_part(datatype), "datatype"); !st.is_ok()) return st;
     extent = datatype.extent;  // native: the file's representation is memory's
     return status::ok();
   });
@@ -912,6 +1091,49 @@ status file_write_ordered_begin(handle_t fh, const void* buf, std::int64_t count
 }
 status file_write_ordered_end(handle_t fh, const void* buf, msg_status& st) {
   return split_end(fh, split::write_ordered, buf, st);
+}
+
+
+// MPI_Register_datarep (MPI-4.1 §15.5.3; D118). The checks are ROMIO's: a name of 1 to
+// MPI_MAX_DATAREP_STRING - 1 characters (MPI_File_get_view returns it with its terminator), an
+// extent function; a name already registered, or a predefined representation's, is
+// MPI_ERR_DUP_DATAREP. A null conversion function (MPI_CONVERSION_FN_NULL) converts nothing.
+static status register_datarep_as(language lang, bool large, const char* datarep, fnptr read_fn, fnptr write_fn,
+                                  fnptr extent_fn, aint extra_state) {
+  const std::size_t len = std::strlen(datarep);
+  if (len == 0 || len >= MPI_MAX_DATAREP_STRING)
+    return fail(MPI_ERR_ARG, "a data representation's name has 1 to %d characters, not %zu",
+                MPI_MAX_DATAREP_STRING - 1, len);
+  if (extent_fn == nullptr)
+    return fail(MPI_ERR_ARG, "dtype_file_extent_fn is a NULL function: a data representation needs one");
+  datarep_entry d;
+  d.name = datarep;
+  d.lang = lang;
+  d.large = large;
+  d.read = read_fn;
+  d.write = write_fn;
+  d.extent = extent_fn;
+  d.extra_state = extra_state;
+  std::lock_guard lock(g_datareps_mu);
+  if (known_datarep(datarep))
+    return fail(MPI_ERR_DUP_DATAREP, "\"%s\" is a predefined data representation (MPI-4.1 section 15.5)", datarep);
+  for (const datarep_entry& e : datareps())
+    if (e.name == d.name)
+      return fail(MPI_ERR_DUP_DATAREP, "a data representation named \"%s\" is already registered", datarep);
+  datareps().push_back(std::move(d));  // (out of memory: nothing registered, D65)
+  return status::ok();
+}
+
+status register_datarep(language lang, const char* datarep, fnptr read_conversion_fn, fnptr write_conversion_fn,
+                        fnptr dtype_file_extent_fn, aint extra_state) {
+  return register_datarep_as(lang, false, datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
+                             extra_state);
+}
+
+status register_datarep_c(language lang, const char* datarep, fnptr read_conversion_fn, fnptr write_conversion_fn,
+                          fnptr dtype_file_extent_fn, aint extra_state) {
+  return register_datarep_as(lang, true, datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
+                             extra_state);
 }
 
 }  // namespace api

@@ -3,6 +3,7 @@
 // three object kinds, with C++ callbacks, the static predefined callbacks and the C ones.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <stdexcept>
@@ -491,4 +492,61 @@ TEST_F(CxxMembers, CxxErrhandlerFunctions) {
   t.Free();
   EXPECT_TRUE(e1 == MPI::ERRHANDLER_NULL && t == MPI::ERRHANDLER_NULL);
   c.Free();
+}
+
+// D118: MPI::Register_datarep with C++ functions (Datarep_conversion_function, whose datatype is
+// an MPI::Datatype, and Datarep_extent_function, which returns the extent in an MPI::Aint&): a file
+// written through the representation holds the values its write function made, and reads back
+// through its read function; a null conversion function converts nothing; a null extent function
+// is MPI_ERR_ARG, returned by MPI::FILE_NULL's handler (MPI-4.1 section 15.7).
+int datarep_items = -1;
+void negate_read(void* userbuf, MPI::Datatype& type, int count, void* filebuf, MPI::Offset position, void*) {
+  EXPECT_EQ(type, MPI::INT);
+  datarep_items = count;
+  for (int i = 0; i < count; ++i) static_cast<int*>(userbuf)[position + i] = -static_cast<int*>(filebuf)[i];
+}
+void negate_write(void* userbuf, MPI::Datatype&, int count, void* filebuf, MPI::Offset position, void*) {
+  datarep_items = count;
+  for (int i = 0; i < count; ++i) static_cast<int*>(filebuf)[i] = -static_cast<int*>(userbuf)[position + i];
+}
+void size_extent(const MPI::Datatype& type, MPI::Aint& extent, void* extra) {
+  EXPECT_EQ(std::strcmp(static_cast<const char*>(extra), "state"), 0);
+  extent = type.Get_size();
+}
+
+TEST_F(CxxMembers, D118RegisteredDatarep) {
+  static char state[] = "state";
+  MPI::Register_datarep("cxx-negated", negate_read, negate_write, size_extent, state);
+  MPI::Register_datarep("cxx-none", 0, 0, size_extent, state);
+  MPI::Register_datarep("cxx-no-extent", negate_read, negate_write, 0, state);  // returns: FILE_NULL's handler
+  const std::string path = "/tmp/mpiattr_cxx_D118_" + std::to_string(::getpid()) + ".dat";
+  MPI::File f = MPI::File::Open(MPI::COMM_SELF, path.c_str(),
+                                MPI::MODE_CREATE | MPI::MODE_RDWR | MPI::MODE_DELETE_ON_CLOSE, MPI::INFO_NULL);
+  const int data[3] = {7, 8, 9};
+  int got[3] = {0, 0, 0};
+  f.Set_view(0, MPI::INT, MPI::INT, "cxx-negated", MPI::INFO_NULL);
+  f.Write_at(0, data, 3, MPI::INT);
+  EXPECT_EQ(datarep_items, 3);
+  f.Set_view(0, MPI::INT, MPI::INT, "native", MPI::INFO_NULL);
+  f.Read_at(0, got, 3, MPI::INT);
+  EXPECT_EQ(got[0], -7);
+  EXPECT_EQ(got[2], -9);
+  f.Set_view(0, MPI::INT, MPI::INT, "cxx-negated", MPI::INFO_NULL);
+  datarep_items = -1;
+  f.Read_at(0, got, 3, MPI::INT);
+  EXPECT_EQ(datarep_items, 3);
+  EXPECT_EQ(got[0], 7);
+  EXPECT_EQ(got[2], 9);
+  f.Set_view(0, MPI::INT, MPI::INT, "cxx-none", MPI::INFO_NULL);
+  datarep_items = -1;
+  f.Write_at(0, data, 3, MPI::INT);
+  f.Set_view(0, MPI::INT, MPI::INT, "native", MPI::INFO_NULL);
+  f.Read_at(0, got, 3, MPI::INT);
+  EXPECT_EQ(got[1], 8);
+  EXPECT_EQ(datarep_items, -1);  // no conversion function ran
+  // "cxx-no-extent" was refused (MPI_ERR_ARG), so it names no representation.
+  const MPI_File cf = f;
+  const int rc = MPI_File_set_view(cf, 0, MPI_INT, MPI_INT, "cxx-no-extent", MPI_INFO_NULL);
+  EXPECT_EQ(MPI::Get_error_class(rc), MPI::ERR_UNSUPPORTED_DATAREP);
+  f.Close();
 }

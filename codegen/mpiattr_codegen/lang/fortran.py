@@ -366,6 +366,8 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.post.append(f"if ({n}_r.found) *{n} = {n}_r.value.as_{origin}();")
     elif k.cls == "extra":
         L.arg = f"static_cast<mpiattr::aint>(*{n})"  # an INTEGER extra_state is sign-extended
+    elif k.cls == "function" and p.func_type in NULL_CONVERSION_TYPES:
+        L.arg = f"mpiattr::fbind::null_if_no_conversion({n})"  # MPI_CONVERSION_FN_NULL: none (D118)
     elif k.cls == "function":
         L.arg = n
     elif k.cls == "logical" and p.length is not None and p.dir == "in":  # PERIODS: non-zero is true
@@ -628,6 +630,17 @@ def fortran_predefined(spec: Spec) -> list[PredefinedCallback]:
 
 def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
     return [p for p in fortran_predefined(spec) if has_f08(p)]
+
+
+# The callback types whose predefined "no conversion" procedure (MPI_CONVERSION_FN_NULL) the
+# bindings pass to the core as a null function, as C's MPI_CONVERSION_FN_NULL is (D118). Set by
+# context().
+NULL_CONVERSION_TYPES: set[str] = set()
+
+
+def null_conversions(spec: Spec) -> list[PredefinedCallback]:
+    """The predefined "no conversion" procedures (MPI_CONVERSION_FN_NULL), as fortran_predefined."""
+    return [p for p in fortran_predefined(spec) if p.behaviour == "null_conversion"]
 
 
 # The abstract interfaces mpi_f08 defines: the spec's callback types (f08_callbacks). Set by
@@ -978,11 +991,12 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     F08_INTERFACES.update(c.name for c in f08_callbacks(spec))
+    NULL_CONVERSION_TYPES.update(p.type.name for p in null_conversions(spec))
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
             "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
             "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
-            "fortran_predefined": fortran_predefined(spec),
+            "fortran_predefined": fortran_predefined(spec), "null_conversions": null_conversions(spec),
             "f08_handle_types": F08_HANDLE_TYPES, "status_size": STATUS_SIZE,
             "f08_integer_constants": f08_integer_constants(spec),
             "f08_handle_constants": f08_handle_constants(spec),

@@ -306,6 +306,11 @@ status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_ob
                      handle_t info);
 status file_get_view(handle_t fh, std::int64_t& disp, handle_t& etype, handle_t& filetype, char* datarep);
 status file_get_type_extent(handle_t fh, type_object& datatype, aint& extent);
+// MPI_Register_datarep and its large-count form, whose conversion functions take an MPI_Count (D118).
+status register_datarep(language lang, const char* datarep, fnptr read_conversion_fn, fnptr write_conversion_fn,
+                        fnptr dtype_file_extent_fn, aint extra_state);
+status register_datarep_c(language lang, const char* datarep, fnptr read_conversion_fn, fnptr write_conversion_fn,
+                          fnptr dtype_file_extent_fn, aint extra_state);
 status file_set_atomicity(handle_t fh, bool flag);
 status file_get_atomicity(handle_t fh, bool& flag);
 status file_sync(handle_t fh);
