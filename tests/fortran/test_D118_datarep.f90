@@ -94,6 +94,22 @@ contains
     f(1:count) = -u(position + 1:position + count)
     ierror = MPI_SUCCESS
   end subroutine neg_write08
+  ! MPI_Register_datarep_c's: the count an INTEGER(KIND=MPI_COUNT_KIND).
+  subroutine neg_write08c(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    type(c_ptr), value :: userbuf, filebuf
+    type(MPI_Datatype) :: datatype
+    integer(kind=MPI_COUNT_KIND) :: count
+    integer :: ierror
+    integer(kind=MPI_OFFSET_KIND) :: position
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer, pointer :: u(:), f(:)
+    call c_f_pointer(userbuf, u, [int(position + count)])
+    call c_f_pointer(filebuf, f, [int(count)])
+    writes = writes + 1
+    last_count = int(count)
+    f(1:count) = -u(position + 1:position + count)
+    ierror = MPI_SUCCESS
+  end subroutine neg_write08c
   subroutine size_extent08(datatype, extent, extra_state, ierror)
     type(MPI_Datatype) :: datatype
     integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
@@ -144,6 +160,19 @@ contains
     call MPI_File_read_at(fh, 0_MPI_OFFSET_KIND, got, 3, MPI_INTEGER, st, ierr)
     call expect_i('D118 mpi_f08 MPI_CONVERSION_FN_NULL: the file holds 5', got(2), 5)
     call expect_i('D118 mpi_f08 MPI_CONVERSION_FN_NULL: no function ran', reads + writes, 0)
+    ! The large-count form: its write function (MPI_COUNT_KIND count), and MPI_CONVERSION_FN_NULL_C
+    ! for reading, which reads the file's bytes as they are.
+    call MPI_Register_datarep_c('negated-c-f08', MPI_CONVERSION_FN_NULL_C, neg_write08c, size_extent08, &
+                                0_MPI_ADDRESS_KIND, ierr)
+    call expect_i('D118 mpi_f08 MPI_Register_datarep_c', ierr, MPI_SUCCESS)
+    call MPI_File_set_view(fh, 0_MPI_OFFSET_KIND, MPI_INTEGER, MPI_INTEGER, 'negated-c-f08', MPI_INFO_NULL, ierr)
+    writes = 0
+    call MPI_File_write_at(fh, 0_MPI_OFFSET_KIND, data, 3, MPI_INTEGER, st, ierr)
+    call expect_i('D118 mpi_f08 the large write function ran once', writes, 1)
+    call expect_i('D118 mpi_f08 its MPI_COUNT_KIND count', last_count, 3)
+    got = 0
+    call MPI_File_read_at(fh, 0_MPI_OFFSET_KIND, got, 3, MPI_INTEGER, st, ierr)
+    call expect_i('D118 mpi_f08 MPI_CONVERSION_FN_NULL_C reads the file as it is: -5', got(2), -5)
   end subroutine f08_part
 end module d118_f08
 

@@ -20,6 +20,7 @@ Fortran's LOGICAL values and link-name mangling are facts about the compiler, fo
 time (bindings_fortran/CMakeLists.txt); the generated code names them by macro."""
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 from .. import lowering
@@ -629,7 +630,15 @@ def fortran_predefined(spec: Spec) -> list[PredefinedCallback]:
 
 
 def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
-    return [p for p in fortran_predefined(spec) if has_f08(p)]
+    """The predefined callbacks of mpi_f08: fortran_predefined's, and MPI_CONVERSION_FN_NULL_C,
+    the "no conversion" of the large-count conversion functions (MPI-4.1 §15.5.3, §19.2), which
+    mpi_f08 alone has (D118)."""
+    out = [p for p in fortran_predefined(spec) if has_f08(p)]
+    for p in list(out):
+        large = spec.callback_large_form(p.type) if p.behaviour == "null_conversion" else None
+        if large is not None:
+            out.append(dataclasses.replace(p, name=p.name + "_C", type=large, params=large.params))
+    return out
 
 
 # The callback types whose predefined "no conversion" procedure (MPI_CONVERSION_FN_NULL) the
@@ -992,6 +1001,7 @@ def filters(spec: Spec) -> dict:
 def context(spec: Spec) -> dict:
     F08_INTERFACES.update(c.name for c in f08_callbacks(spec))
     NULL_CONVERSION_TYPES.update(p.type.name for p in null_conversions(spec))
+    NULL_CONVERSION_TYPES.update(p.type.name for p in f08_predefined(spec) if p.behaviour == "null_conversion")
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
             "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
