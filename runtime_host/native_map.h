@@ -546,9 +546,9 @@ class native_map {
   // 0-9; MPICH hands out its few direct handles first, then block 0, 1, ..., and reuses a freed
   // handle first. The set is place(key), key ^ key >> 20 (D117: three operations in sequence
   // between the handle and the load with the mask, where D98's key ^ key >> 2 ^ key >> 20, shifted
-  // to a byte offset, took five, and every get waits on them before its two dependent loads). key >> 20 brings the handle kind and
-  // the object kind down to bits 6-11, so that a kind's builtin, direct and indirect handles, which
-  // share their low bits (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect
+  // to a byte offset, took five, and every get waits on them before its two dependent loads).
+  // key >> 20 brings the handle kind and the object kind down to bits 6-11, so that a kind's
+  // builtin, direct and indirect handles, which share their low bits (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect
   // 0xC4000000, D89), fall in different quarters of each 4,096 sets: block b's indirect handles
   // on sets 4,096 b + 3,072 + (index ^ a constant below 1,024), one to a set, eight consecutive
   // ones to a 64-byte line (8 bytes of lines per record, D114; one way and no second way for a
