@@ -230,7 +230,8 @@ class native_map {
     t->slots[i].key.store(key, std::memory_order_release);
     if (!sync::concurrent()) {
       if constexpr (!PointerHandles) {
-        if (const std::size_t at = place(key); at > hot_mask_ && at < kMaxPlaces) [[unlikely]] grow_cache(t, at + 1);
+        if (const std::size_t at = place(key); at > hot_mask_ && at < kMaxPlaces) [[unlikely]]
+          grow_cache(t, at + 1);  // (the cache covers the handles' range, D117)
       }
       hot_slot(key) = make_entry(key, obj);  // (the next lookup's)
     }
@@ -563,7 +564,8 @@ class native_map {
   MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
     if constexpr (PointerHandles) {
       key ^= key >> 12;
-      const std::size_t offset = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_mask_;
+      const std::size_t offset =
+          static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_mask_;
       return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
     } else {
       return hot_ + ((key ^ (key >> 20)) & hot_mask_);  // (place(key), hot_mask_ being smaller)
