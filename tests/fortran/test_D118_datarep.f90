@@ -13,6 +13,17 @@ module d118_seen
   integer :: reads = 0, writes = 0, last_count = -1, last_type = -1
   integer(kind=MPI_OFFSET_KIND) :: last_position = -1
   integer(kind=MPI_ADDRESS_KIND) :: last_extra = -1
+contains
+  ! What a conversion function of the `use mpi` part was given.
+  subroutine note(datatype, count, position, extra_state)
+    integer, intent(in) :: datatype, count
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: position
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+    last_type = datatype
+    last_count = count
+    last_position = position
+    last_extra = extra_state
+  end subroutine note
 end module d118_seen
 
 subroutine neg_read(userbuf, datatype, count, filebuf, position, extra_state, ierror)
@@ -23,10 +34,7 @@ subroutine neg_read(userbuf, datatype, count, filebuf, position, extra_state, ie
   integer(kind=MPI_OFFSET_KIND) :: position
   integer(kind=MPI_ADDRESS_KIND) :: extra_state
   reads = reads + 1
-  last_type = datatype
-  last_count = count
-  last_position = position
-  last_extra = extra_state
+  call note(datatype, count, position, extra_state)
   do i = 1, count
     userbuf(position + i) = -filebuf(i)
   end do
@@ -41,10 +49,7 @@ subroutine neg_write(userbuf, datatype, count, filebuf, position, extra_state, i
   integer(kind=MPI_OFFSET_KIND) :: position
   integer(kind=MPI_ADDRESS_KIND) :: extra_state
   writes = writes + 1
-  last_type = datatype
-  last_count = count
-  last_position = position
-  last_extra = extra_state
+  call note(datatype, count, position, extra_state)
   do i = 1, count
     filebuf(i) = -userbuf(position + i)
   end do
