@@ -1,6 +1,6 @@
 /* D65: out of memory is an error, never an abort, in the standalone runtime's routines beyond
  * caching (info, groups, communicators, topologies, datatypes, requests, collectives, windows,
- * error handling, operations, sessions, files). As D61's sweep (tests/c/D61_allocation_failure.c)
+ * error handling, operations, sessions, files and data representations: D118). As D61's sweep (tests/c/D61_allocation_failure.c)
  * does for caching: each routine runs with the 1st, 2nd, ... Nth allocation mpiattr makes failing
  * (mpiattr's test switch, docs/decisions.md D61), until it no longer reaches N; once failing that
  * allocation alone, once every later one too. After each attempt:
@@ -752,6 +752,47 @@ static void check_file_iwrite_at(int failed) {
   }
   check_file_write(failed);
 }
+/* D118: a registration (a fresh name each attempt: a failed one registers nothing), and a write
+ * through a registered representation whose functions copy the ints as they are. */
+static int d118_extent(MPI_Datatype t, MPI_Aint *e, void *state) {
+  (void)state;
+  int n = 0;
+  MPI_Type_size(t, &n);
+  *e = n;
+  return MPI_SUCCESS;
+}
+static int d118_read(void *user, MPI_Datatype t, int count, void *file, MPI_Offset pos, void *state) {
+  (void)t, (void)state;
+  memcpy((int *)user + pos, file, sizeof(int) * (size_t)count);
+  return MPI_SUCCESS;
+}
+static int d118_write(void *user, MPI_Datatype t, int count, void *file, MPI_Offset pos, void *state) {
+  (void)t, (void)state;
+  memcpy(file, (const int *)user + pos, sizeof(int) * (size_t)count);
+  return MPI_SUCCESS;
+}
+static char rep_name[32];
+static int rep_serial;
+static void next_rep_name(void) { snprintf(rep_name, sizeof rep_name, "d65-%d", ++rep_serial); }
+static int op_register_datarep(void) { return MPI_Register_datarep(rep_name, d118_read, d118_write, d118_extent, NULL); }
+static void check_register_datarep(int failed) {
+  const int rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, rep_name, MPI_INFO_NULL);
+  int cls = -1;
+  MPI_Error_class(rc, &cls);
+  if (failed) CHECK(cls == MPI_ERR_UNSUPPORTED_DATAREP, "%s: a failed call registered \"%s\" (%d)", routine, rep_name, cls);
+  else CHECK(rc == MPI_SUCCESS, "%s: \"%s\" was not registered", routine, rep_name);
+  OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+}
+static void view_in_rep(void) { OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "d65-copy", MPI_INFO_NULL)); }
+static int op_file_write_rep(void) {
+  static const int mem[2] = {9, 9};
+  MPI_Status st;
+  return MPI_File_write_at(fh, 0, mem, 2, MPI_INT, &st);
+}
+static void check_file_write_rep(int failed) {
+  OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+  check_file_write(failed);
+}
 
 static void run_all(void) {
   info_take(inf, &inf_before);
@@ -837,6 +878,10 @@ static void run_all(void) {
   sweep("MPI_File_get_group", H_FILE, NULL, op_file_get_group, check_group_out);
   sweep("MPI_File_write_at", H_FILE, NULL, op_file_write_strided, check_file_write);
   sweep("MPI_File_iwrite_at", H_FILE, NULL, op_file_iwrite_at, check_file_iwrite_at);
+  sweep("MPI_Register_datarep", H_FILE, next_rep_name, op_register_datarep, check_register_datarep);
+  static int copy_registered;  /* (run_all runs twice; a registration lasts) */
+  if (!copy_registered++) OK(MPI_Register_datarep("d65-copy", d118_read, d118_write, d118_extent, NULL));
+  sweep("MPI_File_write_at", H_FILE, view_in_rep, op_file_write_rep, check_file_write_rep);
 }
 
 /* ---- D85: the runtime's own setup ---- */
