@@ -1093,10 +1093,9 @@ status file_write_ordered_end(handle_t fh, const void* buf, msg_status& st) {
   return split_end(fh, split::write_ordered, buf, st);
 }
 
-
-// MPI_Register_datarep (MPI-4.1 §15.5.3; D118). The checks are ROMIO's: a name of 1 to
-// MPI_MAX_DATAREP_STRING - 1 characters (MPI_File_get_view returns it with its terminator), an
-// extent function; a name already registered, or a predefined representation's, is
+// MPI_Register_datarep (MPI-4.1 §15.5.3; D118): a name of 1 to MPI_MAX_DATAREP_STRING - 1
+// characters (MPI_File_get_view returns it with its terminator) and an extent function, else
+// MPI_ERR_ARG; a name already registered, or a predefined representation's, is
 // MPI_ERR_DUP_DATAREP. A null conversion function (MPI_CONVERSION_FN_NULL) converts nothing.
 static status register_datarep_as(language lang, bool large, const char* datarep, fnptr read_fn, fnptr write_fn,
                                   fnptr extent_fn, aint extra_state) {
