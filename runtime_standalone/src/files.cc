@@ -322,8 +322,8 @@ status datarep_extent(const datarep_entry& d, handle_t type, aint& extent) {
   return status::ok();
 }
 
-// The predefined datatypes of p's type map, each once (false: an f90 datatype, whose handle the
-// part does not keep).
+// The predefined datatypes of p's type map, each once (an MPI_Type_create_f90_* one too, which keeps
+// its handle); false for a part with data but none named, which no constructor makes.
 bool named_types(const type_part& p, std::vector<handle_t>& out) {
   if (p.env && !p.env->runs.empty()) {
     for (const auto& run : p.env->runs)
@@ -334,7 +334,7 @@ bool named_types(const type_part& p, std::vector<handle_t>& out) {
     if (std::find(out.begin(), out.end(), p.named) == out.end()) out.push_back(p.named);
     return true;
   }
-  return p.size == 0;  // (an empty derived datatype has none; an f90 one is refused)
+  return p.size == 0;  // (an empty derived datatype has none)
 }
 
 // Whether t's file layout in representation d is its memory layout: every predefined datatype in
@@ -343,9 +343,8 @@ bool named_types(const type_part& p, std::vector<handle_t>& out) {
 status datarep_same_size(const datarep_entry& d, const type_part& t, const char* what) {
   std::vector<handle_t> types;
   if (!named_types(t, types))
-    return fail(MPI_ERR_UNSUPPORTED_DATAREP, "the %s holds an MPI_Type_create_f90_* datatype: mpiattr's standalone "
-                "runtime does not access files in a registered data representation (\"%s\") through those (D118)",
-                what, d.name.c_str());
+    return fail(MPI_ERR_INTERN, "the %s has data but no predefined datatype to ask data representation \"%s\"'s "
+                "extent function about", what, d.name.c_str());
   for (handle_t h : types) {
     aint extent = 0;
     if (status st = datarep_extent(d, h, extent); !st.is_ok()) return st;

@@ -15,6 +15,7 @@
  *     representation; nothing is written;
  *   - the layout: an extent function that gives a basic datatype another size than its own makes
  *     MPI_File_set_view fail with MPI_ERR_UNSUPPORTED_DATAREP (D118's limit) and leaves the view;
+ *     an MPI_Type_create_f90_integer datatype is asked about by its own handle;
  *     MPI_File_get_type_extent is the memory extent where it succeeds; MPI_File_get_view returns
  *     the representation's name.
  * MPICH 4.0.2 registers and refuses the same names (ROMIO), but its MPI_File_set_view accepts only
@@ -175,6 +176,20 @@ int main(int argc, char **argv) {
   MPI_Aint fext = -1;
   OK(MPI_File_get_type_extent(fh, pair, &fext));
   CHECK(fext == 8, "MPI_File_get_type_extent of the pair: %ld", (long)fext);
+
+  /* An MPI_Type_create_f90_integer datatype (4 bytes here) in the view and the access: the extent
+   * function is asked about it by its own handle, and the data convert. */
+  MPI_Datatype f9;
+  OK(MPI_Type_create_f90_integer(9, &f9));
+  OK(MPI_File_set_view(fh, 0, f9, f9, "mpiattr-be", MPI_INFO_NULL));
+  OK(MPI_File_write_at(fh, 0, data, 4, f9, &st));
+  CHECK(seen.last_type == f9 && seen.last_count == 4, "the write function with an f90 datatype: count %lld",
+        (long long)seen.last_count);
+  view("native");
+  read_ints(got, 4);
+  CHECK((uint32_t)got[3] == swapped((uint32_t)data[3]), "the file's int through an f90 datatype: 0x%x",
+        (unsigned)got[3]);
+  view("mpiattr-be");
 
   /* A read function that fails: MPI_ERR_CONVERSION, naming the representation. */
   seen.fail_read = 1;
