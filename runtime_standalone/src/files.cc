@@ -411,13 +411,6 @@ status datarep_convert(const datarep_entry& d, fnptr fn, const char* which, void
   return status::ok();
 }
 
-// Data items (basic elements) in the first n packed bytes of elements of t: whole ones.
-std::int64_t items_in(const type_object& t, std::int64_t n) {
-  const type_part p = core_part(t);
-  if (t.size <= 0) return 0;
-  return (n / t.size) * p.elements;  // (a read that ended inside an element converts the whole ones)
-}
-
 // ---- accesses ----
 
 enum class pointer { explicit_offset, individual, shared };
@@ -453,8 +446,12 @@ status access(file_record& f, pointer how, std::int64_t offset, void* buf, std::
     return fail(MPI_ERR_IO, "the view's filetype holds no data: nothing can be written through it");
   if (f.external32)
     if (status st = external32_same_size(t); !st.is_ok()) return st;
-  if (f.user != nullptr)
-    if (status st = datarep_same_size(*f.user, core_part(t), "datatype"); !st.is_ok()) return st;
+  aint items_per_element = 0;  // (a registered representation's: the data items of one element of t)
+  if (f.user != nullptr) {
+    const type_part tp = core_part(t);
+    if (status st = datarep_same_size(*f.user, tp, "datatype"); !st.is_ok()) return st;
+    items_per_element = tp.elements;
+  }
   const datarep_entry* conv = f.user;  // (converting only where its function for the direction is one)
   if (conv != nullptr && (writing ? conv->write : conv->read) == nullptr) conv = nullptr;
   const std::int64_t es = f.etype.size;
@@ -469,7 +466,7 @@ status access(file_record& f, pointer how, std::int64_t offset, void* buf, std::
     const char* from = static_cast<const char*>(buf);
     if (!direct && n > 0) {
       if (conv != nullptr) {
-        if (status st = datarep_convert(*conv, conv->write, "write", buf, t, count * core_part(t).elements,
+        if (status st = datarep_convert(*conv, conv->write, "write", buf, t, count * items_per_element,
                                         packed.data());
             !st.is_ok())
           return st;  // (nothing written)
@@ -486,9 +483,9 @@ status access(file_record& f, pointer how, std::int64_t offset, void* buf, std::
     done = read_stream(f, at * es, n, into);
     if (done < 0) return io_failure(errno, "reading", f.path);
     if (f.external32 && t.size > 0) external32_swap(t, packed.data(), (done + t.size - 1) / t.size, false);
-    if (conv != nullptr) {
-      if (status st = datarep_convert(*conv, conv->read, "read", buf, t, items_in(t, done), packed.data());
-          !st.is_ok())
+    if (conv != nullptr) {  // (the whole elements read: a read that ends inside one leaves its part)
+      const std::int64_t items = t.size > 0 ? (done / t.size) * items_per_element : 0;
+      if (status st = datarep_convert(*conv, conv->read, "read", buf, t, items, packed.data()); !st.is_ok())
         return st;
     } else if (!direct) {
       unpack_prefix(packed.data(), done, buf, t);
@@ -840,8 +837,9 @@ status file_set_view(handle_t fh, std::int64_t disp, type_object& etype, type_ob
     if (filetype.size % etype.size != 0)
       return fail(MPI_ERR_ARG, "the filetype (%ld bytes) is not built of whole etypes (%ld bytes; MPI-4.1 "
                   "section 15.3)", static_cast<long>(filetype.size), static_cast<long>(etype.size));
-    const datarep_entry* user = known_datarep(datarep) ? nullptr : find_datarep(datarep);
-    if (!known_datarep(datarep) && user == nullptr)
+    const bool predefined_rep = known_datarep(datarep);
+    const datarep_entry* user = predefined_rep ? nullptr : find_datarep(datarep);
+    if (!predefined_rep && user == nullptr)
       return fail(MPI_ERR_UNSUPPORTED_DATAREP, "\"%s\" is not a data representation: \"native\", \"internal\" "
                   "and \"external32\" are, and those MPI_Register_datarep registered (D118)", datarep);
     const bool external = std::strcmp(datarep, "external32") == 0;

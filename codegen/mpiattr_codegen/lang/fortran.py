@@ -647,9 +647,11 @@ def f08_predefined(spec: Spec) -> list[PredefinedCallback]:
 NULL_CONVERSION_TYPES: set[str] = set()
 
 
-def null_conversions(spec: Spec) -> list[PredefinedCallback]:
-    """The predefined "no conversion" procedures (MPI_CONVERSION_FN_NULL), as fortran_predefined."""
-    return [p for p in fortran_predefined(spec) if p.behaviour == "null_conversion"]
+def null_conversions(spec: Spec) -> list[tuple[PredefinedCallback, str]]:
+    """The predefined "no conversion" procedures, each with its link name: MPI_CONVERSION_FN_NULL
+    of mpif.h and `use mpi`, then mpi_f08's (MPIATTR_F08_CONVERSION_FN_NULL, and _C's)."""
+    return ([(p, p.name) for p in fortran_predefined(spec) if p.behaviour == "null_conversion"]
+            + [(p, f08_link(p)) for p in f08_predefined(spec) if p.behaviour == "null_conversion"])
 
 
 # The abstract interfaces mpi_f08 defines: the spec's callback types (f08_callbacks). Set by
@@ -1000,8 +1002,7 @@ def filters(spec: Spec) -> dict:
 
 def context(spec: Spec) -> dict:
     F08_INTERFACES.update(c.name for c in f08_callbacks(spec))
-    NULL_CONVERSION_TYPES.update(p.type.name for p in null_conversions(spec))
-    NULL_CONVERSION_TYPES.update(p.type.name for p in f08_predefined(spec) if p.behaviour == "null_conversion")
+    NULL_CONVERSION_TYPES.update(p.type.name for p, _ in null_conversions(spec))
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
             "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
