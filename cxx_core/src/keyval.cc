@@ -3,6 +3,8 @@
 
 #include "mpiattr/asymmetric_fence.h"
 
+#include <pthread.h>
+
 namespace mpiattr {
 namespace {
 std::atomic<const language_binding*> g_bindings[kLanguages];
@@ -156,10 +158,13 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   if (cbs.lang_state == nullptr && (!sync::concurrent() || thread_spares_)) {
     // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
     // callbacks needs no classification.
-    classified& c = sync::concurrent() ? t_spare_.last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
-    c.cbs = cbs;
-    c.flags = flags;
-    c.valid = true;
+    const bool own = sync::concurrent();
+    if (!own || t_spare_.registered || register_spare(t_spare_)) {
+      classified& c = own ? t_spare_.last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
+      c.cbs = cbs;
+      c.flags = flags;
+      c.valid = true;
+    }
   }
   return status::ok();
 }
@@ -255,10 +260,28 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
 }
 
 
-thread_local keyval_registry::thread_spare keyval_registry::t_spare_;
+constinit thread_local keyval_registry::thread_spare keyval_registry::t_spare_;
 
-keyval_registry::thread_spare::~thread_spare() {
-  if (index != 0) keyvals().give_back(index);
+// A registered thread ends: its spare index goes back to the pool. (The main thread's stays
+// registered until the process ends, as its TLS lives as long.)
+void keyval_registry::spare_ended(void* p) {
+  auto& t = *static_cast<thread_spare*>(p);
+  if (t.index != 0) keyvals().give_back(t.index);
+  t.index = 0;
+  t.registered = false;
+}
+
+// The key whose destructor gives a thread's spare back, created at the first registration. If it
+// cannot be, or the thread's value cannot be set, the thread is not registered (false): it keeps
+// no spare and no last callbacks, and its creates and frees take the pool's way.
+bool keyval_registry::register_spare(thread_spare& t) {
+  static const pthread_key_t* key = [] {
+    static pthread_key_t k;
+    return pthread_key_create(&k, spare_ended) == 0 ? &k : nullptr;
+  }();
+  if (key == nullptr || pthread_setspecific(*key, &t) != 0) return false;
+  t.registered = true;
+  return true;
 }
 
 void keyval_registry::give_back(std::uint32_t i) {

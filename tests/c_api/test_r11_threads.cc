@@ -362,6 +362,38 @@ TEST(R11_Threads, R11_1_D67_keyval_spare_indices_are_never_shared) {
   ASSERT_OK(MPI_Comm_free(&c));
 }
 
+// D119: a thread's spare keyval index (D67) goes back to the pool when the thread ends. Threads
+// each create a keyval and free it (the thread keeps its index as its spare), then end; their
+// indices are issued again, to the next creates, rather than held by threads that no longer exist.
+TEST(R11_Threads, R11_1_D119_an_ended_thread_gives_its_spare_index_back) {
+  REQUIRE_THREAD_MULTIPLE();
+  constexpr int kThreads = 4;
+  std::set<int> spares;
+  for (int t = 0; t < kThreads; ++t) {
+    int index = -1;
+    std::thread th([&] {
+      int k = MPI_KEYVAL_INVALID;
+      if (MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr) != MPI_SUCCESS) return;
+      index = k & 0xFFFFF;
+      if (MPI_Comm_free_keyval(&k) != MPI_SUCCESS) index = -1;
+    });
+    th.join();
+    ASSERT_GE(index, 0);
+    spares.insert(index);
+  }
+  // The pool issues its smallest free index first; the main thread may hold one spare of its own.
+  std::vector<int> made;
+  std::set<int> seen;
+  for (std::size_t i = 0; i < spares.size() + 1; ++i) {
+    int k = MPI_KEYVAL_INVALID;
+    ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+    made.push_back(k);
+    seen.insert(k & 0xFFFFF);
+  }
+  for (int index : spares) EXPECT_TRUE(seen.count(index)) << "index " << index << " was not given back";
+  for (int& k : made) ASSERT_OK(MPI_Comm_free_keyval(&k));
+}
+
 std::atomic<long> g_type_copies{0}, g_type_deletes{0};
 int type_copy(MPI_Datatype, int, void*, void* in, void* out, int* flag) {
   ++g_type_copies;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <mutex>
 #include <utility>
+#include <type_traits>
 #include <vector>
 
 #include "mpiattr/attr_store.h"
@@ -323,7 +324,9 @@ class keyval_registry {
   // never takes one on it, and init_record() may rewrite it without the lock.
   MPIATTR_HOT bool create_fast_concurrent(object_kind kind, language lang, fnptr copy_fn,
                                           fnptr delete_fn, aint extra_state, int* keyval) {
-    thread_spare& t = t_spare_;
+    thread_spare* tp = &t_spare_;
+    asm("" : "+r"(tp));  // (one TLS lookup: GCC looked the address up again at a later use)
+    thread_spare& t = *tp;
     const classified& c = t.last[static_cast<int>(lang)];
     if (t.index == 0 || !c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]]
       return false;
@@ -348,7 +351,7 @@ class keyval_registry {
     r->refs.store(0, std::memory_order_relaxed);  // (the handle's: no other, it never had an attribute)
     *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
     thread_spare& t = t_spare_;
-    if (t.index == 0 && i < low_free_.load(std::memory_order_relaxed)) [[likely]]  // (smaller than every free one)
+    if (t.index == 0 && t.registered && i < low_free_.load(std::memory_order_relaxed)) [[likely]]  // (smaller than every free one)
       t.index = i;
     else
       give_back(i);
@@ -543,13 +546,20 @@ class keyval_registry {
   std::uint32_t next_ = kFirstUserIndex;
   bool thread_spares_ = false;  // use_thread_spares()
   // A thread's spare index and last callbacks at MPI_THREAD_MULTIPLE (create_fast_concurrent);
-  // a thread that ends gives its spare index back to the pool.
+  // a thread that ends gives its spare index back to the pool, through a pthread key's
+  // destructor, registered when create() first fills `last` (register_spare). Constant-
+  // initialised and trivially destructible, so that each access is one TLS lookup: with a
+  // destructor it was two (a guard's and the variable's), four per create + free pair (D119).
+  // A thread that is not registered keeps no spare index.
   struct thread_spare {
     std::uint32_t index = 0;
+    bool registered = false;
     classified last[kLanguages];
-    ~thread_spare();
   };
-  static thread_local thread_spare t_spare_;
+  static_assert(std::is_trivially_destructible_v<thread_spare>, "t_spare_ must need no TLS guard");
+  static constinit thread_local thread_spare t_spare_;
+  static bool register_spare(thread_spare& t);
+  static void spare_ended(void* p);
   void give_back(std::uint32_t i);  // to the pool, under the lock
 };
 
