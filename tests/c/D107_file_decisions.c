@@ -6,6 +6,8 @@
  *   - "external32": MPI_File_get_type_extent gives external32's extent (MPI_LONG: 4); an access or
  *     view through a type whose external32 size differs (MPI_LONG) is MPI_ERR_UNSUPPORTED_DATAREP
  *     and changes nothing; an MPI_INT view writes big-endian bytes;
+ *   - a read that reaches the end of the file inside an etype leaves the individual pointer at
+ *     that etype, which a read after the file has grown reads whole;
  *   - MPI_MODE_SEQUENTIAL: MPI_File_seek_shared and _get_position are
  *     MPI_ERR_UNSUPPORTED_OPERATION, MPI_DISPLACEMENT_CURRENT puts the view at the shared
  *     pointer, which the accesses move;
@@ -113,6 +115,33 @@ int main(int argc, char **argv) {
   OK(MPI_File_get_position_shared(fh, &pos));
   CHECK(pos == 1, "shared position %lld, not 1", (long long)pos);
   OK(MPI_File_close(&fh));
+
+  /* A read that reaches the end of the file inside an etype: the pointer stays at that etype, so
+   * that a read after the file has grown reads it whole. */
+  {
+    char short_path[300];
+    snprintf(short_path, sizeof short_path, "%s/short.dat", dir);
+    OK(MPI_File_open(MPI_COMM_SELF, short_path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                     MPI_INFO_NULL, &fh));
+    const unsigned char bytes[10] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0};
+    OK(MPI_File_write_at(fh, 0, bytes, 10, MPI_BYTE, &st));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    int four[4] = {0, 0, 0, 0}, got = -1;
+    OK(MPI_File_read(fh, four, 4, MPI_INT, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &got));
+    CHECK(got == MPI_UNDEFINED, "a read ending inside an int: count %d, not MPI_UNDEFINED", got);
+    OK(MPI_File_get_position(fh, &pos));
+    CHECK(pos == 2, "after 2 whole ints and half of the third, position %lld, not 2", (long long)pos);
+    MPI_File other; /* (another handle on the file, with the default byte view, makes it grow) */
+    const unsigned char rest[2] = {0, 0};
+    OK(MPI_File_open(MPI_COMM_SELF, short_path, MPI_MODE_RDWR, MPI_INFO_NULL, &other));
+    OK(MPI_File_write_at(other, 10, rest, 2, MPI_BYTE, &st));
+    OK(MPI_File_close(&other));
+    int third = -1;
+    OK(MPI_File_read(fh, &third, 1, MPI_INT, &st));
+    CHECK(third == 3, "the third int, read whole once the file grew: %d, not 3", third);
+    OK(MPI_File_close(&fh));
+  }
 
   /* Split collectives */
   OK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
