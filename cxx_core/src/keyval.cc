@@ -159,8 +159,9 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
     // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
     // callbacks needs no classification.
     const bool own = sync::concurrent();
-    if (!own || t_spare_.registered || register_spare(t_spare_)) {
-      classified& c = own ? t_spare_.last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
+    thread_spare* t = own ? claim_spare() : nullptr;
+    if (!own || t != nullptr) {
+      classified& c = own ? t->last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
       c.cbs = cbs;
       c.flags = flags;
       c.valid = true;
@@ -260,28 +261,44 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
 }
 
 
-constinit thread_local keyval_registry::thread_spare keyval_registry::t_spare_;
+namespace {
+// The key whose destructor ends a thread's ownership of its place (spare_ended), created at the
+// first claim; null if it could not be.
+const pthread_key_t* spare_key(void (*ended)(void*)) {
+  static const pthread_key_t* key = [ended] {
+    static pthread_key_t k;
+    return pthread_key_create(&k, ended) == 0 ? &k : nullptr;
+  }();
+  return key;
+}
+}  // namespace
 
-// A registered thread ends: its spare index goes back to the pool. (The main thread's stays
-// registered until the process ends, as its TLS lives as long.)
-void keyval_registry::spare_ended(void* p) {
-  auto& t = *static_cast<thread_spare*>(p);
-  if (t.index != 0) keyvals().give_back(t.index);
+// The calling thread's place, claimed if nobody owns it; null if another thread does, or if the
+// key that would give it back cannot be set (then the thread keeps no spare).
+keyval_registry::thread_spare* keyval_registry::claim_spare() {
+  const std::uintptr_t self = thread_pointer();
+  thread_spare& t = spares_[spare_place(self)];
+  const std::uintptr_t owner = t.owner.load(std::memory_order_relaxed);
+  if (owner == self) return &t;
+  if (owner != 0) return nullptr;
+  const pthread_key_t* key = spare_key(spare_ended);
+  if (key == nullptr || pthread_setspecific(*key, &t) != 0) return nullptr;
   t.index = 0;
-  t.registered = false;
+  for (classified& c : t.last) c.valid = false;
+  t.owner.store(self, std::memory_order_relaxed);
+  return &t;
 }
 
-// The key whose destructor gives a thread's spare back, created at the first registration. If it
-// cannot be, or the thread's value cannot be set, the thread is not registered (false): it keeps
-// no spare and no last callbacks, and its creates and frees take the pool's way.
-bool keyval_registry::register_spare(thread_spare& t) {
-  static const pthread_key_t* key = [] {
-    static pthread_key_t k;
-    return pthread_key_create(&k, spare_ended) == 0 ? &k : nullptr;
-  }();
-  if (key == nullptr || pthread_setspecific(*key, &t) != 0) return false;
-  t.registered = true;
-  return true;
+// A thread that owns a place ends: its spare index goes back to the pool and the place to
+// nobody. (The main thread's place stays its own until the process ends.)
+void keyval_registry::spare_ended(void* p) { keyvals().end_spare(*static_cast<thread_spare*>(p)); }
+void keyval_registry::end_spare(thread_spare& t) {
+  std::lock_guard lock(mu_);
+  if (t.owner.load(std::memory_order_relaxed) != thread_pointer()) return;
+  if (t.index != 0) put_free(t.index);
+  t.index = 0;
+  for (classified& c : t.last) c.valid = false;
+  t.owner.store(0, std::memory_order_relaxed);
 }
 
 void keyval_registry::give_back(std::uint32_t i) {
