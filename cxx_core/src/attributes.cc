@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <type_traits>
 #include <vector>
 
 #include "mpiattr/api.h"
@@ -359,62 +358,64 @@ attr_object* g_building = nullptr;
 
 // A thread's plain dup in progress at MPI_THREAD_MULTIPLE (dup_in_progress::copy_plain_in_slot,
 // D73): its new object, from before the copy until the runtime has published it; null otherwise.
-// Registered on the thread's first such dup, in a list the census walks (census_in_construction).
-// Constant-initialised and trivially destructible, so that finding it costs one TLS lookup and no
-// guard (a thread_local with a destructor cost four __tls_get_addr calls per dup, D77); a
-// registered slot leaves the list when its thread ends, by a pthread key's destructor.
-struct thread_slot {
+// In a table of places the census walks whole (wait_for_slots), placed by the thread's pointer
+// (its TCB's address, unique among live threads), as the keyval registry's thread spares are:
+// reaching a thread_local of a shared library costs a call of __tls_get_addr at each dup (D77,
+// D119). A thread owns its place from its first such dup until it ends, when a pthread key's
+// destructor frees it; a thread whose place another live thread owns takes the list instead.
+// Only the owner writes a place's object; owners change under g_slots_mu.
+struct alignas(64) thread_slot {
   std::atomic<attr_object*> obj{nullptr};
-  thread_slot* next = nullptr;
-  thread_slot* prev = nullptr;
-  bool registered = false;
+  std::atomic<std::uintptr_t> owner{0};  // the owning thread's pointer; 0: nobody's
 };
+constexpr unsigned kSlotBits = 6;  // 64 places
 sync::spinlock g_slots_mu;
-thread_slot* g_slots = nullptr;
-constinit thread_local thread_slot t_slot;
-static_assert(std::is_trivially_destructible_v<thread_slot>, "t_slot must need no TLS guard");
+thread_slot g_slot_table[std::size_t{1} << kSlotBits];
 
-void unregister_slot(void* p) {
-  thread_slot& ts = *static_cast<thread_slot*>(p);
-  std::lock_guard lock(g_slots_mu);
-  (ts.prev ? ts.prev->next : g_slots) = ts.next;
-  if (ts.next) ts.next->prev = ts.prev;
-  ts.registered = false;
+std::uintptr_t thread_pointer() { return reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()); }
+std::size_t slot_place(std::uintptr_t self) {
+  return static_cast<std::size_t>((self * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
 }
 
-// The key whose destructor unregisters a thread's slot when the thread ends (the main thread's
-// stays registered until the process ends: its TLS lives as long). Created at the first
-// registration; if it cannot be, the slot is not used (false), and the dup takes the list.
-[[gnu::noinline]] bool register_slot(thread_slot& ts) {
+void release_slot(void* p) {
+  thread_slot& ts = *static_cast<thread_slot*>(p);
+  std::lock_guard lock(g_slots_mu);
+  if (ts.owner.load(std::memory_order_relaxed) == thread_pointer()) ts.owner.store(0, std::memory_order_relaxed);
+}
+
+// The calling thread's place, claimed; null if another thread owns it or the key that would free
+// it cannot be set (then the dup takes the list). The main thread's place stays its own until the
+// process ends.
+[[gnu::noinline]] thread_slot* claim_slot(std::uintptr_t self) {
   static const pthread_key_t* key = [] {
     static pthread_key_t k;
-    return pthread_key_create(&k, unregister_slot) == 0 ? &k : nullptr;
+    return pthread_key_create(&k, release_slot) == 0 ? &k : nullptr;
   }();
-  if (key == nullptr || pthread_setspecific(*key, &ts) != 0) return false;
+  thread_slot& ts = g_slot_table[slot_place(self)];
   std::lock_guard lock(g_slots_mu);
-  ts.next = g_slots;
-  if (g_slots) g_slots->prev = &ts;
-  g_slots = &ts;
-  ts.registered = true;
-  return true;
+  if (ts.owner.load(std::memory_order_relaxed) != 0) return nullptr;
+  if (key == nullptr || pthread_setspecific(*key, &ts) != 0) return nullptr;
+  ts.owner.store(self, std::memory_order_relaxed);
+  return &ts;
 }
 
 // Waits until no thread holds a plain dup in progress that began before the caller's heavy
-// fence; those that begin after it see the keyval counted and take the list instead.
+// fence; those that begin after it see the keyval counted and take the list instead. (Every
+// place, owned or not: a place's object is null whenever no dup of its owner is in it.)
 void wait_for_slots() {
-  std::lock_guard lock(g_slots_mu);
-  for (thread_slot* ts = g_slots; ts != nullptr; ts = ts->next)
-    for (unsigned spins = 0; ts->obj.load(std::memory_order_acquire) != nullptr;) sync::backoff(spins);
+  for (thread_slot& ts : g_slot_table)
+    for (unsigned spins = 0; ts.obj.load(std::memory_order_acquire) != nullptr;) sync::backoff(spins);
 }
 }  // namespace
 
 bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& to) {
-  thread_slot* slot = &t_slot;
-  asm("" : "+r"(slot));  // (one TLS lookup: GCC looked the address up again at each use)
-  thread_slot& ts = *slot;
-  if (!ts.registered) [[unlikely]] {
-    if (!register_slot(ts)) return false;
+  const std::uintptr_t self = thread_pointer();
+  thread_slot* slot = &g_slot_table[slot_place(self)];
+  if (slot->owner.load(std::memory_order_relaxed) != self) [[unlikely]] {
+    slot = claim_slot(self);
+    if (slot == nullptr) return false;
   }
+  thread_slot& ts = *slot;
   if (ts.obj.load(std::memory_order_relaxed) != nullptr) return false;  // (a plain dup runs no callback: never)
   ts.obj.store(&to, std::memory_order_relaxed);
   asymmetric::light();  // (the census: counted, heavy fence, then the slots; asymmetric_fence.h)
@@ -429,7 +430,7 @@ bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& t
     throw;
   }
   to.building = attr_object::building_in_slot;
-  to.building_next = reinterpret_cast<attr_object*>(&ts);  // (for leave_slot: one lookup of t_slot)
+  to.building_next = reinterpret_cast<attr_object*>(&ts);  // (for leave_slot: the place found once)
   return true;
 }
 void dup_in_progress::leave_slot(attr_object& to) {
