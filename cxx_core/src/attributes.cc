@@ -358,45 +358,23 @@ attr_object* g_building = nullptr;
 
 // A thread's plain dup in progress at MPI_THREAD_MULTIPLE (dup_in_progress::copy_plain_in_slot,
 // D73): its new object, from before the copy until the runtime has published it; null otherwise.
-// In a table of places the census walks whole (wait_for_slots), placed by the thread's pointer
-// (its TCB's address, unique among live threads), as the keyval registry's thread spares are:
-// reaching a thread_local of a shared library costs a call of __tls_get_addr at each dup (D77,
-// D119). A thread owns its place from its first such dup until it ends, when a pthread key's
-// destructor frees it; a thread whose place another live thread owns takes the list instead.
-// Only the owner writes a place's object; owners change under g_slots_mu.
+// In a place of its own (sync::thread_places, D119) from its first such dup until it ends; the
+// census walks every place (wait_for_slots). A thread whose place another live thread owns
+// takes the list instead. Only the owner writes a place's object; owners change under g_slots_mu.
 struct alignas(64) thread_slot {
   std::atomic<attr_object*> obj{nullptr};
-  std::atomic<std::uintptr_t> owner{0};  // the owning thread's pointer; 0: nobody's
+  std::atomic<std::uintptr_t> owner{0};  // (sync::thread_places)
 };
-constexpr unsigned kSlotBits = 6;  // 64 places
 sync::spinlock g_slots_mu;
-thread_slot g_slot_table[std::size_t{1} << kSlotBits];
-
-std::uintptr_t thread_pointer() { return reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()); }
-std::size_t slot_place(std::uintptr_t self) {
-  return static_cast<std::size_t>((self * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
-}
+sync::thread_places<thread_slot, 6> g_slot_table;  // 64 places
 
 void release_slot(void* p) {
-  thread_slot& ts = *static_cast<thread_slot*>(p);
   std::lock_guard lock(g_slots_mu);
-  if (ts.owner.load(std::memory_order_relaxed) == thread_pointer()) ts.owner.store(0, std::memory_order_relaxed);
+  decltype(g_slot_table)::release(*static_cast<thread_slot*>(p));
 }
-
-// The calling thread's place, claimed; null if another thread owns it or the key that would free
-// it cannot be set (then the dup takes the list). The main thread's place stays its own until the
-// process ends.
-[[gnu::noinline]] thread_slot* claim_slot(std::uintptr_t self) {
-  static const pthread_key_t* key = [] {
-    static pthread_key_t k;
-    return pthread_key_create(&k, release_slot) == 0 ? &k : nullptr;
-  }();
-  thread_slot& ts = g_slot_table[slot_place(self)];
+[[gnu::noinline]] thread_slot* claim_slot() {
   std::lock_guard lock(g_slots_mu);
-  if (ts.owner.load(std::memory_order_relaxed) != 0) return nullptr;
-  if (key == nullptr || pthread_setspecific(*key, &ts) != 0) return nullptr;
-  ts.owner.store(self, std::memory_order_relaxed);
-  return &ts;
+  return g_slot_table.claim<release_slot>();
 }
 
 // Waits until no thread holds a plain dup in progress that began before the caller's heavy
@@ -409,10 +387,9 @@ void wait_for_slots() {
 }  // namespace
 
 bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& to) {
-  const std::uintptr_t self = thread_pointer();
-  thread_slot* slot = &g_slot_table[slot_place(self)];
-  if (slot->owner.load(std::memory_order_relaxed) != self) [[unlikely]] {
-    slot = claim_slot(self);
+  thread_slot* slot = g_slot_table.own();
+  if (slot == nullptr) [[unlikely]] {
+    slot = claim_slot();
     if (slot == nullptr) return false;
   }
   thread_slot& ts = *slot;

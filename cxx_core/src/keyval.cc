@@ -3,8 +3,6 @@
 
 #include "mpiattr/asymmetric_fence.h"
 
-#include <pthread.h>
-
 namespace mpiattr {
 namespace {
 std::atomic<const language_binding*> g_bindings[kLanguages];
@@ -159,7 +157,7 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
     // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
     // callbacks needs no classification.
     const bool own = sync::concurrent();
-    thread_spare* t = own ? claim_spare() : nullptr;
+    thread_spare* t = own ? spares_.claim<spare_ended>() : nullptr;
     if (!own || t != nullptr) {
       classified& c = own ? t->last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
       c.cbs = cbs;
@@ -261,44 +259,17 @@ status keyval_registry::free(object_kind kind, int* keyval, const char* kind_lab
 }
 
 
-namespace {
-// The key whose destructor ends a thread's ownership of its place (spare_ended), created at the
-// first claim; null if it could not be.
-const pthread_key_t* spare_key(void (*ended)(void*)) {
-  static const pthread_key_t* key = [ended] {
-    static pthread_key_t k;
-    return pthread_key_create(&k, ended) == 0 ? &k : nullptr;
-  }();
-  return key;
-}
-}  // namespace
-
-// The calling thread's place, claimed if nobody owns it; null if another thread does, or if the
-// key that would give it back cannot be set (then the thread keeps no spare).
-keyval_registry::thread_spare* keyval_registry::claim_spare() {
-  const std::uintptr_t self = thread_pointer();
-  thread_spare& t = spares_[spare_place(self)];
-  const std::uintptr_t owner = t.owner.load(std::memory_order_relaxed);
-  if (owner == self) return &t;
-  if (owner != 0) return nullptr;
-  const pthread_key_t* key = spare_key(spare_ended);
-  if (key == nullptr || pthread_setspecific(*key, &t) != 0) return nullptr;
+// A thread that owns a place ends: its spare index goes back to the pool, its callbacks are
+// forgotten and the place is nobody's. (The main thread's place stays its own until the process
+// ends.)
+void keyval_registry::spare_ended(void* p) {
+  keyval_registry& r = keyvals();
+  thread_spare& t = *static_cast<thread_spare*>(p);
+  std::lock_guard lock(r.mu_);
+  if (!decltype(r.spares_)::release(t)) return;
+  if (t.index != 0) r.put_free(t.index);
   t.index = 0;
   for (classified& c : t.last) c.valid = false;
-  t.owner.store(self, std::memory_order_relaxed);
-  return &t;
-}
-
-// A thread that owns a place ends: its spare index goes back to the pool and the place to
-// nobody. (The main thread's place stays its own until the process ends.)
-void keyval_registry::spare_ended(void* p) { keyvals().end_spare(*static_cast<thread_spare*>(p)); }
-void keyval_registry::end_spare(thread_spare& t) {
-  std::lock_guard lock(mu_);
-  if (t.owner.load(std::memory_order_relaxed) != thread_pointer()) return;
-  if (t.index != 0) put_free(t.index);
-  t.index = 0;
-  for (classified& c : t.last) c.valid = false;
-  t.owner.store(0, std::memory_order_relaxed);
 }
 
 void keyval_registry::give_back(std::uint32_t i) {

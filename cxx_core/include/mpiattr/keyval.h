@@ -323,7 +323,7 @@ class keyval_registry {
   // never takes one on it, and init_record() may rewrite it without the lock.
   MPIATTR_HOT bool create_fast_concurrent(object_kind kind, language lang, fnptr copy_fn,
                                           fnptr delete_fn, aint extra_state, int* keyval) {
-    thread_spare* tp = own_spare();
+    thread_spare* tp = spares_.own();
     if (tp == nullptr) [[unlikely]] return false;
     thread_spare& t = *tp;
     const classified& c = t.last[static_cast<int>(lang)];
@@ -349,7 +349,7 @@ class keyval_registry {
     clear_hot(i, kind);
     r->refs.store(0, std::memory_order_relaxed);  // (the handle's: no other, it never had an attribute)
     *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
-    thread_spare* t = own_spare();
+    thread_spare* t = spares_.own();
     if (t != nullptr && t->index == 0 && i < low_free_.load(std::memory_order_relaxed)) [[likely]]  // (smaller than every free one)
       t->index = i;
     else
@@ -544,35 +544,17 @@ class keyval_registry {
   } last_[kLanguages];
   std::uint32_t next_ = kFirstUserIndex;
   bool thread_spares_ = false;  // use_thread_spares()
-  // A thread's spare index and last callbacks at MPI_THREAD_MULTIPLE (create_fast_concurrent),
-  // in a table placed by the thread's pointer (its TCB's address, unique among live threads)
-  // rather than in a thread_local: reaching a thread_local of a shared library costs a call of
-  // __tls_get_addr, about 2.5 ns at each create and each free (D119). A thread owns its place
-  // from create()'s first store of its last callbacks (claim_spare, under mu_) until it ends,
-  // when a pthread key's destructor gives its spare index back and frees the place (end_spare).
-  // A thread whose place another live thread owns keeps no spare: its creates and frees take
-  // the pool's way. Only the owner reads or writes a place's index and callbacks; owner changes
-  // happen under mu_.
+  // A thread's spare index and last callbacks at MPI_THREAD_MULTIPLE (create_fast_concurrent), in
+  // a place of its own (sync::thread_places, D119) from create()'s first store of its last
+  // callbacks (under mu_) until it ends, when spare_ended gives its spare index back. A thread
+  // whose place another live thread owns keeps no spare: its creates and frees take the pool's way.
   struct alignas(64) thread_spare {
-    std::atomic<std::uintptr_t> owner{0};  // the owning thread's pointer; 0: nobody's
+    std::atomic<std::uintptr_t> owner{0};  // (sync::thread_places)
     std::uint32_t index = 0;
     classified last[kLanguages];
   };
-  static constexpr unsigned kSpareBits = 6;  // 64 places
-  static std::uintptr_t thread_pointer() { return reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()); }
-  static std::size_t spare_place(std::uintptr_t self) {
-    return static_cast<std::size_t>((self * 0x9E3779B97F4A7C15ull) >> (64 - kSpareBits));
-  }
-  // The calling thread's place, if it owns it.
-  MPIATTR_HOT thread_spare* own_spare() {
-    const std::uintptr_t self = thread_pointer();
-    thread_spare& t = spares_[spare_place(self)];
-    return t.owner.load(std::memory_order_relaxed) == self ? &t : nullptr;
-  }
-  thread_spare* claim_spare();  // under mu_
-  void end_spare(thread_spare& t);
   static void spare_ended(void* p);
-  thread_spare spares_[std::size_t{1} << kSpareBits];
+  sync::thread_places<thread_spare, 6> spares_;  // 64 places
   void give_back(std::uint32_t i);  // to the pool, under the lock
 };
 

@@ -6,7 +6,11 @@
 // the process ends, so a lock taken before a change can never be released after one. Lock-free
 // reads (seqlock, handle tables) are the same at every level.
 #pragma once
+#include <pthread.h>
+
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 
@@ -91,5 +95,55 @@ inline bool compare_exchange(std::atomic<T>& a, T& expected, T desired) {
   a.store(desired, std::memory_order_release);
   return true;
 }
+
+// Per-thread places without thread_local (D119): reaching a thread_local of a shared library costs
+// a call of __tls_get_addr. A table of 2^Bits places, each found from the thread's pointer (its
+// TCB's address: one load from %fs, unique among live threads) and owned by one thread from its
+// claim() until it ends, when a pthread key's destructor `ended` (the user's: it gives back what
+// the place held, then calls release()) runs with the place. A thread whose place another live
+// thread owns gets none: the user takes its way without. Place has `std::atomic<std::uintptr_t>
+// owner` (0: nobody's); only the owner uses the rest of it. claim() and release() are called
+// under a lock of the user's, which orders the changes of owner.
+template <typename Place, unsigned Bits>
+class thread_places {
+ public:
+  static std::uintptr_t self() { return reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()); }
+  // The calling thread's place, if it owns it.
+  Place* own() {
+    const std::uintptr_t me = self();
+    Place& p = places_[place_of(me)];
+    return p.owner.load(std::memory_order_relaxed) == me ? &p : nullptr;
+  }
+  // The calling thread's place, claimed if nobody owns it; null if another thread does, or if the
+  // key that frees it when the thread ends cannot be set.
+  template <void (*Ended)(void*)>
+  Place* claim() {
+    static const pthread_key_t* key = [] {
+      static pthread_key_t k;
+      return pthread_key_create(&k, Ended) == 0 ? &k : nullptr;
+    }();
+    const std::uintptr_t me = self();
+    Place& p = places_[place_of(me)];
+    const std::uintptr_t owner = p.owner.load(std::memory_order_relaxed);
+    if (owner == me) return &p;
+    if (owner != 0 || key == nullptr || pthread_setspecific(*key, &p) != 0) return nullptr;
+    p.owner.store(me, std::memory_order_relaxed);
+    return &p;
+  }
+  // From the destructor: whether the place is still the ending thread's (then it frees it).
+  static bool release(Place& p) {
+    if (p.owner.load(std::memory_order_relaxed) != self()) return false;
+    p.owner.store(0, std::memory_order_relaxed);
+    return true;
+  }
+  Place* begin() { return places_; }
+  Place* end() { return places_ + (std::size_t{1} << Bits); }
+
+ private:
+  static std::size_t place_of(std::uintptr_t t) {
+    return static_cast<std::size_t>((t * 0x9E3779B97F4A7C15ull) >> (64 - Bits));
+  }
+  Place places_[std::size_t{1} << Bits];
+};
 
 }  // namespace mpiattr::sync
