@@ -142,7 +142,11 @@ def main() -> int:
     ap.add_argument("--cachegrind", action="store_true",
                     help="D1 and L2-sized LL data misses per call (cachegrind's simulation), and instructions")
     ap.add_argument("--jobs", type=int, default=1, help="callgrind runs at once (default: %(default)s)")
+    ap.add_argument("--no-pin", dest="pin", action="store_false",
+                    help="do not pin: by default every process of a round runs on one vCPU (taskset), the "
+                         "rounds cycling over the vCPUs, as bench/run.py's turns (D86)")
     a = ap.parse_args()
+    cpus = sorted(os.sched_getaffinity(0)) if a.pin and shutil.which("taskset") else []
     with tempfile.TemporaryDirectory(prefix="scale_bench.") as out:
         bins = {k: v for k, v in build(a.build_dir, out).items() if k in a.only.split(",")}
         if "mpiattr" not in bins and not bins:
@@ -177,11 +181,14 @@ def main() -> int:
                 if a.cachegrind:
                     return 0
             else:
-                for _ in range(1 if a.quick else a.r):
+                for rnd in range(1 if a.quick else a.r):
+                    # (A round's processes on one vCPU, so that a vCPU's slow period, D86, costs
+                    # every implementation of the round alike rather than one of them.)
+                    pin = ["taskset", "-c", str(cpus[rnd % len(cpus)])] if cpus else []
                     for kind in kinds:
                         for impl, cmd in bins.items():  # (in rotation: the machine's state is shared)
                             extra = ["--ms", "0.2" if a.quick else a.ms]
-                            for fig, v in run(cmd, impl, kind, ns_of(impl, kind), extra).items():
+                            for fig, v in run(pin + cmd, impl, kind, ns_of(impl, kind), extra).items():
                                 results.setdefault((impl, fig), []).append(v)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             print(f"scale.py: {e}", file=sys.stderr)
@@ -212,6 +219,9 @@ def main() -> int:
         print(f"| {f} | {fmt(g('mpiattr'), unit)} | {fmt(g('mpich'), unit)} | {fmt(g('over_mpich'), unit)} | "
               f"{ratios[0]} | {fmt(g('openmpi'), unit)} | {fmt(g('over_openmpi'), unit)} | {ratios[1]} | {target} |")
     print(f"\ntargets met: {met}/{total} (ratio: mpiattr over the host / the host alone; a miss in bold)")
+    if not a.callgrind:
+        print(f"each round's processes pinned to one vCPU, the rounds cycling over {len(cpus)}" if cpus
+              else "not pinned")
     note = caps_note(kinds, list(bins))
     if note:
         print(f"{note}.")
