@@ -79,13 +79,19 @@ int main(int argc, char **argv) {
   len = -3;
   check_error(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, &len, name), MPI_ERR_ARG, "pset_len = -3 is negative");
   CHECK(strcmp(name, "untouched") == 0 && len == -3, "an output was written");
+  len = 4;  /* a name to write and nowhere to write it */
+  check_error(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, &len, NULL), MPI_ERR_ARG, "pset_name is a NULL pointer");
+  CHECK(len == 4, "pset_len was written");
+  len = 0;  /* 0 asks for the length only: the name is not written, so it may be NULL (D121) */
+  OK(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, &len, NULL));
+  CHECK(len == (int)strlen("mpi://WORLD") + 1, "the length asked with a NULL name is %d", len);
   MPI_Group g = MPI_GROUP_NULL;
   check_error(MPI_Group_from_session_pset(s, "mpi://world", &g), MPI_ERR_ARG, "is not a process set");
   CHECK(g == MPI_GROUP_NULL, "a group was made");
   int n = -7;
   check_error(MPI_Session_get_num_psets(s, stale, &n), MPI_ERR_INFO, "is not valid");
   CHECK(n == -7, "npset_names was written");
-  CHECK(session_calls == 1 + 5 && session_seen == s && session_class == MPI_ERR_INFO && comm_calls == 2,
+  CHECK(session_calls == 1 + 6 && session_seen == s && session_class == MPI_ERR_INFO && comm_calls == 2,
         "session errors: its handler ran %d times (on it: %d), MPI_COMM_SELF's %d", session_calls, session_seen == s,
         comm_calls);
 

@@ -49,6 +49,30 @@ TEST_F(Info, Info_set_get_replace_delete_keep_the_order_keys_were_first_set) {
   EXPECT_EQ(info, MPI_INFO_NULL);
 }
 
+// A buflen of 0 asks for the length only, and value "is not changed" (MPI-4.1,
+// MPI_INFO_GET_STRING): a NULL value is then accepted (D121). MPICH 4.0.2 refuses it (an error),
+// Open MPI 4.1.4 has no MPI_Info_get_string: mpiattr's choice, as for MPI_Session_get_nth_pset,
+// where MPICH accepts it. A NULL value with a buffer to fill is still MPI_ERR_ARG.
+TEST_F(Info, Info_get_string_D121_a_null_value_with_buflen_0_asks_for_the_length) {
+  MPI_Info info;
+  ASSERT_OK(MPI_Info_create(&info));
+  ASSERT_OK(MPI_Info_set(info, "k", "abcdef"));
+  int len = 0, flag = 0;
+  ASSERT_OK(MPI_Info_get_string(info, "k", &len, nullptr, &flag));
+  EXPECT_EQ(flag, 1);
+  EXPECT_EQ(len, 7);
+  len = 0;
+  flag = 1;
+  ASSERT_OK(MPI_Info_get_string(info, "absent", &len, nullptr, &flag));
+  EXPECT_EQ(flag, 0);
+  len = 4;
+  flag = -1;
+  EXPECT_CLASS(MPI_Info_get_string(info, "k", &len, nullptr, &flag), MPI_ERR_ARG);
+  EXPECT_EQ(len, 4);
+  EXPECT_EQ(flag, -1);
+  MPI_Info_free(&info);
+}
+
 TEST_F(Info, Info_get_string_truncates_to_buflen_and_returns_the_length_plus_one) {
   MPI_Info info;
   ASSERT_OK(MPI_Info_create(&info));

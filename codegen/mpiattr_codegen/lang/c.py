@@ -109,6 +109,24 @@ def _null_check(p: Param) -> str:
     return f'if ({p.name} == nullptr) return c.null_pointer("{p.name}");'
 
 
+# The length kinds of an output string whose buffer size the program gives and the routine
+# rewrites (MPI-4.1's "If buflen is set to 0, value is not changed"): MPI_Info_get_string's
+# buflen, MPI_Session_get_nth_pset's pset_len, the MPI_T getters' name_len and desc_len.
+_STRING_SIZE_KINDS = ("STRING_LENGTH", "INFO_VALUE_LENGTH")
+
+
+def _string_size_param(fn: Function, p: Param) -> Param | None:
+    """The inout size beside output string p (the parameter just before or just after it), if any."""
+    if p.dir != "out":
+        return None
+    ps = list(fn.params)
+    i = ps.index(p)
+    for q in ps[i - 1:i] + ps[i + 1:i + 2]:
+        if q.dir == "inout" and q.kind.name in _STRING_SIZE_KINDS and q.length is None:
+            return q
+    return None
+
+
 def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
     k, n, L = p.kind, p.name, Lowering()
     if k.cls == "handle":
@@ -228,7 +246,12 @@ def lower(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.pre.append(_null_check(p))
             L.arg = f"*{n}"
     elif k.cls == "string":
-        L.pre.append(_null_check(p))
+        size = _string_size_param(fn, p)
+        if size is not None:  # a size of 0 asks for the length only: the string is not written (D121)
+            L.pre.append(f'if ({n} == nullptr && {size.name} != nullptr && *{size.name} != 0) '
+                         f'return c.null_pointer("{n}");')
+        else:
+            L.pre.append(_null_check(p))
         L.arg = n
     elif k.cls == "buffer":
         if k.name == "C_BUFFER" and p.dir == "out":

@@ -80,6 +80,13 @@ int main(int argc, char **argv)
         if (strcmp(name, "mpi://WORLD") == 0 || strcmp(name, "mpi://SELF") == 0)
             printf("pset %s: length asked with 0 %d, strlen %d\n", name + 6, asked, (int)strlen(name));
     }
+    {
+        /* 0 asks for the length only, and the name is not changed (MPI-4.1 §11.3.2): MPICH and
+         * mpiattr (D121) take a NULL name then. */
+        int len = 0;
+        rc = MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, &len, NULL);
+        printf("pset 0's length asked with 0 and a NULL name: rc %s, pset_len %d\n", errclass_name(rc), len);
+    }
     fact("WORLD listed", world_at >= 0);
     fact("SELF listed", self_at >= 0);
     if (world_at >= 0) {
@@ -201,7 +208,8 @@ int main(int argc, char **argv)
     CHECK(MPI_Session_finalize(&s2));
 #else
     const char *mpi4[] = {"session_init, rc", "session_init, not MPI_SESSION_NULL", "get_num_psets, rc",
-                          "pset WORLD", "pset SELF", "WORLD listed", "SELF listed",
+                          "pset WORLD", "pset SELF", "pset 0's length asked with 0 and a NULL name",
+                          "WORLD listed", "SELF listed",
                           "pset name into 4 chars",
                           "pset info WORLD, mpi_size", "pset info SELF, mpi_size",
                           "pset info of an unknown set", "session info has thread_level",
