@@ -182,6 +182,17 @@ int main(int argc, char **argv) {
   OK(MPI_Wait(&ps, MPI_STATUS_IGNORE));
   CHECK(queued(12) == 0, "a partitioned message is matched by MPI_Iprobe");
   OK(MPI_Precv_init(four_in, 2, 2, MPI_INT, 0, 12, w, MPI_INFO_NULL, &pr));
+  /* A null or inactive request: flag true (MPI-4.1 §4.2.2, D122); a partition out of range is
+   * still an error. */
+  flag = 0;
+  OK(MPI_Parrived(MPI_REQUEST_NULL, 0, &flag));
+  CHECK(flag == 1, "MPI_Parrived of MPI_REQUEST_NULL gave flag %d", flag);
+  flag = 0;
+  OK(MPI_Parrived(pr, 1, &flag));
+  CHECK(flag == 1, "MPI_Parrived of an inactive partitioned receive gave flag %d", flag);
+  flag = 7;
+  check_error(MPI_Parrived(pr, 2, &flag), MPI_ERR_ARG, "partition 2");
+  CHECK(flag == 7, "a failed MPI_Parrived wrote flag");
   OK(MPI_Start(&pr));
   OK(MPI_Parrived(pr, 1, &flag));
   CHECK(flag == 1, "the partitioned message sent first did not arrive");
