@@ -227,7 +227,7 @@ def load(spec_dir: str | Path) -> Spec:
     o = "spec/constants.toml"
     _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
                     "datatype", "integers", "since", "removed", "c_integers", "c_enum", "c_handle",
-                    "c_alias"}, o)
+                    "c_alias", "c_tool_error_strings"}, o)
     keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
                                value_kind=k["value_kind"], ref=k["ref"])
                  for k in c["predefined_key"])
@@ -275,6 +275,15 @@ def load(spec_dir: str | Path) -> Spec:
     for a in c.get("c_alias", []):
         _check_keys(a, {"name", "of"}, f"{o}: c_alias {a.get('name', '?')}")
         c_aliases.append((_need(a, "name", o), a.get("of", "")))
+    # The tool interface's return codes, C constants above, are error classes too (D123).
+    c_ints = dict(c.get("c_integers", {}))
+    tool_errs = []
+    for name, text in c.get("c_tool_error_strings", {}).items():
+        if name not in c_ints:
+            raise SpecError(f"{o}: [c_tool_error_strings] {name} is no [c_integers] constant")
+        tool_errs.append(ErrorClass(name=name, value=c_ints[name], string=text))
+    if missing := {n for n in c_ints if n.startswith("MPI_T_ERR_")} - {e.name for e in tool_errs}:
+        raise SpecError(f"{o}: [c_tool_error_strings] has no string for {sorted(missing)}")
     since = dict(c.get("since", {}))
     known = {e.name for e in errs} | set(c["integers"])
     if unknown := set(since) - known:
@@ -290,6 +299,7 @@ def load(spec_dir: str | Path) -> Spec:
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
                 since=tuple(sorted(since.items())), removed=tuple(removed),
                 c_integers=tuple(c.get("c_integers", {}).items()), c_enums=tuple(c_enums),
+                tool_error_classes=tuple(tool_errs),
                 c_handles=tuple(c_handles), c_aliases=tuple(c_aliases),
                 version=(c["version"]["MPI_VERSION"], c["version"]["MPI_SUBVERSION"]),
                 files=tuple(str(f) for f in files), fortran_routines=tuple(fortran_routines),

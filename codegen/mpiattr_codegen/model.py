@@ -256,6 +256,7 @@ class Spec:
     # Constants of the C binding only (docs/decisions.md D39): (name, value); (enum type, ((name,
     # value), ...)); (name, handle type, value).
     c_integers: tuple[tuple[str, int], ...] = ()
+    tool_error_classes: tuple[ErrorClass, ...] = ()  # MPI_T_ERR_*: C constants, error classes too (D123)
     c_enums: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     c_handles: tuple[tuple[str, str, int], ...] = ()
     # (name, standard name it stands for; empty: a macro defined empty) (D107).

@@ -129,16 +129,25 @@ void clear_last() {
 }  // namespace detail
 
 namespace errors {
+// The tool information interface's class `code` (MPI_T_ERR_*, D123), or nullptr.
+static const gen::error_class_info* tool_class(int code) {
+  for (const auto& e : gen::tool_error_classes)
+    if (e.value == code) return &e;
+  return nullptr;
+}
+
 const char* class_name(int error_class) {
   for (const auto& e : gen::error_classes)
     if (e.value == error_class) return e.name;
-  return nullptr;
+  const auto* t = tool_class(error_class);
+  return t != nullptr ? t->name : nullptr;
 }
 
 const char* class_string(int error_class) {
   for (const auto& e : gen::error_classes)
     if (e.value == error_class) return e.string;
-  return nullptr;
+  const auto* t = tool_class(error_class);
+  return t != nullptr ? t->string : nullptr;
 }
 
 int make_code(int error_class, const char* routine) {
@@ -162,8 +171,8 @@ int make_code(int error_class, const char* routine) {
 }
 
 bool class_of(int code, int* error_class) {
-  if (code >= 0 && code < (1 << kClassBits) && class_name(code)) {
-    *error_class = code;
+  if ((code >= 0 && code < (1 << kClassBits) && class_name(code)) || tool_class(code) != nullptr) {
+    *error_class = code;  // (a class is its own code; the MPI_T_ERR_* classes too, D123)
     return true;
   }
   if (code > MPI_ERR_LASTCODE && code < kCodeBase) {

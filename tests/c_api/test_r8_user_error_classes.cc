@@ -103,6 +103,37 @@ TEST_F(R8_2, R8_2_a_user_class_goes_through_error_handlers_and_callbacks) {
   MPI_Comm_free(&c);
 }
 
+// The tool information interface's return codes are error classes (MPI-4.1 §10.4, §15.3.10):
+// each is its own class and has a string (D123); a code between them and MPI_ERR_LASTCODE that no
+// one defined is still not an error code.
+TEST_F(R8_2, D123_the_MPI_T_return_codes_are_error_classes) {
+  const int tool[] = {MPI_T_ERR_CANNOT_INIT, MPI_T_ERR_NOT_ACCESSIBLE, MPI_T_ERR_NOT_INITIALIZED,
+                      MPI_T_ERR_NOT_SUPPORTED, MPI_T_ERR_MEMORY, MPI_T_ERR_INVALID, MPI_T_ERR_INVALID_INDEX,
+                      MPI_T_ERR_INVALID_ITEM, MPI_T_ERR_INVALID_SESSION, MPI_T_ERR_INVALID_HANDLE,
+                      MPI_T_ERR_INVALID_NAME, MPI_T_ERR_OUT_OF_HANDLES, MPI_T_ERR_OUT_OF_SESSIONS,
+                      MPI_T_ERR_CVAR_SET_NOT_NOW, MPI_T_ERR_CVAR_SET_NEVER, MPI_T_ERR_PVAR_NO_WRITE,
+                      MPI_T_ERR_PVAR_NO_STARTSTOP, MPI_T_ERR_PVAR_NO_ATOMIC};
+  for (int code : tool) {
+    int cls = -1;
+    ASSERT_OK(MPI_Error_class(code, &cls));
+    EXPECT_EQ(cls, code);
+    EXPECT_NE(text_of(code).find("MPI_T_ERR_"), std::string::npos) << code;
+  }
+  EXPECT_NE(text_of(MPI_T_ERR_NOT_SUPPORTED).find("not supported"), std::string::npos);
+  // What the standalone runtime's MPI_T routines return (D36) can be printed.
+  int provided = -1;
+  const int rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  int cls = -1;
+  ASSERT_OK(MPI_Error_class(rc, &cls));
+  EXPECT_EQ(cls, MPI_T_ERR_NOT_SUPPORTED);
+  // 1000 and 1019 are no one's.
+  for (int code : {1000, 1019}) {
+    cls = -1;
+    EXPECT_CLASS(MPI_Error_class(code, &cls), MPI_ERR_ARG);
+    EXPECT_EQ(cls, -1);
+  }
+}
+
 TEST(GetLibraryVersion, Get_library_version_names_mpiattr) {
   char v[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = -1;
