@@ -612,6 +612,12 @@ constinit predefined_values g_environment;
 
 namespace api::detail {
 bool read_predefined(const attr_object& obj, std::uint32_t index, attr_read* out) {
+  // In the Sessions Model MPI_TAG_UB is a communicator's only predefined attribute (R8.2, D124).
+  if (obj.kind == object_kind::comm && static_cast<const comm_object&>(obj).sessions_model &&
+      index != keyval_registry::index_of(MPI_TAG_UB)) {
+    out->found = false;
+    return false;
+  }
   const predefined_values& table =
       obj.kind == object_kind::win ? static_cast<const win_object&>(obj).predefined_attrs : g_environment;
   const predefined_slot& s = table.slot[index];

@@ -28,6 +28,7 @@ class standalone final : public lifecycle {
     fresh.size = parent.size;
     fresh.rank = parent.rank;
     fresh.context = g_next_context.fetch_add(1);
+    fresh.sessions_model = parent.sessions_model;  // (R8.2, D124)
     p2p::buffer_comm_derived(parent, fresh);  // derived from a session's communicator (D55)
     return status::ok();
   }

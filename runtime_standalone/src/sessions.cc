@@ -229,6 +229,7 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
   comm_object one;  // the group's one process (MPI_COMM_SELF may not exist: D49)
   one.size = 1;
   one.rank = 0;
+  one.sessions_model = true;  // MPI_TAG_UB its only predefined attribute, and its derived ones' (R8.2, D124)
   unpublished<comm_object> fresh;
   if (status st = rt().life->comm_derive(one, true, *fresh.obj); !st.is_ok()) return st;
   comm_object* o = fresh.obj;

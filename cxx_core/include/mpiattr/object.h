@@ -71,6 +71,9 @@ struct comm_object : attr_object {
   comm_object() : attr_object(object_kind::comm) {}
   int size = 1;  // in standalone mode every communicator holds the one process
   int rank = 0;
+  // Made by MPI_Comm_create_from_group, or derived from such a communicator: the Sessions Model,
+  // where MPI_TAG_UB is the only predefined attribute (R8.2, docs/decisions.md D124).
+  bool sessions_model = false;
   std::uint64_t context = 0;  // distinguishes congruent communicators (MPI_Comm_compare)
 };
 

@@ -2,7 +2,8 @@
 //
 // They are not kept in objects' attribute slots. The communicator keys (MPI_TAG_UB, MPI_HOST,
 // MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE) describe the
-// process: one table holds them and every communicator answers them (docs/decisions.md D11).
+// process: one table holds them and every communicator answers them (docs/decisions.md D11),
+// but for MPI_TAG_UB alone in the Sessions Model (D124).
 // The window keys describe one window and live in it. Either way a value stays at one address
 // while it can be read, so the int* and MPI_Aint* that C gets stay valid (R7.3).
 #pragma once

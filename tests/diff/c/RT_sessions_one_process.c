@@ -147,6 +147,21 @@ int main(int argc, char **argv)
     fact("its error handler is the one given (MPI_ERRORS_RETURN)", ceh == MPI_ERRORS_RETURN);
     CHECK(MPI_Errhandler_free(&ceh));
     int key = MPI_KEYVAL_INVALID, seven = 7, *got = NULL, flag = 0;
+    {
+        /* In the Sessions Model MPI_TAG_UB is the only predefined attribute (MPI-4.1 §10.1.2; R8.2,
+         * D124), on the communicator and on its dup. */
+        int has[4] = {0, 0, 0, 0}, dhas[4] = {0, 0, 0, 0};
+        const int keys[4] = {MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL};
+        MPI_Comm cd = MPI_COMM_NULL;
+        CHECK(MPI_Comm_dup(c, &cd));
+        for (int i = 0; i < 4; ++i) {
+            CHECK(MPI_Comm_get_attr(c, keys[i], &got, &has[i]));
+            CHECK(MPI_Comm_get_attr(cd, keys[i], &got, &dhas[i]));
+        }
+        CHECK(MPI_Comm_free(&cd));
+        printf("predefined attributes on it (TAG_UB HOST IO WTIME_IS_GLOBAL): %d %d %d %d, on its dup %d %d %d %d\n",
+               has[0], has[1], has[2], has[3], dhas[0], dhas[1], dhas[2], dhas[3]);
+    }
     CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &key, NULL));
     CHECK(MPI_Comm_set_attr(c, key, &seven));
     CHECK(MPI_Comm_get_attr(c, key, &got, &flag));
@@ -215,7 +230,8 @@ int main(int argc, char **argv)
                           "pset info of an unknown set", "session info has thread_level",
                           "group_from_session_pset WORLD, rc", "world pset group", "self pset group size",
                           "group of an unknown set", "comm_create_from_group, rc", "communicator from group",
-                          "its error handler is the one given (MPI_ERRORS_RETURN)", "attribute on it",
+                          "its error handler is the one given (MPI_ERRORS_RETURN)",
+                          "predefined attributes on it (TAG_UB HOST IO WTIME_IS_GLOBAL)", "attribute on it",
                           "its dup has the attribute (null copy fn)", "freeing it ran the delete callback with",
                           "a second communicator from the group, congruent with MPI_COMM_WORLD",
                           "session handler at init is MPI_ERRORS_RETURN", "session_create_errhandler, rc",
