@@ -788,14 +788,27 @@ status mark_ready(int n, const int* partitions, int low, handle_t request) {
     return fail(MPI_ERR_REQUEST, "request 0x%x is not a partitioned send (MPI_Psend_init)", request);
   request_extra& x = e->second;
   if (!x.active) return fail(MPI_ERR_REQUEST, "the partitioned send is not active (MPI_Start it first)");
+  // Each partition is marked 2 as it is checked, so that one named twice in a list is found as a
+  // second MPI_Pready of it would be (D122); on an error the marks are undone: nothing changes.
+  auto at = [&](int i) { return partitions != nullptr ? partitions[i] : low + i; };
+  auto undo = [&](int upto) {
+    for (int j = 0; j < upto; ++j) x.ready[static_cast<std::size_t>(at(j))] = 0;
+  };
   for (int i = 0; i < n; ++i) {
-    int k = partitions != nullptr ? partitions[i] : low + i;
-    if (k < 0 || k >= x.partitions)
+    const int k = at(i);
+    if (k < 0 || k >= x.partitions) {
+      undo(i);
       return fail(MPI_ERR_ARG, "partition %d is not between 0 and %d", k, x.partitions - 1);
-    if (x.ready[static_cast<std::size_t>(k)])
-      return fail(MPI_ERR_ARG, "partition %d is ready already (MPI_Pready once per partition)", k);
+    }
+    char& r = x.ready[static_cast<std::size_t>(k)];
+    if (r != 0) {
+      undo(i);
+      return r == 1 ? fail(MPI_ERR_ARG, "partition %d is ready already (MPI_Pready once per partition)", k)
+                    : fail(MPI_ERR_ARG, "partition %d is named twice (MPI_Pready once per partition)", k);
+    }
+    r = 2;
   }
-  for (int i = 0; i < n; ++i) x.ready[static_cast<std::size_t>(partitions != nullptr ? partitions[i] : low + i)] = 1;
+  for (int i = 0; i < n; ++i) x.ready[static_cast<std::size_t>(at(i))] = 1;
   if (std::all_of(x.ready.begin(), x.ready.end(), [](char c) { return c != 0; })) send_partitioned(p, request, x);
   return status::ok();
 }

@@ -174,6 +174,9 @@ int main(int argc, char **argv) {
   check_error(MPI_Pready_range(1, 0, ps), MPI_ERR_ARG, "below");
   int list[2] = {0, 5};
   check_error(MPI_Pready_list(2, list, ps), MPI_ERR_ARG, "partition 5");
+  int dup_list[2] = {1, 1};  /* a partition named twice in one list, as two MPI_Pready of it (D122) */
+  check_error(MPI_Pready_list(2, dup_list, ps), MPI_ERR_ARG, "partition 1 is named twice");
+  check_error(MPI_Pready_range(1, 2, ps), MPI_ERR_ARG, "partition 2");  /* partition 1 left unready */
   OK(MPI_Pready(0, ps));
   check_error(MPI_Pready(0, ps), MPI_ERR_ARG, "ready already");
   check_error(MPI_Parrived(ps, 0, &flag), MPI_ERR_REQUEST, "not a partitioned receive");
