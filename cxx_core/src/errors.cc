@@ -129,25 +129,24 @@ void clear_last() {
 }  // namespace detail
 
 namespace errors {
-// The tool information interface's class `code` (MPI_T_ERR_*, D123), or nullptr.
-static const gen::error_class_info* tool_class(int code) {
+// The predefined class `error_class`: one of MPI's, or of the tool information interface's
+// (MPI_T_ERR_*, D123); nullptr for any other value.
+static const gen::error_class_info* predefined_class(int error_class) {
+  for (const auto& e : gen::error_classes)
+    if (e.value == error_class) return &e;
   for (const auto& e : gen::tool_error_classes)
-    if (e.value == code) return &e;
+    if (e.value == error_class) return &e;
   return nullptr;
 }
 
 const char* class_name(int error_class) {
-  for (const auto& e : gen::error_classes)
-    if (e.value == error_class) return e.name;
-  const auto* t = tool_class(error_class);
-  return t != nullptr ? t->name : nullptr;
+  const auto* e = predefined_class(error_class);
+  return e != nullptr ? e->name : nullptr;
 }
 
 const char* class_string(int error_class) {
-  for (const auto& e : gen::error_classes)
-    if (e.value == error_class) return e.string;
-  const auto* t = tool_class(error_class);
-  return t != nullptr ? t->string : nullptr;
+  const auto* e = predefined_class(error_class);
+  return e != nullptr ? e->string : nullptr;
 }
 
 int make_code(int error_class, const char* routine) {
@@ -171,8 +170,8 @@ int make_code(int error_class, const char* routine) {
 }
 
 bool class_of(int code, int* error_class) {
-  if ((code >= 0 && code < (1 << kClassBits) && class_name(code)) || tool_class(code) != nullptr) {
-    *error_class = code;  // (a class is its own code; the MPI_T_ERR_* classes too, D123)
+  if (code >= 0 && code != MPI_ERR_LASTCODE && class_name(code) != nullptr) {
+    *error_class = code;  // (a predefined class is its own code, the MPI_T_ERR_* ones too: D123)
     return true;
   }
   if (code > MPI_ERR_LASTCODE && code < kCodeBase) {

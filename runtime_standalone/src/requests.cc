@@ -837,8 +837,8 @@ status pready_list(int length, const int* partitions, handle_t request) {
   return mark_ready(length, partitions, 0, request);
 }
 
-// MPI-4.1 §4.2.2: MPI_PARRIVED "can be called on a null or inactive request", and then flag is
-// true, as a test of a null or inactive request completes at once (D122). Any other request that
+// MPI-4.1 (MPI_PARRIVED, p. 121): it may be called on a null or inactive request, and then flag
+// is true, as a test of a null or inactive request completes at once (D122). Any other request that
 // is not a partitioned receive is an error.
 status parrived(handle_t request, int partition, bool& flag) {
   if (request == h::request_null) {

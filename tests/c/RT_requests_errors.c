@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
   OK(MPI_Wait(&ps, MPI_STATUS_IGNORE));
   CHECK(queued(12) == 0, "a partitioned message is matched by MPI_Iprobe");
   OK(MPI_Precv_init(four_in, 2, 2, MPI_INT, 0, 12, w, MPI_INFO_NULL, &pr));
-  /* A null or inactive request: flag true (MPI-4.1 §4.2.2, D122); a partition out of range is
+  /* A null or inactive request: flag true (MPI-4.1 p. 121, D122); a partition out of range is
    * still an error. */
   flag = 0;
   OK(MPI_Parrived(MPI_REQUEST_NULL, 0, &flag));

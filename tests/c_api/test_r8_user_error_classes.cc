@@ -103,7 +103,7 @@ TEST_F(R8_2, R8_2_a_user_class_goes_through_error_handlers_and_callbacks) {
   MPI_Comm_free(&c);
 }
 
-// The tool information interface's return codes are error classes (MPI-4.1 §10.4, §15.3.10):
+// The tool information interface's return codes are error classes (MPI-4.1 §10.4, §16.3):
 // each is its own class and has a string (D123); a code between them and MPI_ERR_LASTCODE that no
 // one defined is still not an error code.
 TEST_F(R8_2, D123_the_MPI_T_return_codes_are_error_classes) {
