@@ -95,9 +95,11 @@ std::atomic<int> g_no_object_rule{kUnmeasured};
 // finalizing.
 int g_finalize_guard = MPI_KEYVAL_INVALID;
 // What a get or delete sees on a valid object that has no record: no attribute.
-comm_record g_no_comm_attrs;
-type_record g_no_type_attrs;
-win_record g_no_win_attrs;
+// (Their cold parts first: made before them, gone after them.)
+attr_object_cold g_no_attrs_cold[3];
+comm_record g_no_comm_attrs{g_no_attrs_cold[0]};
+type_record g_no_type_attrs{g_no_attrs_cold[1]};
+win_record g_no_win_attrs{g_no_attrs_cold[2]};
 
 const predefined_set g_predefined(host_predefined_callbacks, &host_predefined_callback_count);
 const language_binding g_c_binding = {ccallbacks::copy, ccallbacks::del, ccallbacks::release,
@@ -182,10 +184,12 @@ int host_code_of(status st) {
 // MPI's datatypes and communicators, at each dup) the records are not interleaved with them: a
 // program's records fill as few pages and lines as they can. A block holds 8 records of its kind
 // at first, then twice the last block's, up to 1,024; its first line links it to the kind's
-// previous block (so every block stays reachable, for leak checkers), the records follow, each on
-// a line (the store's first line holds what a get or set reads: attr_store.h). A record whose
-// memory goes back (recycle) leaves it on its kind's free list, linked through its first word,
-// for the next record of the kind; blocks are never given back. Out of memory for a block is
+// previous block (so every block stays reachable, for leak checkers), the records' hot parts
+// follow, 128 bytes each (what a get or set reads: attr_store.h), then their cold parts, so that
+// a get at 2,000 objects touches 63 pages of records, not 406 (the first-level TLB holds 72: D120,
+// D125). A record whose memory goes back (recycle) leaves its hot part on its kind's free list,
+// linked through its first word, with its cold part's address in the second, for the next record
+// of the kind; blocks are never given back. Out of memory for a block is
 // std::bad_alloc, as `new` was: take_record's callers turn it into MPI_ERR_NO_MEM with nothing
 // changed (D61). Under AddressSanitizer records are each allocated and freed by themselves, so
 // that it still sees a use of a freed record. All of it under g_pool.mu.
@@ -196,17 +200,23 @@ constexpr bool kRecordBlocks = true;
 #endif
 constexpr std::size_t kLine = attr_store::kLine;
 constexpr std::size_t kFirstBlockRecords = 8, kMaxBlockRecords = 1024;
-// (A record's size is a multiple of its alignment, a line: record.h.)
-constexpr std::size_t record_bytes(int k) {
-  return k == 0 ? sizeof(comm_record) : k == 1 ? sizeof(type_record) : sizeof(win_record);
-}
+// (A record's size is a multiple of its alignment, a line: record.h. Every kind's is the hot part.)
+constexpr std::size_t kHotBytes = sizeof(comm_record), kColdBytes = sizeof(attr_object_cold);
 static_assert(alignof(comm_record) == kLine && alignof(type_record) == kLine && alignof(win_record) == kLine);
+static_assert(sizeof(type_record) == kHotBytes && sizeof(win_record) == kHotBytes);
+static_assert(kHotBytes % alignof(attr_object_cold) == 0);
 struct record_blocks {
-  void* free[3];       // by kind: memory of records given back, linked through its first word
-  char* next[3];       // the last block's first unused record
+  void* free[3];       // by kind: hot parts given back, linked through their first word
+  char* next[3];       // the last block's first unused hot part
   char* end[3];        // and its end
+  char* cold_next[3];  // the last block's first unused cold part
   std::size_t last[3];  // the records of the kind's last block (0: none yet)
   void* blocks[3];     // the kind's last block (its first word: the one before)
+};
+// Memory for one record: its hot part and its cold part.
+struct record_place {
+  void* hot;
+  void* cold;
 };
 
 // Records of freed objects, kept for the next dup or first set: a dup + free of an object with a
@@ -234,9 +244,12 @@ void release_record_locked(attr_object* o) {
     delete o;
   } else {
     const int k = static_cast<int>(o->kind);
+    attr_object_cold* cold = &o->cold();
     o->~attr_object();
-    void* raw = o;
-    *static_cast<void**>(raw) = g_pool.blocks.free[k];
+    cold->~attr_object_cold();
+    void** raw = reinterpret_cast<void**>(o);
+    raw[0] = g_pool.blocks.free[k];
+    raw[1] = cold;
     g_pool.blocks.free[k] = raw;
   }
 }
@@ -246,43 +259,51 @@ void release_record(attr_object* o) {
 }
 // Memory for a record of kind k: from the kind's free list, else its last block, else a new block.
 // Throws std::bad_alloc when a block cannot be allocated (then nothing has changed).
-void* record_memory(int k) {
+record_place record_memory(int k) {
   record_blocks& b = g_pool.blocks;
-  const std::size_t bytes = record_bytes(k);
+  // The next record of the kind's last block (with the lock held; there is one).
+  const auto carve = [&] {
+    record_place p{b.next[k], b.cold_next[k]};
+    b.next[k] += kHotBytes;
+    b.cold_next[k] += kColdBytes;
+    return p;
+  };
   std::size_t want = 0;
   {
     std::lock_guard lock(g_pool.mu);
     if (void* raw = b.free[k]) {
-      b.free[k] = *static_cast<void**>(raw);
-      return raw;
+      void** words = static_cast<void**>(raw);
+      b.free[k] = words[0];
+      return {raw, words[1]};
     }
-    if (b.next[k] != b.end[k]) {
-      void* raw = b.next[k];
-      b.next[k] += bytes;
-      return raw;
-    }
+    if (b.next[k] != b.end[k]) return carve();
     want = b.last[k] == 0 ? kFirstBlockRecords : std::min(2 * b.last[k], kMaxBlockRecords);
   }
   // (Allocated outside the lock; a thread that installed a block meanwhile is served first.)
-  char* block = static_cast<char*>(::operator new(kLine + want * bytes, std::align_val_t{kLine}));
+  char* block =
+      static_cast<char*>(::operator new(kLine + want * (kHotBytes + kColdBytes), std::align_val_t{kLine}));
   std::lock_guard lock(g_pool.mu);
   if (b.next[k] != b.end[k]) {  // (another thread's block: ours goes back)
     ::operator delete(block, std::align_val_t{kLine});
-    void* raw = b.next[k];
-    b.next[k] += bytes;
-    return raw;
+    return carve();
   }
   *reinterpret_cast<void**>(block) = b.blocks[k];
   b.blocks[k] = block;
   b.last[k] = want;
-  b.next[k] = block + kLine + bytes;
-  b.end[k] = block + kLine + want * bytes;
-  return block + kLine;
+  b.next[k] = block + kLine;
+  b.end[k] = block + kLine + want * kHotBytes;
+  b.cold_next[k] = b.end[k];
+  return carve();
 }
-template <typename Record, object_kind K>
+template <object_kind K>
 attr_object* make_record() {
-  if constexpr (!kRecordBlocks) return new Record;
-  else return new (record_memory(static_cast<int>(K))) Record;
+  if constexpr (!kRecordBlocks) {
+    return new record<K>;
+  } else {
+    const record_place p = record_memory(static_cast<int>(K));
+    // (Neither constructor allocates.)
+    return new (p.hot) record<K>(*new (p.cold) attr_object_cold);
+  }
 }
 void recycle(attr_object* o) {
   const int k = static_cast<int>(o->kind);
@@ -292,8 +313,7 @@ void recycle(attr_object* o) {
       release_record(o);
       return;
     }
-    o->attrs.~attr_store();  // back to a fresh store, as copy_plain_into expects
-    new (&o->attrs) attr_store();
+    o->attrs.reset();  // back to a fresh store, as copy_plain_into expects
   }
   o->attrs.freeing = false;  // delete_all left it set; the store is empty
   __atomic_store_n(&o->native, std::uintptr_t{0}, __ATOMIC_RELEASE);
@@ -301,7 +321,7 @@ void recycle(attr_object* o) {
   if (g_pool.count[k] < kPoolMax) {
     g_pool.free[k][g_pool.count[k]++] = o;
   } else if (keep) {
-    o->building_next = g_pool.more[k];
+    o->cold().building_next = g_pool.more[k];
     g_pool.more[k] = o;
   } else {
     release_record_locked(o);
@@ -399,8 +419,8 @@ attr_object* take_record(object_kind kind, std::uintptr_t key) {
       o = g_pool.free[k][--g_pool.count[k]];
     } else if (g_pool.more[k] != nullptr) {
       o = g_pool.more[k];
-      g_pool.more[k] = o->building_next;
-      o->building_next = nullptr;
+      g_pool.more[k] = o->cold().building_next;
+      o->cold().building_next = nullptr;
     }
   }
   if (o != nullptr) {
@@ -408,9 +428,9 @@ attr_object* take_record(object_kind kind, std::uintptr_t key) {
     return o;
   }
   switch (kind) {
-    case object_kind::comm: o = make_record<comm_record, object_kind::comm>(); break;
-    case object_kind::type: o = make_record<type_record, object_kind::type>(); break;
-    case object_kind::win: o = make_record<win_record, object_kind::win>(); break;
+    case object_kind::comm: o = make_record<object_kind::comm>(); break;
+    case object_kind::type: o = make_record<object_kind::type>(); break;
+    case object_kind::win: o = make_record<object_kind::win>(); break;
     default: std::abort();
   }
   __atomic_store_n(&o->native, key, __ATOMIC_RELEASE);
@@ -424,11 +444,11 @@ attr_object* new_record(object_kind kind, std::uintptr_t key, bool admitted) {
   o->predefined = admitted && (kind == object_kind::comm ? key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)
                                                          : kind == object_kind::type && predefined_type(key));
   if (report::on() && kind == object_kind::type) [[unlikely]] {  // MPIATTR_REPORT names a predefined datatype (D60)
-    o->name.clear();
+    o->cold().name.clear();
     char name[MPI_MAX_OBJECT_NAME];
     int len = 0;
     if (o->predefined && PMPI_Type_get_name(from_native<MPI_Datatype>(key), name, &len) == MPI_SUCCESS && len > 0)
-      o->name.assign(name, static_cast<std::size_t>(len));
+      o->cold().name.assign(name, static_cast<std::size_t>(len));
   }
   return o;
 }

@@ -24,9 +24,10 @@
 // wakes without changing any count (which at MPI_THREAD_MULTIPLE lets a dup and a free of it take
 // no lock: revive_lock_free, retire_lock_free).
 //
-// T, the record, has `native` (the handle, std::uintptr_t), `may_sleep` (bool: it holds a sleep
-// token) and `busy` (std::uint8_t: a lock-free revive or retire is changing it). The runtime's
-// records are record.h's; the core's objects have no such fields (docs/decisions.md D38).
+// T, the record, has `native` (the handle, std::uintptr_t), `may_sleep()` (a bool&: it holds a
+// sleep token) and `busy()` (a std::uint8_t&: a lock-free revive or retire is changing it). The
+// runtime's records are record.h's; the core's objects only lend them two bytes that the core never
+// reads (attr_object::runtime_bytes; docs/decisions.md D38, D125).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -342,24 +343,24 @@ class native_map {
   MPIATTR_HOT bool revive_lock_free(std::uintptr_t key, F&& fill) {
     T* obj = sleeping_lock_free(key);
     if (obj == nullptr) return false;
-    __atomic_store_n(&obj->busy, std::uint8_t{1}, __ATOMIC_RELAXED);
+    __atomic_store_n(&obj->busy(), std::uint8_t{1}, __ATOMIC_RELAXED);
     asymmetric::light();
     const bool done = fill(obj);
     if (done) {
       __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE);
       shared_[shared_index(key)].store(obj, std::memory_order_release);
     }
-    __atomic_store_n(&obj->busy, std::uint8_t{0}, __ATOMIC_RELEASE);
+    __atomic_store_n(&obj->busy(), std::uint8_t{0}, __ATOMIC_RELEASE);
     return done;
   }
   template <typename F>
   MPIATTR_HOT bool retire_lock_free(std::uintptr_t key, T* o, F&& empty) {
-    if (!__atomic_load_n(&o->may_sleep, __ATOMIC_RELAXED)) return false;
-    __atomic_store_n(&o->busy, std::uint8_t{1}, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&o->may_sleep(), __ATOMIC_RELAXED)) return false;
+    __atomic_store_n(&o->busy(), std::uint8_t{1}, __ATOMIC_RELAXED);
     asymmetric::light();
     const bool done = __atomic_load_n(&o->native, __ATOMIC_RELAXED) == key && empty(o);
     if (done) __atomic_store_n(&o->native, key | kDormant, __ATOMIC_RELEASE);
-    __atomic_store_n(&o->busy, std::uint8_t{0}, __ATOMIC_RELEASE);
+    __atomic_store_n(&o->busy(), std::uint8_t{0}, __ATOMIC_RELEASE);
     return done;
   }
 
@@ -620,18 +621,18 @@ class native_map {
   }
   // Sleep tokens (requires mu_, or no concurrency): whether o holds one or one is left for it;
   // take_token gives o one if it has none (false: none left); give_token takes o's back.
-  bool token_free(const T* o) const { return o->may_sleep || tokens_ < kMaxDormant; }
+  bool token_free(const T* o) const { return o->may_sleep() || tokens_ < kMaxDormant; }
   bool take_token(T* o) {
-    if (o->may_sleep) return true;
+    if (o->may_sleep()) return true;
     if (tokens_ >= kMaxDormant) return false;
     ++tokens_;
-    __atomic_store_n(&o->may_sleep, true, __ATOMIC_RELAXED);  // (read by retire_lock_free)
+    __atomic_store_n(&o->may_sleep(), true, __ATOMIC_RELAXED);  // (read by retire_lock_free)
     return true;
   }
   void give_token(T* o) {
-    if (!o->may_sleep) return;
+    if (!o->may_sleep()) return;
     --tokens_;
-    __atomic_store_n(&o->may_sleep, false, __ATOMIC_RELAXED);
+    __atomic_store_n(&o->may_sleep(), false, __ATOMIC_RELAXED);
   }
   // o, key's record (holding a token), asleep in its slot; wake undoes it. Neither changes a count.
   static void put_to_sleep(T* o, std::uintptr_t key) {
@@ -640,7 +641,7 @@ class native_map {
   static void wake(T* obj, std::uintptr_t key) { __atomic_store_n(&obj->native, key, __ATOMIC_RELEASE); }
   // Waits until no lock-free revive or retire is changing o (for_each).
   static void wait_idle(const T* o) {
-    for (unsigned spins = 0; __atomic_load_n(&o->busy, __ATOMIC_ACQUIRE) != 0;) sync::backoff(spins);
+    for (unsigned spins = 0; __atomic_load_n(&o->busy(), __ATOMIC_ACQUIRE) != 0;) sync::backoff(spins);
   }
   // The record asleep in key's slot, or nullptr (requires mu_). At MPI_THREAD_MULTIPLE the shared
   // cache usually still names it (find_shared filled it while its last object was alive).

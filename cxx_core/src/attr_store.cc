@@ -20,23 +20,52 @@ attr_store::directory* attr_store::new_directory(std::uint32_t nchunks) {
   return d;
 }
 
-attr_store::attr_store() : dir_(&inline_dir_) {
-  inline_dir_.nchunks = kInlineChunks;
-  inline_dir_.chunks[0].store(inline_chunk_, std::memory_order_relaxed);
-  for (std::uint32_t i = 1; i < kInlineChunks; ++i) inline_dir_.chunks[i].store(nullptr, std::memory_order_relaxed);
+attr_store::cold::cold() : dir(&inline_dir) {
+  inline_dir.nchunks = kInlineChunks;
+  inline_dir.chunks[0].store(chunk0(), std::memory_order_relaxed);
+  for (std::uint32_t i = 1; i < kInlineChunks; ++i) inline_dir.chunks[i].store(nullptr, std::memory_order_relaxed);
 }
 
-attr_store::~attr_store() {
-  directory* d = dir_.load(std::memory_order_relaxed);
-  const char* block = static_cast<const char*>(block_);
-  for (std::uint32_t i = 0; i < d->nchunks; ++i) {
+void attr_store::cold::free_beyond() {
+  directory* d = dir.load(std::memory_order_relaxed);
+  const char* b = static_cast<const char*>(block);
+  for (std::uint32_t i = 1; i < d->nchunks; ++i) {
     slot* c = d->chunks[i].load(std::memory_order_relaxed);
     const char* a = reinterpret_cast<const char*>(c);
-    if (c != inline_chunk_ && !(block && a >= block && a < block + block_bytes_)) delete[] c;
+    if (!(b && a >= b && a < b + block_bytes)) delete[] c;
   }
-  std::free(block_);
-  if (d != &inline_dir_) std::free(d);
-  for (directory* r : retired_) std::free(r);
+  std::free(block);
+  if (d != &inline_dir) std::free(d);
+  for (directory* r : retired) std::free(r);
+}
+
+void attr_store::cold::release() {
+  if (beyond_inline) free_beyond();
+  std::vector<directory*>().swap(retired);
+  for (slot& s : rest) {
+    s.word.store(0, std::memory_order_relaxed);
+    s.tag.store(0, std::memory_order_relaxed);
+    s.seq = 0;
+  }
+  far = 0;
+  beyond_inline = false;
+  block = nullptr;
+  block_bytes = 0;
+  inline_dir.chunks[0].store(chunk0(), std::memory_order_relaxed);
+  for (std::uint32_t i = 1; i < kInlineChunks; ++i) inline_dir.chunks[i].store(nullptr, std::memory_order_relaxed);
+  dir.store(&inline_dir, std::memory_order_relaxed);
+}
+
+void attr_store::reset() {
+  cold_->release();
+  count_ = 0;
+  next_seq_ = 1;
+  version_.store(0, std::memory_order_relaxed);
+  freeing = false;
+  has_far_ = false;
+  std::memset(static_cast<void*>(near_), 0, sizeof near_);
+  inline_mask_ = 0;
+  unusual_ = 0;
 }
 
 attr_store::slot* attr_store::existing(std::uint32_t index) const {
@@ -45,23 +74,25 @@ attr_store::slot* attr_store::existing(std::uint32_t index) const {
 
 attr_store::slot* attr_store::slot_for_write(std::uint32_t index) {
   std::uint32_t i = index - kPredefinedIndices;
+  if (i < kChunk) return first_chunk(i);
   std::uint32_t need = i / kChunk + 1;
-  directory* d = dir_.load(std::memory_order_relaxed);
+  cold& k = *cold_;
+  directory* d = k.dir.load(std::memory_order_relaxed);
   if (d->nchunks < need) {
     // Every allocation comes before the first change, so that one that fails changes nothing (D61).
-    if (d != &inline_dir_) retired_.reserve(retired_.size() + 1);
+    if (d != &k.inline_dir) k.retired.reserve(k.retired.size() + 1);
     directory* nd = new_directory(std::max(need, d->nchunks * 2));
-    beyond_inline_ = true;
+    k.beyond_inline = true;
     for (std::uint32_t c = 0; c < d->nchunks; ++c)
       nd->chunks[c].store(d->chunks[c].load(std::memory_order_relaxed), std::memory_order_relaxed);
-    dir_.store(nd, std::memory_order_release);
-    if (d != &inline_dir_) retired_.push_back(d);  // a reader may still be looking at it
+    k.dir.store(nd, std::memory_order_release);
+    if (d != &k.inline_dir) k.retired.push_back(d);  // a reader may still be looking at it
     d = nd;
   }
   slot* c = d->chunks[i / kChunk].load(std::memory_order_relaxed);
   if (c == nullptr) {
     c = new slot[kChunk];
-    beyond_inline_ = true;
+    k.beyond_inline = true;
     d->chunks[i / kChunk].store(c, std::memory_order_release);
   }
   return &c[i % kChunk];
@@ -84,7 +115,7 @@ void attr_store::put(std::uint32_t index, attribute_value v, flags_t flags) {
   slot* s = slot_for_write(index);
   const std::uint32_t old_tag = s->tag.load(std::memory_order_relaxed);
   begin_write();
-  store(s, old_tag, v, flags, next_seq_++);
+  store(s, index - kPredefinedIndices, old_tag, v, flags, next_seq_++);
   end_write();
 }
 
@@ -98,7 +129,7 @@ attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value 
     if ((tag >> kFlagShift) & needs_callback) return put_result::needs_callback;
   }
   begin_write();
-  store(s, tag, v, flags, next_seq_++);
+  store(s, index - kPredefinedIndices, tag, v, flags, next_seq_++);
   end_write();
   return was_empty ? put_result::added : put_result::replaced;
 }
@@ -106,7 +137,7 @@ attr_store::put_result attr_store::try_put(std::uint32_t index, attribute_value 
 void attr_store::put_private(std::uint32_t index, attribute_value v, std::uint32_t seq,
                              flags_t flags, bool counted) {
   slot* s = slot_for_write(index);
-  store(s, s->tag.load(std::memory_order_relaxed), v, flags, seq);
+  store(s, index - kPredefinedIndices, s->tag.load(std::memory_order_relaxed), v, flags, seq);
   if (counted) mark(s);
   if (seq >= next_seq_) next_seq_ = seq + 1;
 }
@@ -129,14 +160,14 @@ bool attr_store::erase(std::uint32_t index) {
   s->word.store(0, std::memory_order_relaxed);
   end_write();
   --count_;
-  occupy(s, false);
+  occupy(index - kPredefinedIndices, false);
   return (tag & kCounted) != 0;
 }
 
 void attr_store::copy_plain_into_rest(attr_store& to) const {
   if (all_inline() && count_ > kWholeInlineChunk) {
     // (`to` is fresh: its empty slots are zero, as the ones copied here.)
-    std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
+    copy_first_chunk(to);
     to.inline_mask_ = inline_mask_;
     to.count_ = count_;
     to.unusual_ = 0;
@@ -147,7 +178,7 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
     copy_into(to, [](const entry&) { return pick::copy; });
     return;
   }
-  const directory* d = dir_.load(std::memory_order_relaxed);
+  const directory* d = cold_->dir.load(std::memory_order_relaxed);
   std::uint32_t last = 0;  // chunks beyond the inline one that hold something
   for (std::uint32_t c = 1; c < d->nchunks; ++c)
     if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) last = c;
@@ -159,7 +190,8 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
     const std::size_t bytes = std::size_t{n} * sizeof(slot) * kChunk;
     void* block = alloc::bytes(bytes);
     if (block == nullptr) throw std::bad_alloc();
-    directory* nd = &to.inline_dir_;
+    cold& tk = *to.cold_;
+    directory* nd = &tk.inline_dir;
     if (last >= kInlineChunks) {
       try {
         nd = new_directory(last + 1);
@@ -168,15 +200,15 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
         throw;
       }
     }
-    to.block_ = block;
-    to.block_bytes_ = bytes;
-    to.beyond_inline_ = true;
-    std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
-    if (nd != &to.inline_dir_) {
-      nd->chunks[0].store(to.inline_chunk_, std::memory_order_relaxed);
-      to.dir_.store(nd, std::memory_order_relaxed);
+    tk.block = block;
+    tk.block_bytes = bytes;
+    tk.beyond_inline = true;
+    copy_first_chunk(to);
+    if (nd != &tk.inline_dir) {
+      nd->chunks[0].store(tk.chunk0(), std::memory_order_relaxed);
+      tk.dir.store(nd, std::memory_order_relaxed);
     }
-    slot* next = static_cast<slot*>(to.block_);
+    slot* next = static_cast<slot*>(tk.block);
     for (std::uint32_t c = 1; c <= last; ++c) {
       const slot* src = d->chunks[c].load(std::memory_order_relaxed);
       if (src == nullptr) continue;
@@ -185,13 +217,19 @@ void attr_store::copy_plain_into_rest(attr_store& to) const {
       next += kChunk;
     }
   } else {
-    std::memcpy(static_cast<void*>(to.inline_chunk_), inline_chunk_, sizeof inline_chunk_);
+    copy_first_chunk(to);
   }
   to.count_ = count_;
   to.inline_mask_ = inline_mask_;
-  to.far_ = far_;
+  to.cold_->far = cold_->far;
+  to.has_far_ = has_far_;
   to.unusual_ = 0;
   if (next_seq_ > to.next_seq_) to.next_seq_ = next_seq_;
+}
+
+void attr_store::copy_first_chunk(attr_store& to) const {
+  std::memcpy(static_cast<void*>(to.near_), near_, sizeof near_);
+  std::memcpy(static_cast<void*>(to.cold_->rest), cold_->rest, sizeof cold_->rest);
 }
 
 void attr_store::copy_plain_over_rest(attr_store& to) const {
@@ -204,7 +242,8 @@ void attr_store::copy_plain_over_rest(attr_store& to) const {
 void attr_store::drop_plain_rest() {
   if (all_inline() && count_ > kWholeInlineChunk) {
     begin_write();
-    std::memset(static_cast<void*>(inline_chunk_), 0, sizeof inline_chunk_);
+    std::memset(static_cast<void*>(near_), 0, sizeof near_);
+    std::memset(static_cast<void*>(cold_->rest), 0, sizeof cold_->rest);
     end_write();
     inline_mask_ = 0;
     count_ = 0;
@@ -215,18 +254,21 @@ void attr_store::drop_plain_rest() {
     return;
   }
   begin_write();
-  const directory* d = dir_.load(std::memory_order_relaxed);
-  for (std::uint32_t c = 0; count_ != 0 && c < d->nchunks; ++c)
+  std::memset(static_cast<void*>(near_), 0, sizeof near_);
+  std::memset(static_cast<void*>(cold_->rest), 0, sizeof cold_->rest);
+  const directory* d = cold_->dir.load(std::memory_order_relaxed);
+  for (std::uint32_t c = 1; c < d->nchunks; ++c)
     if (slot* ch = d->chunks[c].load(std::memory_order_relaxed))
       std::memset(static_cast<void*>(ch), 0, sizeof(slot) * kChunk);
   end_write();
   count_ = 0;
   inline_mask_ = 0;
-  far_ = 0;
+  cold_->far = 0;
+  has_far_ = false;
 }
 
 void attr_store::reserve_like(const attr_store& from) {
-  const directory* d = from.dir_.load(std::memory_order_relaxed);
+  const directory* d = from.cold_->dir.load(std::memory_order_relaxed);
   for (std::uint32_t c = d->nchunks; c-- > 1;)  // the largest first: the directory grows once
     if (d->chunks[c].load(std::memory_order_relaxed) != nullptr) slot_for_write(c * kChunk + kPredefinedIndices);
 }

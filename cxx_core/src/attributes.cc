@@ -407,19 +407,19 @@ bool dup_in_progress::copy_plain_in_slot(const attr_object& from, attr_object& t
     throw;
   }
   to.building = attr_object::building_in_slot;
-  to.building_next = reinterpret_cast<attr_object*>(&ts);  // (for leave_slot: the place found once)
+  to.cold().building_next = reinterpret_cast<attr_object*>(&ts);  // (for leave_slot: the place found once)
   return true;
 }
 void dup_in_progress::leave_slot(attr_object& to) {
   // (After the runtime published `to`.)
-  reinterpret_cast<thread_slot*>(to.building_next)->obj.store(nullptr, std::memory_order_release);
-  to.building_next = nullptr;
+  reinterpret_cast<thread_slot*>(to.cold().building_next)->obj.store(nullptr, std::memory_order_release);
+  to.cold().building_next = nullptr;
   to.building = attr_object::building_none;
 }
 
 void dup_in_progress::enter(attr_object& to) {
   std::lock_guard lock(g_building_mu);
-  to.building_next = g_building;
+  to.cold().building_next = g_building;
   g_building = &to;
   to.building = attr_object::building_listed;
 }
@@ -428,7 +428,7 @@ bool dup_in_progress::enter_copying_plain(const attr_object& from, attr_object& 
   // (Checked under the list's lock: a census that has walked the list already marked its keyval
   // counted before it took the lock, so this sees it and the checked copy counts for itself.)
   const bool plain = !keyvals().counting() && from.attrs.all_plain();
-  to.building_next = g_building;
+  to.cold().building_next = g_building;
   g_building = &to;
   to.building = attr_object::building_listed;
   if (plain) from.attrs.copy_plain_into(to.attrs);  // (may throw std::bad_alloc: `to` stays empty)
@@ -437,9 +437,9 @@ bool dup_in_progress::enter_copying_plain(const attr_object& from, attr_object& 
 void dup_in_progress::leave(attr_object& to) {
   std::lock_guard lock(g_building_mu);
   attr_object** p = &g_building;
-  while (*p != &to) p = &(*p)->building_next;
-  *p = to.building_next;
-  to.building_next = nullptr;
+  while (*p != &to) p = &(*p)->cold().building_next;
+  *p = to.cold().building_next;
+  to.cold().building_next = nullptr;
   to.building = attr_object::building_none;
 }
 
@@ -456,7 +456,7 @@ void census_in_construction(object_kind kind, std::uint32_t index) {
   asymmetric::heavy();
   {
     std::lock_guard lock(g_building_mu);
-    for (attr_object* o = g_building; o != nullptr; o = o->building_next)
+    for (attr_object* o = g_building; o != nullptr; o = o->cold().building_next)
       if (o->kind == kind) census_one(*o, index);
   }
   // A plain dup in a thread's slot publishes its object before it leaves the slot: once the slots
@@ -613,14 +613,13 @@ constinit predefined_values g_environment;
 namespace api::detail {
 bool read_predefined(const attr_object& obj, std::uint32_t index, attr_read* out) {
   // In the Sessions Model MPI_TAG_UB is a communicator's only predefined attribute (R8.2, D124).
-  if (obj.kind == object_kind::comm && static_cast<const comm_object&>(obj).sessions_model &&
-      index != keyval_registry::index_of(MPI_TAG_UB)) {
+  // A window's own values (MPI_WIN_BASE, ...) are its cold part's to name: none over a host.
+  const predefined_values* table = obj.kind == object_kind::win ? obj.cold().predefined : &g_environment;
+  if ((obj.sessions_model && index != keyval_registry::index_of(MPI_TAG_UB)) || table == nullptr) {
     out->found = false;
     return false;
   }
-  const predefined_values& table =
-      obj.kind == object_kind::win ? static_cast<const win_object&>(obj).predefined_attrs : g_environment;
-  const predefined_slot& s = table.slot[index];
+  const predefined_slot& s = table->slot[index];
   out->found = s.present;
   if (s.present) {
     out->value = attribute_value(s.word, s.how);

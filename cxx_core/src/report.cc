@@ -500,7 +500,7 @@ void finish(const object_visitor& for_each_object) {
     o.attrs.for_each([&](const attr_store::entry& e) {
       if (e.index < keyval_registry::kFirstUserIndex) return;
       attrs.push_back({o.kind, o.app_handle(), keyvals().at(e.index)->handle, e.index, e.value.word(),
-                       o.predefined, o.name});
+                       o.predefined, o.cold().name});
     });
   });
   std::lock_guard lock(g_mu);

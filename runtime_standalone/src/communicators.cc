@@ -10,7 +10,7 @@ namespace {
 // A new communicator inherits its parent's error handler (MPI-4.1 §10.3).
 status publish_comm(unpublished<comm_object>& c, const comm_object& parent, handle_t& out) {
   comm_object* o = c.obj;
-  o->errhandler.store(parent.errhandler.load(std::memory_order_acquire), std::memory_order_relaxed);
+  o->cold().errhandler.store(parent.cold().errhandler.load(std::memory_order_acquire), std::memory_order_relaxed);
   if (rt().comms.insert(o) == 0) return fail(MPI_ERR_INTERN, "too many communicators");
   report::object_made(object_kind::comm, o->handle);  // (MPIATTR_REPORT names where, D60)
   c.release();

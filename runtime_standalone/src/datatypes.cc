@@ -32,16 +32,17 @@ constinit type_pool g_type_pool{};
 // Back to what `new type_object` makes; the attribute store is empty already (reusable). A new
 // member of type_object (object.h) must be reset here: the assertion below counts the bytes.
 void reset(type_object& t) noexcept {
-  static_assert(sizeof(void*) != 8 || sizeof(type_object) == 816,
+  static_assert(sizeof(void*) != 8 || sizeof(type_object) == 824,
                 "type_object changed: reset() must reset every member (then update the size)");
   t.handle = 0;
   t.native = 0;
   t.predefined = false;
   t.attrs.freeing = false;  // (delete_all set it)
-  t.errhandler.store(nullptr, std::memory_order_relaxed);
-  t.name.clear();
-  t.building_next = nullptr;
+  t.cold().errhandler.store(nullptr, std::memory_order_relaxed);
+  t.cold().name.clear();
+  t.cold().building_next = nullptr;
   t.building = attr_object::building_none;
+  t.sessions_model = false;
   t.size = t.lb = t.extent = 0;
   t.committed = false;
   t.map.reset();

@@ -178,7 +178,7 @@ void make_types(predefined_types& made) {
     t->size = d.size;
     t->extent = d.extent;
     t->committed = true;
-    t->name = d.name;
+    t->cold().name = d.name;
     t->basic = d.value;
     if (d.second_at > 0) {  // MPI_SHORT_INT: the short, a gap, then the int, which ends the extent
       const aint second = d.extent - d.second_at;
@@ -196,7 +196,7 @@ void make_types(predefined_types& made) {
   for (const auto& m : gen::bound_markers) {
     t->predefined = true;
     t->committed = true;
-    t->name = m.name;
+    t->cold().name = m.name;
     t->marks = m.upper ? type_object::ub_marked | type_object::lb_absent
                        : type_object::lb_marked | type_object::ub_absent;
     ++t;
@@ -357,10 +357,10 @@ status init_thread(int*, char***, int required, int& provided) {
   world->predefined = self->predefined = true;
   world->context = 1;
   self->context = 2;
-  world->name = "MPI_COMM_WORLD";
-  self->name = "MPI_COMM_SELF";
-  world->errhandler.store(fatal);
-  self->errhandler.store(fatal);
+  world->cold().name = "MPI_COMM_WORLD";
+  self->cold().name = "MPI_COMM_SELF";
+  world->cold().errhandler.store(fatal);
+  self->cold().errhandler.store(fatal);
   r.comms.install_predefined(h::comm_world, world);
   r.comms.install_predefined(h::comm_self, self);
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE

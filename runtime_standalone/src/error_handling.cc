@@ -65,12 +65,12 @@ int raise_error(const attr_object* target, status st, const char* routine) {
   object_kind kind = object_kind::comm;
   handle_t obj = h::comm_self;
   if (target != nullptr && target->kind != object_kind::type) {
-    eh = target->errhandler.load(std::memory_order_acquire);
+    eh = target->cold().errhandler.load(std::memory_order_acquire);
     kind = target->kind;
     obj = target->handle;
   } else if (r.usable()) {
     // Errors not tied to a communicator or window go to MPI_COMM_SELF (MPI-4.1 §10.3).
-    if (comm_object* self = r.comms.lookup(h::comm_self)) eh = self->errhandler.load();
+    if (comm_object* self = r.comms.lookup(h::comm_self)) eh = self->cold().errhandler.load();
   }
   // Before init and after finalize: the initial error handler, MPI_ERRORS_ARE_FATAL (R10.4).
   if (eh == nullptr) eh = builtin_eh(h::errors_are_fatal);
@@ -111,7 +111,7 @@ int raise_session_error(handle_t session, status st, const char* routine, errhan
 }
 
 static void raise_on(attr_object& o, int code) {
-  invoke_handler(o.errhandler.load(std::memory_order_acquire), o.kind, o.handle, code,
+  invoke_handler(o.cold().errhandler.load(std::memory_order_acquire), o.kind, o.handle, code,
                  o.kind == object_kind::comm ? "MPI_Comm_call_errhandler" : "MPI_Win_call_errhandler");
 }
 
@@ -146,7 +146,7 @@ static const char* made_for(const errhandler_object& e) {
 static status set_eh(attr_object& o, errhandler_object& e) {
   if (e.what == errhandler_object::builtin::none && (e.for_file || e.for_session || e.for_kind != o.kind))
     return fail(MPI_ERR_ARG, "the error handler was created for %ss, not %ss", made_for(e), kind_name(o.kind));
-  o.errhandler.store(&e, std::memory_order_release);
+  o.cold().errhandler.store(&e, std::memory_order_release);
   return status::ok();
 }
 
@@ -166,12 +166,12 @@ static handle_t new_reference(errhandler_object* e) {
 }
 
 status comm_get_errhandler(comm_object& comm, handle_t& eh) {
-  eh = new_reference(comm.errhandler.load());
+  eh = new_reference(comm.cold().errhandler.load());
   return status::ok();
 }
 
 status win_get_errhandler(win_object& win, handle_t& eh) {
-  eh = new_reference(win.errhandler.load());
+  eh = new_reference(win.cold().errhandler.load());
   return status::ok();
 }
 

@@ -71,7 +71,7 @@ std::string describe(attr_object& o) {
   std::string name;
   {
     std::lock_guard lock(o.attrs.mutex());
-    name = o.name;
+    name = o.cold().name;
   }
   char text[MPI_MAX_OBJECT_NAME + 64];
   if (o.predefined && !name.empty())

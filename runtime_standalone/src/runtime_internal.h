@@ -245,7 +245,7 @@ void unpack_elements(const char* in, void* out, aint count, const T& t) {
 template <typename T>
 status set_object_name(T& object, const char* name) {
   std::lock_guard lock(object.attrs.mutex());
-  object.name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+  object.cold().name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
   return status::ok();
 }
 
@@ -260,8 +260,8 @@ status get_object_name(T* object, const char* null_name, char* name, int& result
     return status::ok();
   }
   std::lock_guard lock(object->attrs.mutex());
-  std::memcpy(name, object->name.c_str(), object->name.size() + 1);
-  resultlen = static_cast<int>(object->name.size());
+  std::memcpy(name, object->cold().name.c_str(), object->cold().name.size() + 1);
+  resultlen = static_cast<int>(object->cold().name.size());
   return status::ok();
 }
 

@@ -240,7 +240,7 @@ status comm_create_from_group(group_object& group, const char* stringtag, handle
     rt().life->comm_release(*o);
     return from_exception("the communicator's hints");
   }
-  o->errhandler.store(&errhandler, std::memory_order_relaxed);
+  o->cold().errhandler.store(&errhandler, std::memory_order_relaxed);
   if (rt().comms.insert(o) == 0) {
     rt().life->comm_release(*o);
     return fail(MPI_ERR_INTERN, "too many communicators");

@@ -28,7 +28,7 @@ status make_window(void* base, aint size, int disp_unit, int flavor, bool owns, 
   set_int(p, MPI_WIN_DISP_UNIT, disp_unit);
   set_int(p, MPI_WIN_CREATE_FLAVOR, flavor);
   set_int(p, MPI_WIN_MODEL, w.obj->model);
-  w.obj->errhandler.store(builtin_eh(h::errors_are_fatal));
+  w.obj->cold().errhandler.store(builtin_eh(h::errors_are_fatal));
   auto hints = pairs_of(info);  // a window keeps its hints (D29, D46); (out of memory here: nothing made yet, D65)
   if (rt().wins.insert(w.obj) == 0) return fail(MPI_ERR_INTERN, "too many windows");
   try {  // its RMA state, under the handle it now has

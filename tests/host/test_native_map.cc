@@ -24,8 +24,12 @@ namespace {
 
 struct record {
   std::uintptr_t native;  // the host handle, as attr_object::native
-  bool may_sleep = false;  // as the host runtime's records' (runtime_host/record.h)
-  std::uint8_t busy = 0;
+  bool sleep_flag = false;  // as the host runtime's records' (runtime_host/record.h)
+  std::uint8_t busy_flag = 0;
+  bool& may_sleep() { return sleep_flag; }
+  const bool& may_sleep() const { return sleep_flag; }
+  std::uint8_t& busy() { return busy_flag; }
+  const std::uint8_t& busy() const { return busy_flag; }
   int census_saw = -1;  // (the census test: the last round whose census visited the record)
 };
 
@@ -260,7 +264,7 @@ TEST_P(level, D32_at_most_kMaxDormant_records_sleep) {
   EXPECT_EQ(map.sleepers(), kMax);
   EXPECT_FALSE(map.retire(recs[kMax].native, &recs[kMax]));
   EXPECT_EQ(map.erase(handle_of(0)), &recs[0]);
-  EXPECT_FALSE(recs[0].may_sleep);
+  EXPECT_FALSE(recs[0].may_sleep());
   EXPECT_EQ(map.sleepers(), kMax - 1);
   recs[kMax].native = handle_of(kMax);
   map.insert(recs[kMax].native, &recs[kMax]);
@@ -709,7 +713,7 @@ TEST(record_table, D32_lock_free_revive_and_retire_change_nothing_unless_they_ac
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(map.find(handle_of(1)), &a);
   ASSERT_TRUE(map.retire(handle_of(1), &a));  // (the first sleep, under the lock, takes one)
-  EXPECT_TRUE(a.may_sleep);
+  EXPECT_TRUE(a.may_sleep());
   EXPECT_FALSE(map.revive_lock_free(handle_of(2), yes));  // awake: nothing to wake
   EXPECT_FALSE(map.revive_lock_free(handle_of(3), yes));  // no record at all
   EXPECT_EQ(calls, 0);
@@ -736,7 +740,7 @@ TEST(record_table, D32_lock_free_revive_and_retire_change_nothing_unless_they_ac
   for (record& r : more) (void)map.find_shared(r.native);  // (the shared cache names them)
   EXPECT_TRUE(map.revive_lock_free(handle_of(1), yes));
   EXPECT_EQ(map.find(handle_of(1)), &a);
-  EXPECT_EQ(a.busy, 0);
+  EXPECT_EQ(a.busy(), 0);
 }
 
 // The census of lazy counting (host_runtime.cc) against lock-free dups and frees, at
@@ -791,7 +795,7 @@ TEST(record_table, R11_1_D20_census_sees_every_record_a_lock_free_dup_woke) {
     stop.store(true);
     for (std::thread& t : workers) t.join();
     for (const record& r : recs) {
-      ASSERT_EQ(r.busy, 0);
+      ASSERT_EQ(r.busy(), 0);
       if (r.native == handle_of(&r - recs.data()) && r.census_saw != round) ++missed;
     }
   }
@@ -902,6 +906,40 @@ TEST(record_layout, D95_a_get_or_set_touches_one_line_of_the_record) {
   expect_hot_line<mpiattr::host::comm_record>("comm_record");
   expect_hot_line<mpiattr::host::type_record>("type_record");
   expect_hot_line<mpiattr::host::win_record>("win_record");
+}
+
+// D125: a record is its object's hot part, 128 bytes (what a get or set reads: two lines, the
+// store's fields and first slots), and its cold part lies outside it; attributes under keyvals
+// past the hot part's slots live in the cold part and are read and written through it.
+template <typename Record>
+void expect_hot_part_alone(const char* what) {
+  EXPECT_EQ(sizeof(Record), 128u) << what;
+  Record r;
+  const char* hot = reinterpret_cast<const char*>(&r);
+  const char* cold = reinterpret_cast<const char*>(&r.cold());
+  EXPECT_TRUE(cold + sizeof(mpiattr::attr_object_cold) <= hot || cold >= hot + sizeof(Record)) << what;
+  std::lock_guard lock(r.attrs.mutex());
+  const std::uint32_t first = mpiattr::kPredefinedIndices;
+  for (std::uint32_t i : {0u, 3u, 4u, 31u, 32u, 100u})
+    r.attrs.put(first + i, mpiattr::attribute_value::from_c(reinterpret_cast<void*>(std::uintptr_t{1000 + i})), 0);
+  for (std::uint32_t i : {0u, 3u, 4u, 31u, 32u, 100u}) {
+    mpiattr::attr_read got;
+    ASSERT_TRUE(r.attrs.read(first + i, &got)) << what << ", slot " << i;
+    EXPECT_EQ(got.as_c(), reinterpret_cast<void*>(std::uintptr_t{1000 + i})) << what << ", slot " << i;
+    const char* home = reinterpret_cast<const char*>(got.home);
+    EXPECT_EQ(home >= hot && home < hot + sizeof(Record), i < mpiattr::attr_store::kNear) << what << ", slot " << i;
+  }
+  mpiattr::attr_read none;
+  EXPECT_FALSE(r.attrs.read(first + 5, &none)) << what;
+  EXPECT_EQ(r.attrs.size(), 6u) << what;
+  EXPECT_FALSE(r.attrs.all_inline()) << what;
+  for (std::uint32_t i : {100u, 32u}) EXPECT_FALSE(r.attrs.erase(first + i)) << what;  // (none counted)
+  EXPECT_TRUE(r.attrs.all_inline()) << what;
+}
+TEST(record_layout, D125_a_record_is_its_objects_hot_part) {
+  expect_hot_part_alone<mpiattr::host::comm_record>("comm_record");
+  expect_hot_part_alone<mpiattr::host::type_record>("type_record");
+  expect_hot_part_alone<mpiattr::host::win_record>("win_record");
 }
 
 }  // namespace

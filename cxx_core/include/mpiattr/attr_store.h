@@ -1,9 +1,13 @@
 // mpiattr/attr_store.h: the attributes cached on one communicator, window or datatype.
 //
 // Slots are indexed by the keyval's index (keyval.h), 16 bytes each, in chunks of 32 that never
-// move. The first chunk, and a directory for the first four, are part of the store itself, so an
-// object with attributes under its program's first 32 keyvals allocates nothing (a dup of such
-// an object costs no malloc). Beyond that, chunks are allocated as needed and the directory grows
+// move. The first chunk, and a directory for the first four, come with the store, so an object
+// with attributes under its program's first 32 keyvals allocates nothing (a dup of such an object
+// costs no malloc). The store is in two parts (docs/decisions.md D125): the hot part, in the
+// object, holds what a get or a set reads and writes (the counters, the lock, the first chunk's
+// first kNear slots) in 96 bytes, so that an object's hot part is 128; the cold part (the first
+// chunk's other slots, the directory, ...) is the store's owner's to place, apart from the hot
+// part or after it, and the hot part reaches it through one pointer. Beyond that, chunks are allocated as needed and the directory grows
 // by replacement; old directories are kept until the store dies, so a reader never touches freed
 // memory. A get therefore costs a few dependent loads whatever the number of attributes,
 // allocates nothing and performs no read-modify-write: readers use the store's sequence counter
@@ -39,13 +43,21 @@ struct attr_read {
 class attr_store {
  public:
   static constexpr std::uint32_t kChunk = 32;
+  // The first chunk's slots kept in the hot part; the other kChunk - kNear are the cold part's.
+  static constexpr std::uint32_t kNear = 4;
   static constexpr std::uint32_t kInlineChunks = 4;
   // A cache line (D95: host mode's records are aligned to one).
   static constexpr std::size_t kLine = 64;
 
-  attr_store();
+  struct cold;  // the cold part (below), which the store's owner constructs before the store
+  // The store's cold part is `c`, which must outlive it; the store's destructor does not touch
+  // it (the owner destroys it: an object's cold part may be a member destroyed first).
+  explicit attr_store(cold& c) : cold_(&c) {}
   attr_store(const attr_store&) = delete;
-  ~attr_store();
+  cold& cold_part() const { return *cold_; }
+  // Back to a fresh store, as its constructor and a fresh cold part make it (requires that no
+  // other thread can reach it).
+  void reset();
 
   // Lock-free read of the attribute under keyval index `index` (>= kPredefinedIndices).
   MPIATTR_HOT bool read(std::uint32_t index, attr_read* out) const {
@@ -73,13 +85,13 @@ class attr_store {
 
   // The same read without the sequence counter, for the fast path (mpiattr/fast.h) below
   // MPI_THREAD_MULTIPLE, where no writer can run during a get. An attribute under one of the
-  // program's first 32 keyvals lives in the store itself.
-  // The inline chunk is tested on the index itself (index >= kPredefinedIndices, a user
+  // program's first kNear keyvals lives in the store's hot part.
+  // The hot part's slots are tested on the index itself (index >= kPredefinedIndices, a user
   // keyval's), so that the offset folds into the slot's address (D71).
   MPIATTR_HOT bool read_unsynchronised(std::size_t index, attr_read* out) const {
     const slot* s;
-    if (index < kPredefinedIndices + kChunk) [[likely]]  // (else GCC may lay the chunks out first)
-      s = &inline_chunk_[index - kPredefinedIndices];
+    if (index < kPredefinedIndices + kNear) [[likely]]  // (else GCC may lay the chunks out first)
+      s = &near_[index - kPredefinedIndices];
     else
       s = slot_at(static_cast<std::uint32_t>(index - kPredefinedIndices), std::memory_order_relaxed);
     std::uint32_t tag = s ? s->tag.load(std::memory_order_relaxed) : 0;
@@ -101,8 +113,8 @@ class attr_store {
   // is decided after it, as read_unsynchronised decides.
   MPIATTR_HOT bool read_c_unsynchronised(std::size_t index, void** value) const {
     const slot* s;
-    if (index < kPredefinedIndices + kChunk) [[likely]] {
-      s = &inline_chunk_[index - kPredefinedIndices];
+    if (index < kPredefinedIndices + kNear) [[likely]] {
+      s = &near_[index - kPredefinedIndices];
     } else {
       s = far_slot_unsynchronised(index);
       if (s == nullptr) return false;
@@ -122,8 +134,8 @@ class attr_store {
   // attribute is there, and if so its word in *word; the hit is one test of the origin's bits.
   MPIATTR_HOT bool read_word_unsynchronised(std::size_t index, aint* word) const {
     const slot* s;
-    if (index < kPredefinedIndices + kChunk) [[likely]] {
-      s = &inline_chunk_[index - kPredefinedIndices];
+    if (index < kPredefinedIndices + kNear) [[likely]] {
+      s = &near_[index - kPredefinedIndices];
     } else {
       s = far_slot_unsynchronised(index);
       if (s == nullptr) return false;
@@ -152,14 +164,15 @@ class attr_store {
         if constexpr (Locked) mu.unlock();
       }
     } lock{mu_};
-    slot* s = const_cast<slot*>(slot_at(index - kPredefinedIndices, std::memory_order_relaxed));
+    const std::uint32_t i = index - kPredefinedIndices;
+    slot* s = const_cast<slot*>(slot_at(i, std::memory_order_relaxed));
     if (s == nullptr || freeing) return fast_put::not_done;
     const std::uint32_t tag = s->tag.load(std::memory_order_relaxed);
     const bool empty = !(tag & kOriginMask);
     if (!empty && (tag & (kDeleting | std::uint32_t{attr_flags::delete_user} << kFlagShift)))
       return fast_put::not_done;
     if constexpr (Locked) begin_write();
-    store(s, tag, v, flags, next_seq_++);
+    store(s, i, tag, v, flags, next_seq_++);
     if constexpr (Locked) end_write();
     if (!empty) return fast_put::replaced;
     if (added()) mark(s);
@@ -211,30 +224,28 @@ class attr_store {
   template <typename Pick>
   void copy_into(attr_store& to, Pick&& pick) const {
     std::uint32_t left = count_;
-    const directory* d = dir_.load(std::memory_order_relaxed);
+    const directory* d = cold_->dir.load(std::memory_order_relaxed);
     for (std::uint32_t c = 0; left != 0 && c < d->nchunks; ++c) {
-      const slot* ch = d->chunks[c].load(std::memory_order_relaxed);
-      if (ch == nullptr) continue;
+      const slot* ch = c == 0 ? nullptr : d->chunks[c].load(std::memory_order_relaxed);
+      if (c != 0 && ch == nullptr) continue;
       slot* dst = nullptr;
       for (std::uint32_t i = 0; left != 0 && i < kChunk; ++i) {
-        std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
+        const slot& from = c == 0 ? *first_chunk(i) : ch[i];
+        std::uint32_t tag = from.tag.load(std::memory_order_relaxed);
         if (!(tag & kOriginMask)) continue;
         --left;
-        aint word = ch[i].word.load(std::memory_order_relaxed);
-        const attr_store::pick p = pick(entry_of(c * kChunk + i + kPredefinedIndices, ch[i]));
+        aint word = from.word.load(std::memory_order_relaxed);
+        const attr_store::pick p = pick(entry_of(c * kChunk + i + kPredefinedIndices, from));
         if (p == attr_store::pick::skip) continue;
-        if (dst == nullptr)
-          dst = c == 0 ? to.inline_chunk_ : to.slot_for_write(c * kChunk + kPredefinedIndices);
+        if (c != 0 && dst == nullptr) dst = to.slot_for_write(c * kChunk + kPredefinedIndices);
+        slot& into = c == 0 ? *to.first_chunk(i) : dst[i];
         const std::uint32_t copied =
             (tag & ~(kDeleting | kCounted)) | (p == attr_store::pick::copy_counted ? kCounted : 0u);
-        dst[i].word.store(word, std::memory_order_relaxed);
-        dst[i].tag.store(copied, std::memory_order_relaxed);
-        dst[i].seq = ch[i].seq;
+        into.word.store(word, std::memory_order_relaxed);
+        into.tag.store(copied, std::memory_order_relaxed);
+        into.seq = from.seq;
         ++to.count_;
-        if (c == 0)
-          to.inline_mask_ |= 1u << i;
-        else
-          ++to.far_;
+        to.occupy(c * kChunk + i, true);
         to.account(0, copied);
       }
     }
@@ -262,7 +273,8 @@ class attr_store {
     end_write();
     count_ = 0;
     inline_mask_ = 0;
-    far_ = 0;
+    cold_->far = 0;
+    has_far_ = false;
     unusual_ = 0;
   }
   // Whether every attribute is copied by MPI_XXX_DUP_FN, has no delete callback and holds no
@@ -277,7 +289,7 @@ class attr_store {
     // (A 64-bit mask and index, so that the slot's offset needs no sign extension: D90.)
     for (std::uint64_t m = inline_mask_; m != 0; m &= m - 1) {
       const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(m));
-      std::memcpy(static_cast<void*>(&to.inline_chunk_[i]), static_cast<const void*>(&inline_chunk_[i]), sizeof(slot));
+      std::memcpy(static_cast<void*>(to.first_chunk(i)), static_cast<const void*>(first_chunk(i)), sizeof(slot));
     }
     to.inline_mask_ = inline_mask_;
     to.count_ = count_;
@@ -307,7 +319,7 @@ class attr_store {
     if constexpr (Fenced) begin_write();
     for (std::uint64_t m = inline_mask_; m != 0; m &= m - 1) {
       const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(m));
-      std::memset(static_cast<void*>(&inline_chunk_[i]), 0, sizeof(slot));
+      std::memset(static_cast<void*>(first_chunk(i)), 0, sizeof(slot));
     }
     if constexpr (Fenced) end_write();
     inline_mask_ = 0;
@@ -327,12 +339,12 @@ class attr_store {
   // with the other fields of the store's first line, below.)
   // Whether the store is empty and has never had storage beyond its inline chunk, so that it can
   // serve a new object as a fresh one would (copy_plain_into expects a fresh destination).
-  bool reusable() const { return count_ == 0 && !beyond_inline_; }
+  bool reusable() const { return count_ == 0 && !cold_->beyond_inline; }
   // Whether the store has never had storage beyond its inline chunk (reusable() once emptied).
-  bool inline_only() const { return !beyond_inline_; }
+  bool inline_only() const { return !cold_->beyond_inline; }
   // Whether every attribute is in the inline chunk, whose occupied slots inline_mask_ lists (then
   // copy_plain_into allocates nothing).
-  bool all_inline() const { return far_ == 0; }
+  bool all_inline() const { return !has_far_; }
 
  private:
   static constexpr std::uint32_t kFewSlots = 8;  // up to this many, dup and free go slot by slot
@@ -341,6 +353,7 @@ class attr_store {
   // instructions per slot visited).
   static constexpr std::uint32_t kWholeInlineChunk = 6;
   void copy_plain_into_rest(attr_store& to) const;  // (copy_plain_into's other cases)
+  void copy_first_chunk(attr_store& to) const;       // (its whole first chunk, hot and cold slots)
   void copy_plain_over_rest(attr_store& to) const;   // (copy_plain_over's)
   void drop_plain_rest();
   static constexpr std::uint32_t kOriginMask = 3u;
@@ -378,36 +391,42 @@ class attr_store {
   template <typename F>
   void visit(F&& f) const {
     std::uint32_t left = count_;
-    const directory* d = dir_.load(std::memory_order_relaxed);
+    const directory* d = cold_->dir.load(std::memory_order_relaxed);
     for (std::uint32_t c = 0; left != 0 && c < d->nchunks; ++c) {
-      slot* ch = d->chunks[c].load(std::memory_order_relaxed);
-      if (ch == nullptr) continue;
+      slot* ch = c == 0 ? nullptr : d->chunks[c].load(std::memory_order_relaxed);
+      if (c != 0 && ch == nullptr) continue;
       for (std::uint32_t i = 0; left != 0 && i < kChunk; ++i) {
-        std::uint32_t tag = ch[i].tag.load(std::memory_order_relaxed);
+        slot& s = c == 0 ? *first_chunk(i) : ch[i];
+        std::uint32_t tag = s.tag.load(std::memory_order_relaxed);
         if (!(tag & kOriginMask)) continue;
         --left;
-        f(entry_of(c * kChunk + i + kPredefinedIndices, ch[i]), ch[i]);
+        f(entry_of(c * kChunk + i + kPredefinedIndices, s), s);
       }
     }
+  }
+  // Slot i (< kChunk) of the first chunk: in the hot part, or the cold part's.
+  slot* first_chunk(std::uint32_t i) const {
+    return i < kNear ? const_cast<slot*>(&near_[i]) : &cold_->rest[i - kNear];
   }
   // The slot for slot index i (keyval index - kPredefinedIndices) if its chunk exists (chunk 0 is
   // the store's own). A reader that may overlap a writer (inside read()'s sequence check) passes
   // memory_order_acquire: a chunk beyond the inline one is reached through the directory a writer
   // may replace. The fast paths below MPI_THREAD_MULTIPLE, and writers, pass relaxed.
   MPIATTR_HOT const slot* slot_at(std::uint32_t i, std::memory_order order) const {
-    if (i < kChunk) [[likely]] return &inline_chunk_[i];
-    const directory* d = dir_.load(order);
+    if (i < kNear) [[likely]] return &near_[i];
+    const directory* d = cold_->dir.load(order);  // (chunks[0]: the cold part's slots, as chunk 0)
     if (i / kChunk >= d->nchunks) return nullptr;
     const slot* c = d->chunks[i / kChunk].load(order);
     return c ? c + i % kChunk : nullptr;
   }
-  // slot_at for the unsynchronised reads of a keyval index beyond the inline chunk (index >=
-  // kPredefinedIndices + kChunk), without slot_at's second test of the inline chunk: the bound
-  // test takes the chunk count from memory, and the directory's offset is the chunk load's
-  // displacement (through a plain pointer: indexing the member array, GCC added 1 to the index).
+  // slot_at for the unsynchronised reads of a keyval index beyond the hot part's slots (index >=
+  // kPredefinedIndices + kNear: the cold part's slots are the directory's chunk 0, D125), without
+  // slot_at's test of the hot part: the bound test takes the chunk count from memory, and the
+  // directory's offset is the chunk load's displacement (through a plain pointer: indexing the
+  // member array, GCC added 1 to the index).
   MPIATTR_HOT const slot* far_slot_unsynchronised(std::size_t index) const {
     const std::uint32_t i = static_cast<std::uint32_t>(index - kPredefinedIndices);
-    const directory* d = dir_.load(std::memory_order_relaxed);
+    const directory* d = cold_->dir.load(std::memory_order_relaxed);
     if (i / kChunk >= d->nchunks) return nullptr;
     const std::atomic<slot*>* chunks = d->chunks;
     const slot* c = chunks[i / kChunk].load(std::memory_order_relaxed);
@@ -426,18 +445,21 @@ class attr_store {
     version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
 
-  // Keeps inline_mask_ and far_ in step when slot s becomes occupied (on) or empty. (MPIATTR_HOT as
-  // account() below: left to GCC it stopped being inlined into the set paths once the generated
-  // bindings grew, D107's file routines: 14 instructions a set + delete at MPI_THREAD_MULTIPLE.)
-  MPIATTR_HOT void occupy(const slot* s, bool on) {
-    const std::uintptr_t off = (reinterpret_cast<std::uintptr_t>(s) -
-                                reinterpret_cast<std::uintptr_t>(inline_chunk_)) / sizeof(slot);
-    if (off >= kChunk)
-      far_ += on ? 1u : ~0u;
+  // Keeps inline_mask_ and the far count in step when slot index i becomes occupied (on) or empty.
+  // (MPIATTR_HOT as account() below: left to GCC it stopped being inlined into the set paths once
+  // the generated bindings grew, D107's file routines: 14 instructions a set + delete at
+  // MPI_THREAD_MULTIPLE.)
+  MPIATTR_HOT void occupy(std::uint32_t i, bool on) {
+    if (i >= kChunk) [[unlikely]]
+      occupy_far(on);
     else if (on)
-      inline_mask_ |= 1u << off;
+      inline_mask_ |= 1u << i;
     else
-      inline_mask_ &= ~(1u << off);
+      inline_mask_ &= ~(1u << i);
+  }
+  void occupy_far(bool on) {
+    cold_->far += on ? 1u : ~0u;
+    has_far_ = cold_->far != 0;
   }
   // Keeps unusual_ (occupied slots that are not plain, all_plain()) in step with a tag change.
   // (MPIATTR_HOT: on every store; left to GCC, they stopped being inlined into the set paths of
@@ -449,10 +471,10 @@ class attr_store {
   MPIATTR_HOT void account(std::uint32_t old_tag, std::uint32_t new_tag) {
     unusual_ += static_cast<std::uint32_t>(unusual(new_tag)) - static_cast<std::uint32_t>(unusual(old_tag));
   }
-  // Writes a value into slot s, whose tag was old_tag, keeping count_, inline_mask_ and unusual_
-  // in step; a replaced value's reference on its keyval (kCounted) passes to the new one. Every
-  // store of a value goes through here; readers are fenced (or not) by the caller.
-  MPIATTR_HOT void store(slot* s, std::uint32_t old_tag, attribute_value v, std::uint8_t flags,
+  // Writes a value into slot s (slot index i), whose tag was old_tag, keeping count_, inline_mask_
+  // and unusual_ in step; a replaced value's reference on its keyval (kCounted) passes to the new
+  // one. Every store of a value goes through here; readers are fenced (or not) by the caller.
+  MPIATTR_HOT void store(slot* s, std::uint32_t i, std::uint32_t old_tag, attribute_value v, std::uint8_t flags,
                          std::uint32_t seq) {
     const std::uint32_t tag = static_cast<std::uint32_t>(v.how_written()) |
                               std::uint32_t{flags} << kFlagShift |
@@ -467,16 +489,16 @@ class attr_store {
       return;
     }
     ++count_;
-    occupy(s, true);
+    occupy(i, true);
     account(old_tag, tag);
   }
 
   // The store's first 16 bytes (docs/decisions.md D95): what a get or a set reads and writes, at any
   // thread level, besides its slot: the fields a set writes (next_seq_, and count_ for a new
   // attribute), the sequence counter and the lock (MPI_THREAD_MULTIPLE), freeing (which a set
-  // reads); then the inline chunk. In an object whose store begins 32 bytes past a line (host
+  // reads); then the first kNear slots. In an object whose store begins 32 bytes past a line (host
   // mode's records, which are aligned to one: record.h), a get or set of an attribute under the
-  // program's first keyval touches one line of the object, under its next two, two. (The class's
+  // program's first keyval touches one line of the object, under its next four, two. (The class's
   // members are laid out in declaration order, whatever their access.)
   std::uint32_t count_ = 0;
   std::uint32_t next_seq_ = 1;
@@ -487,28 +509,49 @@ class attr_store {
   bool freeing = false;  // the object is being freed: no new attributes (docs/decisions.md D9)
 
  private:
-  slot inline_chunk_[kChunk];
-  // The rest: what a dup, a free, an attribute beyond the inline chunk or a new attribute reads.
-  std::uint32_t inline_mask_ = 0;  // bit i: inline_chunk_[i] holds a value
-  std::uint32_t far_ = 0;          // attributes outside the inline chunk
+  bool has_far_ = false;  // cold_->far != 0: an attribute lies beyond the first chunk
+  slot near_[kNear];
+  // The rest of the hot part: what a dup, a free or a new attribute reads besides the above.
+  cold* cold_;
+  std::uint32_t inline_mask_ = 0;  // bit i: the first chunk's slot i holds a value
   std::uint32_t unusual_ = 0;
-  bool beyond_inline_ = false;  // a chunk or directory beyond the store's own was ever allocated
-  std::atomic<directory*> dir_;
-  void* block_ = nullptr;  // chunks a wholesale copy allocated together (copy_plain_into)
-  std::size_t block_bytes_ = 0;
-  std::vector<directory*> retired_;
-  directory inline_dir_;
 
  public:
-  // Whether the fields above and the inline chunk's first slot lie in one cache line of this store
-  // (tests: record_layout).
+  // The cold part (D125): the first chunk's other slots and what only an attribute beyond the
+  // first chunk, a new chunk or the store's end reads. It owns the chunks and directories.
+  struct cold {
+    slot rest[kChunk - kNear];
+    std::uint32_t far = 0;        // attributes outside the first chunk
+    bool beyond_inline = false;   // a chunk or directory beyond the store's own was ever allocated
+    // chunks[0] is rest - kNear (chunk0()): slot i of it, kNear <= i < kChunk, is rest[i - kNear];
+    // slots below kNear are the hot part's, never reached through it.
+    std::atomic<directory*> dir;
+    void* block = nullptr;        // chunks a wholesale copy allocated together (copy_plain_into)
+    std::size_t block_bytes = 0;
+    std::vector<directory*> retired;
+    directory inline_dir;
+    cold();
+    cold(const cold&) = delete;
+    ~cold() {
+      if (beyond_inline) free_beyond();
+    }
+    void release();  // frees what it owns, leaving it as constructed
+    slot* chunk0() { return reinterpret_cast<slot*>(reinterpret_cast<std::uintptr_t>(rest) - kNear * sizeof(slot)); }
+   private:
+    void free_beyond();  // frees the chunks and directories beyond the store's own
+  };
+  // The hot part: this store and whatever of its object precedes it in one run of memory.
+  static constexpr std::size_t kHotBytes = 96;
+  // Whether the fields above and the first slot lie in one cache line of this store, and the rest of
+  // the hot part in the next (tests: record_layout).
   bool hot_line_holds() const {
     const auto line = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) / kLine; };
     const auto last = [](const void* end) { return (reinterpret_cast<std::uintptr_t>(end) - 1) / kLine; };
-    return line(&count_) == last(&inline_chunk_[1]) && static_cast<const void*>(&count_) == this &&
+    return line(&count_) == last(&near_[1]) && static_cast<const void*>(&count_) == this &&
            line(&next_seq_) == line(&count_) && line(&version_) == line(&count_) && line(&mu_) == line(&count_) &&
-           line(&freeing) == line(&count_);
+           line(&freeing) == line(&count_) && last(&unusual_ + 1) <= line(&count_) + 1;
   }
 };
+static_assert(sizeof(attr_store) == attr_store::kHotBytes, "the store's hot part is 96 bytes (D125)");
 
 }  // namespace mpiattr

@@ -35,8 +35,25 @@ struct errhandler_object {
   std::atomic<int> handle_refs{1};
 };
 
+struct attr_object;
+
+// What an object with attributes keeps apart from its hot part (docs/decisions.md D125): the
+// attribute store's cold part (attr_store.h) and the fields no get or set reads. A standalone
+// object holds it as a member after its hot part; host mode's records keep theirs in another part
+// of their block (runtime_host/record.h), so that many records' hot parts share few pages.
+struct attr_object_cold : attr_store::cold {
+  std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
+  std::string name;                                     // guarded by attrs.mutex()
+  attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
+  // A window's predefined attributes (MPI_WIN_BASE, ...: R8.3), when its runtime keeps them.
+  const predefined_values* predefined = nullptr;
+};
+
+// The hot part of an object with attributes: 128 bytes, what a get or a set reads (D125); the rest
+// is its cold part, which the object's maker constructs first and keeps as long as the object.
 struct attr_object {
-  explicit attr_object(object_kind k) : kind(k) {}
+  attr_object(object_kind k, attr_object_cold& c) : kind(k), attrs(c) {}
+  attr_object(const attr_object&) = delete;
   virtual ~attr_object() = default;
   handle_t handle = 0;
   // The handle the application holds when a host MPI owns the object (host mode: an int in
@@ -44,21 +61,28 @@ struct attr_object {
   std::uintptr_t native = 0;
   object_kind kind;
   bool predefined = false;
-  // What callbacks and error handlers receive as the object (lifecycle.h).
-  std::uintptr_t app_handle() const { return native != 0 ? native : handle; }
-  attr_store attrs;
-  std::atomic<errhandler_object*> errhandler{nullptr};  // unused for datatypes
-  std::string name;                                     // guarded by attrs.mutex()
-  attr_object* building_next = nullptr;  // the next dup in progress (attributes.h: dup_in_progress)
   // Whether a dup filling it is on that list, or will be once it copies something.
   // building_in_slot: a plain dup at MPI_THREAD_MULTIPLE holds it in its thread's slot instead (D73).
   enum : std::uint8_t { building_none, building_wanted, building_listed, building_in_slot } building = building_none;
   // A free at MPI_THREAD_MULTIPLE is dropping its plain attributes without the store's lock: a
   // census waits for 0 before it visits the object (attributes.cc: delete_all, census_one; D73).
   std::atomic<std::uint8_t> dropping{0};
+  // A communicator made by MPI_Comm_create_from_group, or derived from such a communicator: the
+  // Sessions Model, where MPI_TAG_UB is the only predefined attribute (R8.2, D124).
+  bool sessions_model = false;
+  // Three bytes a runtime keeps on its objects (host mode's records: record.h); the core never
+  // reads them.
+  std::uint8_t runtime_bytes[3] = {};
+  // What callbacks and error handlers receive as the object (lifecycle.h).
+  std::uintptr_t app_handle() const { return native != 0 ? native : handle; }
+  attr_store attrs;
+  // The cold part (always there: the object's maker gave it).
+  attr_object_cold& cold() const { return static_cast<attr_object_cold&>(attrs.cold_part()); }
   // (A runtime keeps what else it needs of an object in its own type: host mode's records derive
-  // from these structs, runtime_host/record.h.)
+  // from attr_object, runtime_host/record.h; the standalone runtime's objects are the structs
+  // below.)
 };
+static_assert(sizeof(attr_object) == 128, "an object's hot part is two lines (D125)");
 
 struct group_object {
   handle_t handle = 0;
@@ -68,12 +92,10 @@ struct group_object {
 };
 
 struct comm_object : attr_object {
-  comm_object() : attr_object(object_kind::comm) {}
+  comm_object() : attr_object(object_kind::comm, own_cold) {}
+  attr_object_cold own_cold;
   int size = 1;  // in standalone mode every communicator holds the one process
   int rank = 0;
-  // Made by MPI_Comm_create_from_group, or derived from such a communicator: the Sessions Model,
-  // where MPI_TAG_UB is the only predefined attribute (R8.2, docs/decisions.md D124).
-  bool sessions_model = false;
   std::uint64_t context = 0;  // distinguishes congruent communicators (MPI_Comm_compare)
 };
 
@@ -84,7 +106,8 @@ struct type_block {
 };
 
 struct type_object : attr_object {
-  type_object() : attr_object(object_kind::type) {}
+  type_object() : attr_object(object_kind::type, own_cold) {}
+  attr_object_cold own_cold;
   aint size = 0;
   aint lb = 0;
   aint extent = 0;
@@ -116,7 +139,8 @@ struct type_object : attr_object {
 inline constexpr handle_t basic_mixed = ~handle_t{0};
 
 struct win_object : attr_object {
-  win_object() : attr_object(object_kind::win) {}
+  win_object() : attr_object(object_kind::win, own_cold) { own_cold.predefined = &predefined_attrs; }
+  attr_object_cold own_cold;
   void* base = nullptr;
   aint size = 0;
   int disp_unit = 1;

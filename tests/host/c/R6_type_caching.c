@@ -85,6 +85,68 @@ static void basic(MPI_Datatype t, const char *tag, int rank)
 #undef NAME
 }
 
+
+/* D125: 40 keyvals, so that a datatype's attributes lie in every part of its store (the hot
+ * part's first slots, the cold part's, and a chunk beyond), set in five patterns (a few; more
+ * than a few, all copied by MPI_TYPE_DUP_FN, within the first chunk and beyond it; all; a few
+ * scattered), key 7 copied by a user callback, keys 7 and 38 with a delete callback (the others
+ * are what a dup copies wholesale: MPI_TYPE_DUP_FN, no delete callback): a dup and a dup of the dup hold
+ * exactly what their original holds, after deletions too, and the frees run each delete once. */
+#define NMANY 40
+static int many_keys[NMANY];
+static int many_deleted;
+static int count_delete(MPI_Datatype t, int key, void *value, void *extra)
+{
+    (void)t, (void)key, (void)value, (void)extra;
+    many_deleted++;
+    return MPI_SUCCESS;
+}
+/* Whether t holds exactly the keys whose bit is set in `present` (key i with value base + i, the
+ * user-copied key 7 with base + 7 + plus). */
+static int holds_exactly(MPI_Datatype t, unsigned long long present, intptr_t base, int plus)
+{
+    int ok = 1;
+    for (int i = 0; i < NMANY; i++) {
+        int f = -1;
+        intptr_t v = 0;
+        ok &= get(t, many_keys[i], &f, &v) == MPI_SUCCESS;
+        const int want = (int)((present >> i) & 1ull);
+        ok &= f == want && (!want || v == base + i + (i == 7 ? plus : 0));
+    }
+    return ok;
+}
+static int many_round(unsigned long long present, intptr_t base)
+{
+    MPI_Datatype t, d, e;
+    int ok = 1, n = 0;
+    MPI_Type_contiguous(3, MPI_INT, &t);
+    for (int i = 0; i < NMANY; i++)
+        if ((present >> i) & 1ull) {
+            ok &= MPI_Type_set_attr(t, many_keys[i], (void *)(base + i)) == MPI_SUCCESS;
+            n++;
+        }
+    ok &= MPI_Type_dup(t, &d) == MPI_SUCCESS && MPI_Type_dup(d, &e) == MPI_SUCCESS;
+    ok &= holds_exactly(t, present, base, 0) && holds_exactly(d, present, base, 1) && holds_exactly(e, present, base, 2);
+    /* every third key goes, then a dup of what is left */
+    unsigned long long left = present;
+    for (int i = 0; i < NMANY; i += 3)
+        if ((present >> i) & 1ull) {
+            ok &= MPI_Type_delete_attr(d, many_keys[i]) == MPI_SUCCESS;
+            left &= ~(1ull << i);
+        }
+    MPI_Datatype g;
+    ok &= MPI_Type_dup(d, &g) == MPI_SUCCESS && holds_exactly(g, left, base, 2) && holds_exactly(d, left, base, 1);
+    /* the frees: one delete callback per attribute under a counted key (7 and 38) */
+    many_deleted = 0;
+    const unsigned long long counted = (1ull << 7) | (1ull << 38);
+    const int kept = __builtin_popcountll(left & counted), all = __builtin_popcountll(present & counted);
+    MPI_Type_free(&g);
+    MPI_Type_free(&e);
+    MPI_Type_free(&d);
+    MPI_Type_free(&t);
+    return ok && n > 0 && many_deleted == kept + all + all + kept;
+}
+
 int main(int argc, char **argv)
 {
     int rank, rc, f;
@@ -235,6 +297,22 @@ int main(int argc, char **argv)
     MPI_Type_free(&t);
     CHECK("R2_type_freed_keyval_delete_callback_runs_at_type_free",
           ndel == 1 && del_log[0].key == tk_saved && (intptr_t)del_log[0].value == 700 + rank);
+
+    /* ---- D125: attributes in every part of the store ---- */
+    for (int i = 0; i < NMANY; i++)
+        MPI_Type_create_keyval(i == 7 ? copy_plus_one : MPI_TYPE_DUP_FN,
+                               i == 7 || i == 38 ? count_delete : MPI_TYPE_NULL_DELETE_FN, &many_keys[i], NULL);
+    ncopy = 0;
+    CHECK("D125_type_a_few_attributes_around_the_hot_part_survive_dup_and_free",
+          many_round(0x3Cull, 1000 + 100 * rank)); /* keys 2-5 */
+    CHECK("D125_type_eleven_plain_attributes_survive_dup_and_free", many_round(0xF7Full, 2000 + 100 * rank));
+    CHECK("D125_type_thirty_eight_plain_attributes_survive_dup_and_free",
+          many_round(((1ull << NMANY) - 1) & ~((1ull << 7) | (1ull << 38)), 5000 + 100 * rank));
+    CHECK("D125_type_forty_attributes_survive_dup_and_free", many_round((1ull << NMANY) - 1, 3000 + 100 * rank));
+    CHECK("D125_type_attributes_hot_cold_and_beyond_survive_dup_and_free",
+          many_round((1ull << 1) | (1ull << 7) | (1ull << 20) | (1ull << 39), 4000 + 100 * rank));
+    for (int i = 0; i < NMANY; i++)
+        MPI_Type_free_keyval(&many_keys[i]);
 
     MPI_Type_free_keyval(&tdup);
     MPI_Type_free_keyval(&tnull);
