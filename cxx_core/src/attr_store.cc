@@ -20,10 +20,13 @@ attr_store::directory* attr_store::new_directory(std::uint32_t nchunks) {
   return d;
 }
 
-attr_store::cold::cold() : dir(&inline_dir) {
+attr_store::cold::cold() : dir(&inline_dir) { use_inline_dir(); }
+
+void attr_store::cold::use_inline_dir() {
   inline_dir.nchunks = kInlineChunks;
   inline_dir.chunks[0].store(chunk0(), std::memory_order_relaxed);
   for (std::uint32_t i = 1; i < kInlineChunks; ++i) inline_dir.chunks[i].store(nullptr, std::memory_order_relaxed);
+  dir.store(&inline_dir, std::memory_order_relaxed);
 }
 
 void attr_store::cold::free_beyond() {
@@ -51,9 +54,7 @@ void attr_store::cold::release() {
   beyond_inline = false;
   block = nullptr;
   block_bytes = 0;
-  inline_dir.chunks[0].store(chunk0(), std::memory_order_relaxed);
-  for (std::uint32_t i = 1; i < kInlineChunks; ++i) inline_dir.chunks[i].store(nullptr, std::memory_order_relaxed);
-  dir.store(&inline_dir, std::memory_order_relaxed);
+  use_inline_dir();
 }
 
 void attr_store::reset() {

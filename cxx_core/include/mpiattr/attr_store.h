@@ -539,6 +539,7 @@ class attr_store {
     slot* chunk0() { return reinterpret_cast<slot*>(reinterpret_cast<std::uintptr_t>(rest) - kNear * sizeof(slot)); }
    private:
     void free_beyond();  // frees the chunks and directories beyond the store's own
+    void use_inline_dir();  // the directory: inline_dir, naming the cold slots as chunk 0
   };
   // The hot part: this store and whatever of its object precedes it in one run of memory.
   static constexpr std::size_t kHotBytes = 96;

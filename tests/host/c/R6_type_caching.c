@@ -303,13 +303,13 @@ int main(int argc, char **argv)
         MPI_Type_create_keyval(i == 7 ? copy_plus_one : MPI_TYPE_DUP_FN,
                                i == 7 || i == 38 ? count_delete : MPI_TYPE_NULL_DELETE_FN, &many_keys[i], NULL);
     ncopy = 0;
-    CHECK("D125_type_a_few_attributes_around_the_hot_part_survive_dup_and_free",
+    CHECK("R6_2_D125_type_a_few_attributes_around_the_hot_part_survive_dup_and_free",
           many_round(0x3Cull, 1000 + 100 * rank)); /* keys 2-5 */
-    CHECK("D125_type_eleven_plain_attributes_survive_dup_and_free", many_round(0xF7Full, 2000 + 100 * rank));
-    CHECK("D125_type_thirty_eight_plain_attributes_survive_dup_and_free",
+    CHECK("R6_2_D125_type_eleven_plain_attributes_survive_dup_and_free", many_round(0xF7Full, 2000 + 100 * rank));
+    CHECK("R6_2_D125_type_thirty_eight_plain_attributes_survive_dup_and_free",
           many_round(((1ull << NMANY) - 1) & ~((1ull << 7) | (1ull << 38)), 5000 + 100 * rank));
-    CHECK("D125_type_forty_attributes_survive_dup_and_free", many_round((1ull << NMANY) - 1, 3000 + 100 * rank));
-    CHECK("D125_type_attributes_hot_cold_and_beyond_survive_dup_and_free",
+    CHECK("R6_2_D125_type_forty_attributes_survive_dup_and_free", many_round((1ull << NMANY) - 1, 3000 + 100 * rank));
+    CHECK("R6_2_D125_type_attributes_hot_cold_and_beyond_survive_dup_and_free",
           many_round((1ull << 1) | (1ull << 7) | (1ull << 20) | (1ull << 39), 4000 + 100 * rank));
     for (int i = 0; i < NMANY; i++)
         MPI_Type_free_keyval(&many_keys[i]);
