@@ -7,6 +7,7 @@
  *   set on a key that has a value runs the delete callback on the OLD value
  *   (R4.1) with the right key and extra_state;
  *   delete_attr runs the delete callback (R4.3) and leaves flag 0;
+ *   delete_attr with nothing stored succeeds and calls nothing (R4.3 [I], D7);
  *   freeing the object runs the delete callback of what is still set (R4.4);
  *   free_keyval sets the variable to MPI_KEYVAL_INVALID (R2.1).
  */
@@ -158,6 +159,15 @@ static void scenario(struct object *o)
     flag = -1;
     kfact_err(o, "R4_2", "get after delete rc", get_attr(o, key, &got, &flag));
     kfact(o, "R4_2", "get after delete flag", flag);
+
+    /* Deleting again, with nothing stored under the key: the standard does not
+     * make it erroneous; mpiattr succeeds and calls nothing (R4.3 [I], D7). */
+    rec.calls = 0;
+    kfact_err(o, "R4_3", "delete_attr with nothing stored rc", delete_attr(o, key));
+    kfact(o, "R4_3", "delete_attr with nothing stored delete cb calls", rec.calls);
+    flag = -1;
+    get_attr(o, key, &got, &flag);
+    kfact(o, "R4_3", "get after delete of nothing flag", flag);
 
     /* Integer smuggled in the pointer (R5.1: set passes the value itself). */
     set_attr(o, key, (void *)(MPI_Aint)17);
