@@ -233,6 +233,11 @@ void attr_store::copy_first_chunk(attr_store& to) const {
   std::memcpy(static_cast<void*>(to.cold_->rest), cold_->rest, sizeof cold_->rest);
 }
 
+void attr_store::zero_first_chunk() {
+  std::memset(static_cast<void*>(near_), 0, sizeof near_);
+  std::memset(static_cast<void*>(cold_->rest), 0, sizeof cold_->rest);
+}
+
 void attr_store::copy_plain_over_rest(attr_store& to) const {
   // A whole inline chunk copied overwrites every slot `to` can hold (its attributes are all in
   // its inline chunk, as this store's are); a copy slot by slot expects a fresh destination.
@@ -243,8 +248,7 @@ void attr_store::copy_plain_over_rest(attr_store& to) const {
 void attr_store::drop_plain_rest() {
   if (all_inline() && count_ > kWholeInlineChunk) {
     begin_write();
-    std::memset(static_cast<void*>(near_), 0, sizeof near_);
-    std::memset(static_cast<void*>(cold_->rest), 0, sizeof cold_->rest);
+    zero_first_chunk();
     end_write();
     inline_mask_ = 0;
     count_ = 0;
@@ -255,8 +259,7 @@ void attr_store::drop_plain_rest() {
     return;
   }
   begin_write();
-  std::memset(static_cast<void*>(near_), 0, sizeof near_);
-  std::memset(static_cast<void*>(cold_->rest), 0, sizeof cold_->rest);
+  zero_first_chunk();
   const directory* d = cold_->dir.load(std::memory_order_relaxed);
   for (std::uint32_t c = 1; c < d->nchunks; ++c)
     if (slot* ch = d->chunks[c].load(std::memory_order_relaxed))

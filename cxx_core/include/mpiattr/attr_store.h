@@ -354,6 +354,7 @@ class attr_store {
   static constexpr std::uint32_t kWholeInlineChunk = 6;
   void copy_plain_into_rest(attr_store& to) const;  // (copy_plain_into's other cases)
   void copy_first_chunk(attr_store& to) const;       // (its whole first chunk, hot and cold slots)
+  void zero_first_chunk();                           // (the same, emptied; readers fenced by the caller)
   void copy_plain_over_rest(attr_store& to) const;   // (copy_plain_over's)
   void drop_plain_rest();
   static constexpr std::uint32_t kOriginMask = 3u;
