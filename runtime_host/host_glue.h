@@ -125,9 +125,12 @@ template <> struct kind_traits<object_kind::win> {
 
 // ---- the runtime (host_runtime.cc) ----
 // The records of the host objects that carry mpiattr attributes, by host handle.
-extern native_map<comm_record> g_comms;
-extern native_map<type_record> g_types;
-extern native_map<win_record> g_wins;
+// Over MPICH a record's home holds its cold part too (native_map.h: homes, D126).
+template <typename R>
+using record_map = native_map<R, no_map_hooks, MPIATTR_HOST_POINTER_HANDLES != 0, sizeof(attr_object_cold)>;
+extern record_map<comm_record> g_comms;
+extern record_map<type_record> g_types;
+extern record_map<win_record> g_wins;
 template <object_kind K> inline auto& records() {
   if constexpr (K == object_kind::comm) return g_comms;
   else if constexpr (K == object_kind::type) return g_types;

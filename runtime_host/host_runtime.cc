@@ -45,9 +45,9 @@ static const char* const kHostName = "over the host MPI";
 
 namespace mpiattr::host {
 
-native_map<comm_record> g_comms;
-native_map<type_record> g_types;
-native_map<win_record> g_wins;
+record_map<comm_record> g_comms;
+record_map<type_record> g_types;
+record_map<win_record> g_wins;
 std::atomic<bool> g_fast{false};
 std::atomic<bool> g_fast_concurrent{false};
 // Closed until start opens it (constant initialisation: closed before any initialiser runs).
@@ -193,11 +193,18 @@ int host_code_of(status st) {
 // std::bad_alloc, as `new` was: take_record's callers turn it into MPI_ERR_NO_MEM with nothing
 // changed (D61). Under AddressSanitizer records are each allocated and freed by themselves, so
 // that it still sees a use of a freed record. All of it under g_pool.mu.
+// Over MPICH a record lies in its handle's home where it can (native_map.h: homes, D126): take_home
+// builds it there the first time (its cold part in the memory that goes with the home), and a
+// record whose object is freed stays there, empty, for the handle's next object (recycle): homes
+// are never on the free lists or in the pool, which hold the records that lie elsewhere.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kRecordBlocks = false;
 #else
 constexpr bool kRecordBlocks = true;
 #endif
+// Over MPICH records lie in their handles' homes where they can (native_map.h, D126); not under
+// AddressSanitizer, whose records are each allocated by themselves.
+constexpr bool kHomes = kRecordBlocks && MPIATTR_HOST_POINTER_HANDLES == 0;
 constexpr std::size_t kLine = attr_store::kLine;
 constexpr std::size_t kFirstBlockRecords = 8, kMaxBlockRecords = 1024;
 // (A record's size is a multiple of its alignment, a line: record.h. Every kind's is the hot part.)
@@ -305,7 +312,24 @@ attr_object* make_record() {
     return new (p.hot) record<K>(*new (p.cold) attr_object_cold);
   }
 }
+// Whether record o (its handle in `native`, awake or asleep) lies in its handle's home.
+bool at_home(attr_object* o) {
+  if constexpr (!kHomes) return false;
+  const std::uintptr_t key = __atomic_load_n(&o->native, __ATOMIC_RELAXED) & ~record_map<comm_record>::kTags;
+  switch (o->kind) {
+    case object_kind::comm: return g_comms.at_home(key, static_cast<comm_record*>(o));
+    case object_kind::type: return g_types.at_home(key, static_cast<type_record*>(o));
+    case object_kind::win: return g_wins.at_home(key, static_cast<win_record*>(o));
+    default: return false;
+  }
+}
 void recycle(attr_object* o) {
+  if (at_home(o)) {  // it stays in its home, empty, for the handle's next object (take_home)
+    if (!o->attrs.reusable()) o->attrs.reset();
+    o->attrs.freeing = false;
+    __atomic_store_n(&o->native, std::uintptr_t{0}, __ATOMIC_RELEASE);
+    return;
+  }
   const int k = static_cast<int>(o->kind);
   const bool keep = sync::concurrent();
   if (!o->attrs.reusable()) {
@@ -410,8 +434,35 @@ int host_probe(object_kind kind, std::uintptr_t key) {
   }
 }
 
+// Over MPICH, the record of `key` in its home (native_map.h: homes, D126): made there the first
+// time, or the empty one a freed object left there (recycle); nullptr when key has no home, or
+// it is another handle's (or key's own asleep, which revive wakes instead).
+template <object_kind K>
+attr_object* take_home(std::uintptr_t key) {
+  void* cold = nullptr;
+  bool built = false;
+  std::lock_guard lock(g_pool.mu);
+  record<K>* h = records<K>().home_memory(key, &cold, &built);
+  if (h == nullptr) return nullptr;
+  if (!built)
+    new (h) record<K>(*new (cold) attr_object_cold);  // (neither constructor allocates)
+  else if (__atomic_load_n(&h->native, __ATOMIC_RELAXED) != 0)
+    return nullptr;
+  __atomic_store_n(&h->native, key, __ATOMIC_RELEASE);
+  return h;
+}
+
 attr_object* take_record(object_kind kind, std::uintptr_t key) {
   attr_object* o = nullptr;
+  if constexpr (kHomes) {
+    switch (kind) {
+      case object_kind::comm: o = take_home<object_kind::comm>(key); break;
+      case object_kind::type: o = take_home<object_kind::type>(key); break;
+      case object_kind::win: o = take_home<object_kind::win>(key); break;
+      default: break;
+    }
+    if (o != nullptr) return o;
+  }
   {
     const int k = static_cast<int>(kind);
     std::lock_guard lock(g_pool.mu);
@@ -676,7 +727,8 @@ bool world_active() {
     return false;
   }
   g_refused.store(0, std::memory_order_release);
-  // (The record caches' set 0 holds no empty entry before a fast path may look in it: D84.)
+  // (The record caches' set 0 holds no empty entry before a fast path may look in it, D84; over
+  // MPICH the homes are reserved, D126.)
   g_comms.seal();
   g_types.seal();
   g_wins.seal();

@@ -29,7 +29,10 @@
 // runtime's records are record.h's; the core's objects only lend them two bytes that the core never
 // reads (attr_object::runtime_bytes; docs/decisions.md D38, D125).
 #pragma once
+#include <sys/mman.h>
+
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <new>
@@ -54,9 +57,12 @@ struct no_map_hooks {
   static void refill_cleared(const void*) {}  // a table being refilled has been emptied
 };
 
-// PointerHandles: the handles' layout, which hot_set spreads (Open MPI's pointers, or MPICH's
-// ints); the runtime's maps take the build's (MPIATTR_HOST_POINTER_HANDLES), the tests both.
-template <typename T, typename Hooks = no_map_hooks, bool PointerHandles = MPIATTR_HOST_POINTER_HANDLES != 0>
+// PointerHandles: the handles' layout: Open MPI's pointers, which hot_set spreads over the cache,
+// or MPICH's ints, which give each record a home (D126); the runtime's maps take the build's
+// (MPIATTR_HOST_POINTER_HANDLES), the tests both. HomeExtra: the bytes that go with each home (the
+// runtime's records' cold parts).
+template <typename T, typename Hooks = no_map_hooks, bool PointerHandles = MPIATTR_HOST_POINTER_HANDLES != 0,
+          std::size_t HomeExtra = 0>
 class native_map {
  public:
   constexpr native_map() = default;
@@ -99,38 +105,34 @@ class native_map {
 
  public:
 
-  // A set-associative cache of recent lookups in front of the table (two ways over Open MPI, one
-  // over MPICH: kWays), below
-  // MPI_THREAD_MULTIPLE only, where no two MPI calls overlap (it is plain memory). An entry says of
-  // a handle: {key, record}, its record; {key | kNone, nullptr}, it has none; {key | kDormant,
-  // record}, it has none, and `record` sleeps in its slot (retire). So an entry whose key is the
-  // handle itself always holds a record, and a hit needs no test of it (D84: two instructions of
-  // every fast get and set). The one entry that could match a handle and hold none is an empty one
-  // ({0, nullptr}) for handle 0, which no host issues but a program may pass: handle 0's set is set
-  // 0, which seal() keeps free of empty entries once the fast paths may run. (Over MPICH an entry
-  // is 8 bytes and says the same through its record's handle, D114: see hot_entry.) A handle has
-  // at most one entry, in one of
-  // the ways of its set (hot_set); every change of the table for a handle rewrites that
-  // entry (hot_slot), so none is ever stale. A handle the set does not hold goes into way 0, the
-  // entry there moving to way 1 (and the one in way 1, or with one way the one in way 0, leaving
-  // the cache): the handle used last is found by the first compare. find_hot: the record of key if the cache holds it, else nullptr
+  // Over Open MPI, a set-associative cache of recent lookups in front of the table, two ways a
+  // set, below MPI_THREAD_MULTIPLE only, where no two MPI calls overlap (it is plain memory). An
+  // entry says of a handle: {key, record}, its record; {key | kNone, nullptr}, it has none; {key |
+  // kDormant, record}, it has none, and `record` sleeps in its slot (retire). So an entry whose
+  // key is the handle itself always holds a record, and a hit needs no test of it (D84: two
+  // instructions of every fast get and set). The one entry that could match a handle and hold none
+  // is an empty one ({0, nullptr}) for handle 0, which no host issues but a program may pass:
+  // handle 0's set is set 0, which seal() keeps free of empty entries once the fast paths may run.
+  // A handle has at most one entry, in one of the ways of its set (hot_set); every change of the
+  // table for a handle rewrites that entry (hot_slot), so none is ever stale. A handle the set
+  // does not hold goes into way 0, the entry there moving to way 1 (and the one in way 1 leaving
+  // the cache): the handle used last is found by the first compare. About a third of the handles
+  // in use share their set with another from 1,000 objects on (36 % of Open MPI's datatypes at
+  // 1,000 and 2,000, a model), and a program's random order then mispredicts the branch between
+  // the ways: the way is chosen without one (the entry of way 1 if it holds key, else of way 0:
+  // four instructions more, D97).
+  // Over MPICH there is no cache: a record lies in its handle's home (below, D126), or the table
+  // alone finds it.
+  // find_hot: the record of key if the cache holds it (over MPICH: if its home does), else nullptr
   // (the fast paths, which then leave the call to the checked path); find_and_cache: find, and
   // keep what was found, record or none, in the cache.
-  // Over Open MPI (pointer handles, which the hash spreads as random keys) about a third of the
-  // handles in use share their set with another from 1,000 objects on (36 % of Open MPI's
-  // datatypes at 1,000 and 2,000, a model), and a program's random order then mispredicts the
-  // branch between the ways: there the way is chosen without one (the entry of way 1 if it holds
-  // key, else of way 0: four instructions more, D97). Over MPICH hot_set puts the handles one to a
-  // set (D98) and a set has one way (D99): one compare decides.
   MPIATTR_HOT T* find_hot(std::uintptr_t key) const {
-    const hot_entry* set = hot_set(key);
     if constexpr (PointerHandles) {
+      const hot_entry* set = hot_set(key);
       const hot_entry* e = set + (set[1].key == key);
       return e->key == key ? recorded(e->obj) : nullptr;
-    } else {  // (one way, D99; one entry of 8 bytes, D114)
-      const std::uintptr_t v = set[0].v;
-      if (v & 1) return nullptr;
-      T* o = reinterpret_cast<T*>(v);
+    } else {
+      T* o = home_of(key);  // (the map is sealed: seal)
       return o->native == key ? o : nullptr;
     }
   }
@@ -144,7 +146,7 @@ class native_map {
       if (set[0].key == key) [[likely]] return recorded(set[0].obj);
       if (set[1].key == key) return recorded(set[1].obj);
     } else {
-      if (T* o = find_hot(key)) [[likely]] return o;
+      if (T* o = home_at(key); o != nullptr && o->native == key) [[likely]] return o;
     }
     return find_missed(key);
   }
@@ -152,20 +154,42 @@ class native_map {
   // ({kNone, nullptr}). The runtime calls it before the fast paths may run (host_runtime.cc:
   // start); the map keeps it so (grow_cache, drop_dormant, release). A map whose set 0 is not
   // sealed must not be asked for handle 0 by find_hot or find_unsynchronised.
+  // Over MPICH it reserves the homes (home_of): kMaxPlaces of them, or, if the system refuses that
+  // much address space, the most it grants down to kMinPlaces, or else the few of few_homes_,
+  // which hold no record (D61: not an error; every record then lies outside its home). The first
+  // home, handle 0's, holds the handle 1, no host's.
   void seal() {
     if constexpr (PointerHandles) {
       for (std::size_t w = 0; w < kWays; ++w)
         if (hot_[w].key == kEmpty) hot_[w] = hot_entry{kNone, nullptr};
-    }  // (over MPICH no entry is empty: kFree)
+    } else {
+      std::lock_guard lock(homes_mu_);
+      if (homes_ != nullptr) return;
+      T* h = reinterpret_cast<T*>(few_homes_);
+      std::size_t places = sizeof few_homes_ / sizeof(T);
+      for (std::size_t n = kMaxPlaces; n >= kMinPlaces; n /= 2) {
+        void* raw = ::mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (raw != MAP_FAILED) {
+          h = static_cast<T*>(raw);
+          places = n;
+          break;
+        }
+      }
+      __atomic_store_n(&h->native, std::uintptr_t{1}, __ATOMIC_RELAXED);  // (handle 0's home)
+      home_mask_ = places - 1;
+      __atomic_store_n(&homes_, h, __ATOMIC_RELEASE);
+    }
   }
   // What the cache knows of key: true, with *out its record or nullptr (it has none), or false
   // when the cache does not say.
+  // Over MPICH (homes, D126): the record in key's home says (key's, or key's asleep), or, when
+  // every record is in its home, that key has none.
   MPIATTR_HOT bool cached(std::uintptr_t key, T** out) const {
+    if constexpr (!PointerHandles) return homed(key, out);
     const hot_entry* set = hot_set(key);
     const hot_entry* h = &set[0];
     std::uintptr_t k = entry_key(*h);
     if ((k & ~kTags) != key) {
-      if (kWays == 1) return false;
       h = &set[1];
       k = entry_key(*h);
       if ((k & ~kTags) != key) return false;
@@ -176,11 +200,11 @@ class native_map {
   // cached, for a caller that then retires key's record: the entry that holds key (which
   // retire_at rewrites), or nullptr when the cache does not say.
   MPIATTR_HOT void* cached_at(std::uintptr_t key, T** out) {
+    if constexpr (!PointerHandles) return homed(key, out) ? this : nullptr;  // (retire_at needs no entry)
     hot_entry* set = hot_set(key);
     hot_entry* h = &set[0];
     std::uintptr_t k = entry_key(*h);
     if ((k & ~kTags) != key) {
-      if (kWays == 1) return nullptr;
       h = &set[1];
       k = entry_key(*h);
       if ((k & ~kTags) != key) return nullptr;
@@ -190,7 +214,7 @@ class native_map {
   }
   T* find_and_cache(std::uintptr_t key) {
     T* o = find(key);
-    hot_slot(key) = make_entry(o != nullptr ? key : key | kNone, o);
+    if constexpr (PointerHandles) hot_slot(key) = make_entry(o != nullptr ? key : key | kNone, o);
     return o;
   }
 
@@ -229,12 +253,10 @@ class native_map {
     live_.store(live_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     t->slots[i].obj.store(obj, std::memory_order_relaxed);
     t->slots[i].key.store(key, std::memory_order_release);
-    if (!sync::concurrent()) {
-      if constexpr (!PointerHandles) {
-        if (const std::size_t at = place(key); at > hot_mask_ && at < kMaxPlaces) [[unlikely]]
-          grow_cache(t, at + 1);  // (the cache covers the handles' range, D117)
-      }
-      hot_slot(key) = make_entry(key, obj);  // (the next lookup's)
+    if constexpr (PointerHandles) {
+      if (!sync::concurrent()) hot_slot(key) = make_entry(key, obj);  // (the next lookup's)
+    } else {
+      displaced_ += obj != home_at(key);
     }
   }
 
@@ -261,9 +283,9 @@ class native_map {
   // which have checked that already, call them directly, so that they read no line of memory
   // beyond the cache entry, the record and the counts (not the thread level).
   MPIATTR_HOT T* revive_unsynchronised(std::uintptr_t key) {
-    hot_entry* set = hot_set(key);
-    hot_entry* h = &set[0];
     if constexpr (PointerHandles) {
+      hot_entry* set = hot_set(key);
+      hot_entry* h = &set[0];
       if (h->key != (key | kDormant)) {
         h = &set[1];
         if (h->key != (key | kDormant)) [[unlikely]] return revive_found(key);
@@ -273,18 +295,16 @@ class native_map {
       h->key = key;  // (the entry names obj already)
       return obj;
     } else {
-      if ((h->v & 1) || reinterpret_cast<T*>(h->v)->native != (key | kDormant)) [[unlikely]]
-        return revive_found(key);
-      T* obj = reinterpret_cast<T*>(h->v);
-      wake(obj, key);  // (the entry, obj, says so now)
+      T* obj = home_at(key);
+      if (obj == nullptr || obj->native != (key | kDormant)) [[unlikely]] return revive_found(key);
+      wake(obj, key);
       return obj;
     }
   }
   MPIATTR_HOT bool retire_unsynchronised(std::uintptr_t key, T* o) {
-    hot_entry& h = hot_slot(key);  // (which may name another record: written whole)
     if (!take_token(o)) [[unlikely]] return false;
     put_to_sleep(o, key);
-    h = make_entry(key | kDormant, o);
+    if constexpr (PointerHandles) hot_slot(key) = make_entry(key | kDormant, o);  // (written whole)
     return true;
   }
   // retire_unsynchronised where the caller has key's entry from cached_at, with no change of the
@@ -295,7 +315,7 @@ class native_map {
     if constexpr (PointerHandles)
       static_cast<hot_entry*>(entry)->key = key | kDormant;  // (the entry names o already)
     else
-      (void)entry;  // (the entry is o, whose handle says it sleeps now)
+      (void)entry;  // (o, whose handle says it sleeps now, is in its home or in the table alone)
     return true;
   }
 
@@ -367,7 +387,9 @@ class native_map {
   // Removes key; returns its record (the caller owns it), or nullptr.
   T* erase(std::uintptr_t key) {
     std::lock_guard lock(mu_);
-    if (!sync::concurrent()) hot_slot(key) = make_entry(key | kNone, nullptr);
+    if constexpr (PointerHandles) {
+      if (!sync::concurrent()) hot_slot(key) = make_entry(key | kNone, nullptr);
+    }
     table* t = cur_.load(std::memory_order_relaxed);
     if (t == nullptr) return nullptr;
     for (std::size_t i = hash(key, t->mask);; i = (i + 1) & t->mask) {
@@ -378,6 +400,7 @@ class native_map {
         t->slots[i].obj.store(nullptr, std::memory_order_release);
         t->slots[i].key.store(kTombstone, std::memory_order_release);
         live_.store(live_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+        if constexpr (!PointerHandles) displaced_ -= obj != home_at(key);
         give_token(obj);
         return obj;
       }
@@ -414,10 +437,13 @@ class native_map {
   template <typename F>
   void drop_dormant(F&& f) {
     std::lock_guard lock(mu_);
-    for (std::size_t i = 0; i < hot_size(); ++i)  // (first: over MPICH an entry is the record)
-      if (const std::uintptr_t k = entry_key(hot_[i]); k & kDormant) hot_[i] = make_entry((k & ~kTags) | kNone, nullptr);
+    if constexpr (PointerHandles) {
+      for (std::size_t i = 0; i < hot_size(); ++i)
+        if (const std::uintptr_t k = hot_[i].key; k & kDormant) hot_[i] = make_entry((k & ~kTags) | kNone, nullptr);
+    }
     visit_slots([&](slot& sl, T* o, bool awake) {
       if (awake) return;
+      if constexpr (!PointerHandles) displaced_ -= o != home_at(sl.key.load(std::memory_order_relaxed) & ~kTags);
       give_token(o);
       f(o);
       sl.obj.store(nullptr, std::memory_order_release);
@@ -442,9 +468,19 @@ class native_map {
     live_.store(0, std::memory_order_relaxed);
     if (hot_ != hot_initial_) ::operator delete[](hot_, std::align_val_t{kSetAlign});
     hot_ = hot_initial_;
-    hot_mask_ = mask_of((std::size_t{1} << kHotBits) / kWays);
+    hot_mask_ = mask_of(kInitialSets);
     for (hot_entry& h : hot_initial_) h = hot_entry{};
     seal();
+    if constexpr (!PointerHandles) {
+      if (homes_ != nullptr && homes_ != reinterpret_cast<T*>(few_homes_)) ::munmap(homes_, (home_mask_ + 1) * sizeof(T));
+      homes_ = nullptr;
+      home_mask_ = 0;
+      for (char*& c : extras_) {
+        if (c != nullptr) ::munmap(c, kExtraBytes);
+        c = nullptr;
+      }
+      displaced_ = 0;
+    }
     for (std::atomic<T*>& e : shared_) e.store(nullptr, std::memory_order_relaxed);
   }
   std::size_t capacity() const {
@@ -474,44 +510,17 @@ class native_map {
     slot* slots = nullptr;
     table* held_next = nullptr;  // the map's list of the tables it holds (release)
   };
-  // An entry of the plain cache. Over Open MPI {key, record} (16 bytes), the key carrying the tags
-  // (kNone: no record; kDormant: `record` sleeps). Over MPICH 8 bytes (D114), so that the entries of
-  // 2,000 objects take 16 KiB of the D1, not 32: the record itself (64-byte aligned), whose
-  // handle (T::native, in the line a get reads anyway) says whose it is and whether it sleeps; or,
-  // with bit 0 set, "handle v >> 1 has no record" (kFree: handle 0 has none, so no entry is empty).
-  struct wide_entry {
+  // An entry of the plain cache (over Open MPI): {key, record} (16 bytes), the key carrying the
+  // tags (kNone: no record; kDormant: `record` sleeps).
+  struct hot_entry {
     std::uintptr_t key = kEmpty;
     T* obj = nullptr;
   };
-  static constexpr std::uintptr_t kFree = 1;
-  struct narrow_entry {
-    std::uintptr_t v = kFree;
-  };
-  using hot_entry = std::conditional_t<PointerHandles, wide_entry, narrow_entry>;
   // What an entry says of a handle: the handle with its tags (key: its record; key | kDormant: its
   // record sleeps; key | kNone: it has none), and the record (nullptr for none).
-  static std::uintptr_t entry_key(const hot_entry& e) {
-    if constexpr (PointerHandles) {
-      return e.key;
-    } else {
-      return (e.v & 1) ? (e.v >> 1) | kNone : reinterpret_cast<const T*>(e.v)->native;
-    }
-  }
-  static T* entry_obj(const hot_entry& e) {
-    if constexpr (PointerHandles) {
-      return e.obj;
-    } else {
-      return (e.v & 1) ? nullptr : reinterpret_cast<T*>(e.v);
-    }
-  }
-  // The entry saying `key` (with its tags) of obj: over MPICH obj's native must say the same.
-  static hot_entry make_entry(std::uintptr_t key, T* obj) {
-    if constexpr (PointerHandles) {
-      return hot_entry{key, obj};
-    } else {
-      return obj != nullptr ? hot_entry{reinterpret_cast<std::uintptr_t>(obj)} : hot_entry{((key & ~kTags) << 1) | 1};
-    }
-  }
+  static std::uintptr_t entry_key(const hot_entry& e) { return e.key; }
+  static T* entry_obj(const hot_entry& e) { return e.obj; }
+  static hot_entry make_entry(std::uintptr_t key, T* obj) { return hot_entry{key, obj}; }
   // The record of an entry whose key is the handle itself: never null (the cache's comment).
   MPIATTR_HOT static T* recorded(T* obj) {
     if (obj == nullptr) __builtin_unreachable();
@@ -528,75 +537,141 @@ class native_map {
   // grows to cover the range of the handles that have records (hot_set, D117).
   // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
   static constexpr int kHotBits = 12;
-  // Ways per set: two over Open MPI, whose handles the hash spreads as random keys (D74); one over
-  // MPICH, whose handles hot_set places one a set (D98), so that a set is one entry (D99) of 8
-  // bytes, eight handles a line (D114).
-  static constexpr std::size_t kWays = PointerHandles ? 2 : 1;
+  // Ways per set: two (D74). (Over MPICH there is no cache: homes, below.)
+  static constexpr std::size_t kWays = 2;
+  static constexpr std::size_t kInitialSets = PointerHandles ? (std::size_t{1} << kHotBits) / kWays : 1;
   static constexpr std::size_t kSetAlign = 64;  // (a line: a set, or four, in one line)
-  // key's set: its entries (kWays). Over Open MPI at a byte offset into the cache masked by
-  // hot_mask_ (the sets less one, times a set's bytes: a mask read from memory, no shift by a
-  // count, D74); over MPICH at an index masked by hot_mask_ (the sets less one), which the load
-  // scales by the entry's 8 bytes.
+  // key's set: its entries (kWays), at a byte offset into the cache masked by hot_mask_ (the sets
+  // less one, times a set's bytes: a mask read from memory, no shift by a count, D74).
   // Over Open MPI (PointerHandles, MPIATTR_HOST_POINTER_HANDLES, the default) a handle is a
   // pointer: the set is the bits from the 32nd up of a Fibonacci product (shifted 5 bits less, so
   // that the offset needs no scaling), after the bits above the 12th are folded in (the product
   // alone spread some strides badly: objects of 0x540 bytes, 1,000 of them on 6 % of a
   // 4,096-entry cache; folded, every stride tried spreads as random keys would).
-  // Over MPICH a handle is an int laid out by MPICH 4.0.2's mpir_objects.h (D94, D98): the handle
-  // kind in bits 30-31 (builtin 1, direct 2, indirect 3), the object kind in bits 26-29, and for
-  // an indirect object a block number in bits 12-25 and an index in the block (0-1,023) in bits
-  // 0-9; MPICH hands out its few direct handles first, then block 0, 1, ..., and reuses a freed
-  // handle first. The set is place(key), key ^ key >> 20 (D117: three operations in sequence
-  // between the handle and the load with the mask, where D98's key ^ key >> 2 ^ key >> 20, shifted
-  // to a byte offset, took five, and every get waits on them before its two dependent loads).
-  // key >> 20 brings the handle kind and the object kind down to bits 6-11, so that a kind's
-  // builtin, direct and indirect handles, which share their low bits (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect
-  // 0xC4000000, D89), fall in different quarters of each 4,096 sets: block b's indirect handles
-  // on sets 4,096 b + 3,072 + (index ^ a constant below 1,024), one to a set, eight consecutive
-  // ones to a 64-byte line (8 bytes of lines per record, D114; one way and no second way for a
-  // random order to mispredict, D94, D99); the direct ones (and so the program's first objects)
-  // on 2,048 ... 3,071, the builtin ones on 0 ... 2,047 and beyond, where a builtin handle can
-  // share its set with at most one other. The indirect handles use a quarter of the sets of the
-  // range they cover, so the cache covers the range of the handles that have records (insert:
-  // up to kMaxPlaces) rather than a number of entries per record. A handle outside that layout
-  // (one MPICH never issued: 0, 1, another kind's), or handles beyond kMaxPlaces, which wrap
-  // around, are still keys of a set: a second one there costs a probe of the table, never a wrong
-  // answer. Handle 0 is on set 0 (seal).
   MPIATTR_HOT hot_entry* hot_set(std::uintptr_t key) const {
+    key ^= key >> 12;
+    const std::size_t offset =
+        static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_mask_;
+    return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
+  }
+
+ public:
+  // Homes (over MPICH: PointerHandles false; docs/decisions.md D126). A handle is an int laid out
+  // by MPICH 4.0.2's mpir_objects.h (D94, D98): the handle kind in bits 30-31 (builtin 1, direct
+  // 2, indirect 3), the object kind in bits 26-29, and for an indirect object a block number in
+  // bits 12-25 and an index in the block (0-1,023) in bits 0-9; MPICH hands out its few direct
+  // handles first, then block 0, 1, ..., and reuses a freed handle first. So a record can lie at
+  // a place computed from its handle, its home, and a get find it with one load, of the record,
+  // where a cache of record pointers cost a dependent load of the entry first: at 10,000 objects
+  // and more that entry was a second line from L2 or beyond on every call.
+  // The place is key ^ key >> 20 (D117's set): key >> 20 brings the handle kind and the object
+  // kind down to bits 6-11, so that a kind's builtin, direct and indirect handles, which share
+  // their low bits (MPI_COMM_WORLD 0x44000000, the first direct 0x84000000 and indirect
+  // 0xC4000000, D89), fall in different quarters of each 4,096 places: block b's indirect
+  // handles on places 4,096 b + 3,072 + (index ^ a constant below 1,024), one to a place,
+  // consecutive ones 128 bytes apart. The homes are one run of address space, reserved when the
+  // runtime starts (seal), kMaxPlaces of them; places beyond wrap around. Only a home handed out
+  // (home_memory), or a page that a lookup reads (the kernel's zero page), takes memory. A home is
+  // memory for a T and HomeExtra bytes that go with it (the record's cold part, in chunks made
+  // when a home of theirs is first handed out); the map never constructs, destroys or frees what
+  // is in them: the runtime does (host_runtime.cc: take_home), and the memory is given back only
+  // by release (the tests' maps).
+  // A record need not be in its home: when the home is another handle's (two handles of one
+  // place: one MPICH never issued, or beyond kMaxPlaces; or a record taken from the runtime's
+  // pool), or its memory could not be had, or homes are off (AddressSanitizer builds: each record
+  // is allocated by itself), it lies elsewhere, displaced, and the table alone finds it (find,
+  // find_missed); find_hot returns only a record in its home. displaced_ counts those in the
+  // table, so that while it is 0 a home that is not key's record says that key has none (cached).
+  // Handle 0's place is 0: the home there is never handed out, and holds the handle 1 (no host's)
+  // so that no lookup of handle 0 matches the zeros of an unused home.
+  // home_of: key's home, in a sealed map (seal); home_at: the same in any map, or nullptr before
+  // seal.
+  MPIATTR_HOT T* home_of(std::uintptr_t key) const {
+    return homes_ + (static_cast<std::size_t>(key ^ (key >> 20)) & home_mask_);
+  }
+  MPIATTR_HOT T* home_at(std::uintptr_t key) const {
+    T* h = __atomic_load_n(&homes_, __ATOMIC_ACQUIRE);
+    return h == nullptr ? nullptr : h + (static_cast<std::size_t>(key ^ (key >> 20)) & home_mask_);
+  }
+  // key's home, for a record the caller will construct or reuse there: its memory (nullptr when
+  // key has no home: place 0, the map is not sealed or has no homes, or the memory that goes with
+  // the home cannot be made, D61: not an error), *extra the HomeExtra bytes that go with it, and
+  // *built whether it was handed out before (its memory then holds what the caller left there;
+  // else zeros). Over Open MPI none.
+  T* home_memory(std::uintptr_t key, void** extra, bool* built) {
     if constexpr (PointerHandles) {
-      key ^= key >> 12;
-      const std::size_t offset =
-          static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (32 - kSetShift)) & hot_mask_;
-      return reinterpret_cast<hot_entry*>(reinterpret_cast<char*>(hot_) + offset);
+      (void)key, (void)extra, (void)built;
+      return nullptr;
     } else {
-      return hot_ + ((key ^ (key >> 20)) & hot_mask_);  // (place(key), hot_mask_ being smaller)
+      std::lock_guard lock(homes_mu_);
+      if (homes_ == nullptr || homes_ == reinterpret_cast<T*>(few_homes_)) return nullptr;
+      const std::size_t p = static_cast<std::size_t>(key ^ (key >> 20)) & home_mask_;
+      if (p == 0) return nullptr;
+      char*& chunk = extras_[p >> kExtraBits];
+      if (chunk == nullptr) {
+        void* raw = ::mmap(nullptr, kExtraBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) return nullptr;
+        chunk = static_cast<char*>(raw);
+      }
+      const std::size_t i = p & (kExtrasPerChunk - 1);
+      *extra = chunk + i * HomeExtra;
+      std::uint64_t* bits = reinterpret_cast<std::uint64_t*>(chunk + kExtrasPerChunk * HomeExtra);
+      *built = (bits[i / 64] >> (i % 64)) & 1;
+      bits[i / 64] |= std::uint64_t{1} << (i % 64);
+      return homes_ + p;
     }
   }
-  // Over MPICH: the set of handle key in a cache large enough for it.
-  static std::size_t place(std::uintptr_t key) { return (key ^ (key >> 20)) & kPlaceBits; }
-  static constexpr std::size_t kPlaceBits = (std::size_t{1} << 26) - 1;  // (below the kind bits)
-  // The most sets the cache grows to for the handles' range (insert): 4,194,304, 32 MiB, which
-  // cover MPICH's first 1,024 blocks (about a million objects of the kind, which hold about 300
-  // MB of MPICH's memory themselves); handles beyond wrap around.
-  static constexpr std::size_t kMaxPlaces = std::size_t{1} << 22;
-  static_assert(kMaxPlaces - 1 <= kPlaceBits);
-  static constexpr int kSetShift = kWays == 2 ? 5 : 3;  // a set's bytes: 1 << kSetShift (D114: 8 over MPICH)
+  // Whether o lies in key's home.
+  bool at_home(std::uintptr_t key, const T* o) const {
+    if constexpr (PointerHandles) return false;
+    else return o == home_at(key);
+  }
+  // How many records in the table are not in their homes (over MPICH; a read for the tests).
+  std::size_t displaced() const { return displaced_; }
+
+ private:
+  // Over MPICH: what key's home says of it, as cached says it.
+  MPIATTR_HOT bool homed(std::uintptr_t key, T** out) const {
+    if (T* o = home_at(key)) {
+      const std::uintptr_t n = o->native;
+      if (n == key) {
+        *out = o;
+        return true;
+      }
+      if (n == (key | kDormant)) {
+        *out = nullptr;
+        return true;
+      }
+    }
+    if (displaced_ != 0) return false;
+    *out = nullptr;
+    return true;
+  }
+  // The places homes cover: 1,048,576 (128 MiB of address space for records of 128 bytes, which
+  // only the homes handed out, and the pages a lookup reads, make memory), which cover MPICH's
+  // first 256 blocks (262,144 objects of the kind, which hold about 80 MB of MPICH's memory
+  // themselves); handles beyond wrap around.
+  static constexpr std::size_t kMaxPlaces = std::size_t{1} << 20, kMinPlaces = std::size_t{1} << 13;
+  // The homes' extra bytes come in chunks of 1,024, made when a home of theirs is first handed
+  // out, each with a bit a home saying whether it was.
+  static constexpr int kExtraBits = 10;
+  static constexpr std::size_t kExtrasPerChunk = std::size_t{1} << kExtraBits;
+  static constexpr std::size_t kExtraChunks = PointerHandles ? 1 : kMaxPlaces >> kExtraBits;
+  static constexpr std::size_t kExtraBytes = kExtrasPerChunk * HomeExtra + kExtrasPerChunk / 8;
+  static_assert(HomeExtra % 8 == 0, "a home's extra bytes are aligned as a pointer");
+  static constexpr int kSetShift = 5;  // a set's bytes: 1 << kSetShift
   static_assert(kWays * sizeof(hot_entry) == std::size_t{1} << kSetShift);
   // hot_mask_ for a cache of `sets` sets, and back.
-  static std::size_t mask_of(std::size_t sets) { return PointerHandles ? (sets - 1) << kSetShift : sets - 1; }
-  std::size_t hot_sets() const { return (PointerHandles ? hot_mask_ >> kSetShift : hot_mask_) + 1; }
+  static std::size_t mask_of(std::size_t sets) { return (sets - 1) << kSetShift; }
+  std::size_t hot_sets() const { return (hot_mask_ >> kSetShift) + 1; }
   // The entry of key (awake or asleep) in its set, or, when the set holds none, way 0 made free
   // for it: what was there moves to way 1 (whose entry leaves the cache). The caller writes it.
   hot_entry& hot_slot(std::uintptr_t key) {
     hot_entry* set = hot_set(key);
-    if constexpr (kWays == 1) {
-      return set[0];  // (one way: what was there leaves)
-    } else {
-      if ((set[0].key & ~kTags) == key) return set[0];
-      if ((set[1].key & ~kTags) == key) return set[1];
-      set[1] = set[0];
-      return set[0];
-    }
+    if ((set[0].key & ~kTags) == key) return set[0];
+    if ((set[1].key & ~kTags) == key) return set[1];
+    set[1] = set[0];
+    return set[0];
   }
   static std::size_t shared_index(std::uintptr_t key) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kHotBits));
@@ -677,13 +752,22 @@ class native_map {
     T* obj = sleeping(key);
     if (obj == nullptr) return nullptr;
     wake(obj, key);
-    if (!sync::concurrent()) hot_slot(key) = make_entry(key, obj);
+    if constexpr (PointerHandles) {
+      if (!sync::concurrent()) hot_slot(key) = make_entry(key, obj);
+    }
     return obj;
   }
 
   // find_unsynchronised's miss: out of line, so that its hit needs no stack frame.
   // No lookup overlaps a change of the table here, so the probe needs no sequence check.
   [[gnu::noinline]] T* find_missed(std::uintptr_t key) {
+    if constexpr (!PointerHandles) {
+      // Over MPICH (D126) key's home is not its record: key has none awake, unless its record
+      // lies outside its home (displaced).
+      if (displaced_ == 0) return nullptr;
+      T* o = find(key);
+      return o;
+    }
     hot_entry& h = hot_slot(key);
     if ((entry_key(h) & ~kTags) == key) return nullptr;  // (none, or asleep: see above)
     const table* t = cur_.load(std::memory_order_relaxed);
@@ -785,7 +869,9 @@ class native_map {
     }
     refill(t, old);
     cur_.store(t, std::memory_order_release);
-    if (!sync::concurrent() && (t->mask + 1) * 2 > hot_size()) grow_cache(t);
+    if constexpr (PointerHandles) {
+      if (!sync::concurrent() && (t->mask + 1) * 2 > hot_size()) grow_cache(t);
+    }
     if (old == nullptr) return t;
     if (!sync::concurrent()) {  // no MPI call, so no lookup, overlaps this one
       free_table(old);
@@ -802,9 +888,9 @@ class native_map {
   // grow and, over MPICH, insert, under the lock): one with twice t's slots and at least min_sets
   // sets, holding what t holds. Out of memory leaves the cache as it was: it is only a cache (D61:
   // not an error).
-  void grow_cache(const table* t, std::size_t min_sets = 0) {
+  void grow_cache(const table* t) {
     std::size_t sets = hot_sets();
-    while (kWays * sets < (t->mask + 1) * 2 || sets < min_sets) sets *= 2;
+    while (kWays * sets < (t->mask + 1) * 2) sets *= 2;
     // (Aligned to its sets, so that a set is in one line of the memory system.)
     hot_entry* fresh = new (std::align_val_t{kSetAlign}, std::nothrow) hot_entry[kWays * sets]();
     if (fresh == nullptr) return;
@@ -820,9 +906,16 @@ class native_map {
     seal();
   }
 
-  alignas(64) hot_entry hot_initial_[std::size_t{1} << kHotBits] = {};  // (a set in a line)
+  T* homes_ = nullptr;  // over MPICH: the homes (seal), home_mask_ + 1 of them
+  std::size_t home_mask_ = 0;
+  alignas(64) hot_entry hot_initial_[kWays * kInitialSets] = {};  // (a set in a line)
   hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
-  std::size_t hot_mask_ = mask_of((std::size_t{1} << kHotBits) / kWays);  // (hot_set)
+  std::size_t hot_mask_ = mask_of(kInitialSets);  // (hot_set)
+  char* extras_[kExtraChunks] = {};  // over MPICH: the chunks of the homes' extra bytes
+  // Over MPICH, the homes of a map that could not reserve kMinPlaces (seal): never handed out.
+  alignas(64) unsigned char few_homes_[PointerHandles ? 1 : 64 * sizeof(T)] = {};
+  std::size_t displaced_ = 0;  // over MPICH: records in the table outside their homes (under mu_)
+  sync::spinlock homes_mu_;  // held while a home is handed out (home_memory)
   std::atomic<T*> shared_[std::size_t{1} << kHotBits] = {};
   std::atomic<table*> cur_{nullptr};
   sync::spinlock mu_;  // writers hold it for a probe sequence (and a rebuild, now and then)

@@ -14,8 +14,9 @@ namespace mpiattr::host {
 // bytes in (attr_object::attrs), shares the line with the first 32 bytes of the object: the
 // store's first fields and its first slot, what a get or set reads (docs/decisions.md D95). Its
 // cold part lies elsewhere: in a record block, after the block's hot parts (host_runtime.cc:
-// record_memory), so that a program's records' hot parts take 128 bytes each, 32 to a page (D125);
-// a record made by itself (the default constructor: tests, AddressSanitizer builds) owns one.
+// record_memory), so that a program's records' hot parts take 128 bytes each, 32 to a page (D125),
+// or over MPICH in the memory that goes with its home (native_map.h: homes, D126); a record made
+// by itself (the default constructor: tests, AddressSanitizer builds) owns one.
 // Over a host a record carries none of the standalone runtime's fields (comm_object, ...).
 template <object_kind K>
 struct alignas(attr_store::kLine) record final : attr_object {

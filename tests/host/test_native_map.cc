@@ -6,11 +6,15 @@
 // thread, and must not make the table's memory grow without bound. A freed object's record may
 // sleep in the table for the handle's next object (D32).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
@@ -52,6 +56,20 @@ template <typename Hooks = mpiattr::host::no_map_hooks, bool Pointers = true>
 struct test_map : mpiattr::host::native_map<record, Hooks, Pointers> {
   ~test_map() { this->release(); }
 };
+
+// Where a test's record of `key` lies: over MPICH in key's home, built there (docs/decisions.md
+// D126: a fast lookup finds a record only in its home, as the runtime puts it: host_runtime.cc,
+// take_home); over Open MPI, or when key has no home, `own`.
+template <bool Pointers, typename Map>
+record* record_for(Map& map, std::uintptr_t key, record& own) {
+  if constexpr (!Pointers) {
+    void* extra = nullptr;
+    bool built = false;
+    if (record* h = map.home_memory(key, &extra, &built)) return new (h) record{key};
+  }
+  own.native = key;
+  return &own;
+}
 
 // Gives records[i] the handle handle_in<Pointers>(first + i) and adds it to the map.
 template <bool Pointers = true, typename Map>
@@ -377,7 +395,8 @@ TEST(record_table, D32_the_cache_never_answers_for_a_handle_whose_record_changed
 // it): "none" is marked in the entry's key, and handle 0, which no host issues but a program may
 // pass, is never answered by an empty entry once the map is sealed, before and after its cache
 // grows, and after the cache forgets the records asleep.
-// (Over both layouts: Open MPI's two-way cache, MPICH's one-way one, D99.)
+// (Over both layouts: Open MPI's two-way cache, and MPICH's homes, D126, where handle 0's home,
+// in the chunk of MPI_INT's, is never handed out and matches no lookup.)
 template <bool Pointers>
 void cached_handle_always_has_its_record() {
   SCOPED_TRACE(Pointers ? "pointer handles" : "MPICH handles");
@@ -385,6 +404,10 @@ void cached_handle_always_has_its_record() {
   test_map<mpiattr::host::no_map_hooks, Pointers> map;
   map.seal();
   record* o = nullptr;
+  record own_int;  // (over MPICH MPI_INT's home is in chunk 0, with handle 0's)
+  record* mpi_int = record_for<Pointers>(map, Pointers ? handle_of(2) : 0x4c000405, own_int);
+  map.insert(mpi_int->native, mpi_int);
+  ASSERT_EQ(map.find_unsynchronised(mpi_int->native), mpi_int);
   auto handle_zero_has_none = [&] {
     EXPECT_EQ(map.find_hot(0), nullptr);
     EXPECT_EQ(map.find_unsynchronised(0), nullptr);
@@ -394,28 +417,32 @@ void cached_handle_always_has_its_record() {
     EXPECT_EQ(z, nullptr);
   };
   handle_zero_has_none();
-  record r{handle_in<Pointers>(7)};
   EXPECT_EQ(map.find_unsynchronised(handle_in<Pointers>(7)), nullptr);  // probed: none, remembered
   EXPECT_EQ(map.find_hot(handle_in<Pointers>(7)), nullptr);
   EXPECT_TRUE(map.cached(handle_in<Pointers>(7), &o));
   EXPECT_EQ(o, nullptr);
+  record own7;
+  record& r = *record_for<Pointers>(map, handle_in<Pointers>(7), own7);
   map.insert(r.native, &r);
   EXPECT_EQ(map.find_hot(handle_in<Pointers>(7)), &r);
   EXPECT_EQ(map.erase(handle_in<Pointers>(7)), &r);  // none again, in the cache
+  if (!Pointers) r.native = 0;  // (as the runtime leaves an erased record's home: host_runtime.cc, recycle)
   EXPECT_EQ(map.find_hot(handle_in<Pointers>(7)), nullptr);
   EXPECT_EQ(map.find_unsynchronised(handle_in<Pointers>(7)), nullptr);
   o = &r;
   EXPECT_TRUE(map.cached(handle_in<Pointers>(7), &o));
   EXPECT_EQ(o, nullptr);
   // Enough records that the cache grows (twice the table's slots, D69): rebuilt, and sealed.
-  std::vector<record> recs(3000);
+  // (Over MPICH: homes in more chunks.)
+  std::vector<record> own(3000);
+  std::vector<record*> recs(own.size());
   for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handle_in<Pointers>(100 + i);
-    map.insert(recs[i].native, &recs[i]);
+    recs[i] = record_for<Pointers>(map, handle_in<Pointers>(100 + i), own[i]);
+    map.insert(recs[i]->native, recs[i]);
   }
   handle_zero_has_none();
-  for (std::size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(map.find_unsynchronised(handle_in<Pointers>(100 + i)), &recs[i]) << i;
-  ASSERT_TRUE(map.retire(handle_in<Pointers>(100), &recs[0]));
+  for (std::size_t i = 0; i < recs.size(); ++i) ASSERT_EQ(map.find_unsynchronised(handle_in<Pointers>(100 + i)), recs[i]) << i;
+  ASSERT_TRUE(map.retire(handle_in<Pointers>(100), recs[0]));
   map.drop_dormant([](record*) {});  // (the test's records are its own)
   EXPECT_EQ(map.find_hot(handle_in<Pointers>(100)), nullptr);
   EXPECT_EQ(map.find_unsynchronised(handle_in<Pointers>(100)), nullptr);
@@ -521,16 +548,17 @@ TEST(record_table, D74_two_way_cache_holds_records_that_share_a_set) {
   mpiattr::sync::set_concurrent(true);
 }
 
-// Over MPICH the cache's set is the handle's place in MPICH 4.0.2's layout (docs/decisions.md D98:
-// the handle kind in bits 30-31, the object kind in 26-29, indirect objects in blocks of 1,024 at
-// a stride of 4,096), which MPICH hands out in order: the direct ones, then block 0, 1, ...
-// (mpich_handle: the handle of a program's i-th dup). Every record of such a sequence is in the
-// cache after its inserts, however many, on a set (one entry, D99) of its own, except the few
-// indirect handles that share a set with a builtin or direct one; on 16 bytes of cache lines each
-// (four sets a line); with the predefined objects and the kinds' first handles (which share their
-// low bits, D89) beside them. A freed and reused handle, a handle of another kind asked of this map, and
+// Over MPICH a record lies in its handle's home (docs/decisions.md D126), at a place computed from
+// the handle's place in MPICH 4.0.2's layout (the handle kind in bits 30-31, the object kind in
+// 26-29, indirect objects in blocks of 1,024 at a stride of 4,096), which MPICH hands out in
+// order: the direct ones, then block 0, 1, ... (mpich_handle: the handle of a program's i-th dup).
+// Every handle of such a sequence, the predefined objects' beside them, gets a home of its own,
+// except the few indirect handles that share a place with a builtin or direct one (D98); a
+// record in its home is what find_hot returns, with consecutive handles' records 128 bytes
+// apart (one record, two lines: nothing between them); the others are displaced and found
+// through the table. A freed and reused handle, a handle of another kind asked of this map, and
 // handles 0 and 1 (which MPICH never issues) change none of that.
-TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
+TEST(record_table, D126_mpich_records_lie_in_their_homes) {
   mpiattr::sync::set_concurrent(false);
   struct kind {
     std::uintptr_t bits;
@@ -539,115 +567,215 @@ TEST(record_table, D98_mpich_handles_fill_the_cache_one_a_set) {
   };
   const kind kinds[] = {
       {0xcc, {0x4c000405, 0x4c00080b, 0x4c000816, 0x4c000101, 0x8c000000, 0x8c000004}, 1000},  // MPI_INT, ...
-      {0xcc, {0x4c000405}, 1530},  // (about the most records 2,048 sets hold)
-      {0xcc, {0x4c000405}, 3072},
       {0xcc, {0x4c000405, 0x4c00080b}, 100000},
-      {0xcc, {}, 300000},  // (blocks from the 256th: bits 20-25 of the handle)
+      {0xcc, {}, 260000},  // (up to block 253, the last the homes cover before they wrap: D126)
       {0xc4, {0x44000000, 0x44000001}, 2046},  // MPI_COMM_WORLD, MPI_COMM_SELF and MPICH's limit
       {0xe0, {}, 1046},  // windows (each takes a communicator)
   };
   for (const kind& k : kinds) {
     SCOPED_TRACE(testing::Message() << std::hex << k.bits << std::dec << " n " << k.n);
-    mpiattr::host::native_map<record, mpiattr::host::no_map_hooks, false> map;
+    test_map<mpiattr::host::no_map_hooks, false> map;
     map.seal();
-    std::vector<record> recs(k.n + k.predefined.size());
+    std::vector<record> own(k.n + k.predefined.size());
+    std::vector<record*> recs(own.size());
+    std::size_t homed = 0;
     for (std::size_t i = 0; i < recs.size(); ++i) {
-      recs[i].native = i < k.predefined.size() ? k.predefined[i] : mpich_handle(k.bits, i - k.predefined.size());
-      map.insert(recs[i].native, &recs[i]);
+      const std::uintptr_t h = i < k.predefined.size() ? k.predefined[i] : mpich_handle(k.bits, i - k.predefined.size());
+      void* extra = nullptr;
+      bool built = true;
+      record* home = map.home_memory(h, &extra, &built);
+      ASSERT_NE(home, nullptr) << std::hex << h;
+      if (!built) {  // (a home handed out once: the handle's own, or one that shares its place)
+        recs[i] = new (home) record{h};
+        ++homed;
+      } else {
+        own[i].native = h;
+        recs[i] = &own[i];
+      }
+      map.insert(h, recs[i]);
     }
-    // (A builtin or direct handle and the indirect one that shares its set: one of the two.)
+    // (A builtin or direct handle and the indirect one that shares its place: one of the two.)
     const std::size_t outside = k.predefined.size() + (k.bits == 0xcc ? 3 : 8);
-    auto all_in_the_cache = [&] {
+    EXPECT_GE(homed + outside, recs.size());
+    EXPECT_EQ(map.displaced(), recs.size() - homed);
+    auto homes_answer = [&] {
       std::size_t hits = 0;
-      for (record& r : recs) hits += map.find_hot(r.native) == &r;
-      EXPECT_GE(hits + outside, recs.size());
+      for (std::size_t i = 0; i < recs.size(); ++i) {
+        const bool home = recs[i] != &own[i];
+        EXPECT_EQ(map.at_home(recs[i]->native, recs[i]), home);
+        hits += map.find_hot(recs[i]->native) == recs[i];
+        EXPECT_EQ(map.find_hot(recs[i]->native), home ? recs[i] : nullptr) << std::hex << recs[i]->native;
+      }
+      EXPECT_EQ(hits, homed);
     };
-    all_in_the_cache();
-    std::vector<std::uintptr_t> lines;
-    std::size_t in_cache = 0;
-    for (record& r : recs) {
-      record* o = nullptr;
-      void* at = map.cached_at(r.native, &o);
-      if (at == nullptr || o != &r) continue;
-      ++in_cache;
-      lines.push_back(reinterpret_cast<std::uintptr_t>(at) >> 6);
-    }
-    EXPECT_GE(in_cache + outside, recs.size());
-    std::sort(lines.begin(), lines.end());
-    const std::size_t used = std::unique(lines.begin(), lines.end()) - lines.begin();
-    EXPECT_LE(used * 64, in_cache * 9 + 2 * 64);  // (8 bytes a record, D114, and the ends of the runs)
+    homes_answer();
+    // Consecutive indirect handles: consecutive homes, in runs of 64 (the kind bits, brought down
+    // to bits 6-11 of the place, permute the runs of a block).
+    const std::size_t first = k.predefined.size() + (k.bits == 0xcc ? 3 : 8);
+    for (std::size_t i = first + 1; i < std::min(recs.size(), first + 1024); ++i)
+      if ((recs[i]->native & 0x3f) != 0 && recs[i] != &own[i] && recs[i - 1] != &own[i - 1])
+        ASSERT_EQ(std::abs(recs[i] - recs[i - 1]), 1) << i;
     // A freed handle is the next one MPICH hands out (its free list is a stack): erased, or asleep,
-    // and then given a record again, it is in the cache as before.
-    record* mid = &recs[recs.size() / 2];
-    EXPECT_EQ(map.erase(mid->native), mid);
-    EXPECT_EQ(map.find_unsynchronised(mid->native), nullptr);
-    map.insert(mid->native, mid);
-    record* last = &recs.back();
+    // and then given its record again, it is in its home as before.
+    record* mid = recs[recs.size() / 2];
+    const std::uintptr_t mid_handle = mid->native;
+    EXPECT_EQ(map.erase(mid_handle), mid);
+    mid->native = 0;  // (as the runtime leaves an erased record: host_runtime.cc, recycle)
+    EXPECT_EQ(map.find_unsynchronised(mid_handle), nullptr);
+    EXPECT_EQ(map.find_hot(mid_handle), nullptr);
+    mid->native = mid_handle;
+    map.insert(mid_handle, mid);
+    record* last = recs.back();
     const std::uintptr_t last_handle = last->native;
     ASSERT_TRUE(map.retire_unsynchronised(last_handle, last));  // (its native then says so)
     EXPECT_EQ(map.find_unsynchronised(last_handle), nullptr);
+    EXPECT_EQ(map.find_hot(last_handle), nullptr);
     ASSERT_EQ(map.revive_unsynchronised(last_handle), last);
-    all_in_the_cache();
+    homes_answer();
     // Handles this map never had: 0 and 1 (no MPICH handle), another kind's first handles and
-    // the next handle of this kind. None has a record, the cache says so, and every record is
-    // still found (from the cache, or from the table where one of these took its entry: a third
-    // handle on a set; found once more, the records have the cache to themselves again).
+    // the next handle of this kind. None has a record: a fast lookup finds none, and where every
+    // record is in its home the map says so without its table.
     for (std::uintptr_t h : {std::uintptr_t{0}, std::uintptr_t{1}, std::uintptr_t{0x44000000}, std::uintptr_t{0x84000000},
                              std::uintptr_t{0xc4000000}, std::uintptr_t{0xa0000000}, std::uintptr_t{0xe0000000},
                              std::uintptr_t{0x4c000405}, mpich_handle(k.bits, k.n)}) {
-      if (std::any_of(recs.begin(), recs.end(), [&](const record& r) { return r.native == h; })) continue;
+      if (std::any_of(recs.begin(), recs.end(), [&](const record* r) { return r->native == h; })) continue;
       EXPECT_EQ(map.find_unsynchronised(h), nullptr) << std::hex << h;
-      record* o = &recs[0];
-      EXPECT_TRUE(map.cached(h, &o)) << std::hex << h;
-      EXPECT_EQ(o, nullptr);
       EXPECT_EQ(map.find_hot(h), nullptr);
+      EXPECT_EQ(map.lookup(h), nullptr);
+      record* o = recs[0];
+      if (map.displaced() == 0) {
+        EXPECT_TRUE(map.cached(h, &o)) << std::hex << h;
+        EXPECT_EQ(o, nullptr);
+      }
     }
-    for (int round = 0; round < 2; ++round)
-      for (record& r : recs) ASSERT_EQ(map.find_unsynchronised(r.native), &r) << std::hex << r.native;
-    all_in_the_cache();
-    map.release();
+    for (record* r : recs) ASSERT_EQ(map.find_unsynchronised(r->native), r) << std::hex << r->native;
+    for (record* r : recs) ASSERT_EQ(map.lookup(r->native), r) << std::hex << r->native;
   }
   mpiattr::sync::set_concurrent(true);
 }
 
-// D117: over MPICH the cache covers the range of the handles that have records, not a number of
-// entries per record. A program that made many objects of a kind and set attributes on a few of
-// them, far apart (here one handle in each fifth block up to the 100th, the same index in each, a
-// few of them also with the neighbours of that index), finds every one of them in the cache:
-// before D117 they shared the few sets of a cache sized by their count, and most calls probed
-// the table. A handle beyond the range the cache may grow to (block 1,500) still gets its record
-// from the table.
-TEST(record_table, D117_the_mpich_cache_covers_the_handles_in_use) {
+// D126: a record outside its home (here a handle of block 256 + b, whose place wraps onto one of
+// block b's, after that handle took the home) is found through the table by every lookup
+// but the fast one, which finds none and leaves the call to the checked path; while one is
+// displaced, a home that does not hold a handle's record does not say that the handle has none
+// (cached: false). Erased, it leaves the map as before: every record in its home, and a handle
+// whose home is not its record has none. Handle 0 has no home, and the home at its place holds
+// no record a lookup of handle 0 could match.
+TEST(record_table, D126_a_displaced_record_is_found_through_the_table) {
   mpiattr::sync::set_concurrent(false);
-  mpiattr::host::native_map<record, mpiattr::host::no_map_hooks, false> map;
+  test_map<mpiattr::host::no_map_hooks, false> map;
   map.seal();
-  std::vector<std::uintptr_t> handles;
-  for (std::uintptr_t block = 0; block <= 100; block += 5) {
-    handles.push_back(0xcc000000 | (block << 12) | 0x123);
-    if (block % 25 == 0)
-      for (std::uintptr_t i : {0x122, 0x124}) handles.push_back(0xcc000000 | (block << 12) | i);
-  }
-  handles.push_back(0x44000000);  // (a builtin handle: one of the program's first objects)
-  handles.push_back(0x8c000005);  // (a direct one)
-  std::vector<record> recs(handles.size());
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    recs[i].native = handles[i];
-    map.insert(handles[i], &recs[i]);
-  }
-  for (record& r : recs) EXPECT_EQ(map.find_hot(r.native), &r) << std::hex << r.native;
-  record far;
-  far.native = 0xcc000000 | (std::uintptr_t{1500} << 12) | 0x123;
-  map.insert(far.native, &far);
-  EXPECT_EQ(map.find_unsynchronised(far.native), &far);
-  for (int round = 0; round < 2; ++round) {
-    for (record& r : recs) ASSERT_EQ(map.find_unsynchronised(r.native), &r) << std::hex << r.native;
-    EXPECT_EQ(map.find_unsynchronised(far.native), &far);
-  }
-  std::size_t hits = 0;
-  for (record& r : recs) hits += map.find_hot(r.native) == &r;
-  EXPECT_GE(hits + 1, recs.size());  // (block 1,500 wraps onto one of theirs at most)
-  map.release();
+  const std::uintptr_t near = 0xcc000000 | (std::uintptr_t{5} << 12) | 0x123;
+  const std::uintptr_t far = (near + (std::uintptr_t{256} << 12)) ^ 1;  // (bit 20 moves bit 0 of key >> 20)
+  void* extra = nullptr;
+  bool built = true;
+  record* home = map.home_memory(near, &extra, &built);
+  ASSERT_NE(home, nullptr);
+  EXPECT_FALSE(built);
+  record* r_near = new (home) record{near};
+  map.insert(near, r_near);
+  EXPECT_EQ(map.home_memory(far, &extra, &built), home);  // (the same place: taken)
+  EXPECT_TRUE(built);
+  record r_far{far};
+  map.insert(far, &r_far);
+  EXPECT_EQ(map.displaced(), 1u);
+  EXPECT_FALSE(map.at_home(far, &r_far));
+  EXPECT_EQ(map.find_hot(near), r_near);
+  EXPECT_EQ(map.find_hot(far), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(far), &r_far);
+  EXPECT_EQ(map.lookup(far), &r_far);
+  EXPECT_EQ(map.find(far), &r_far);
+  record* o = nullptr;
+  EXPECT_FALSE(map.cached(far, &o));
+  EXPECT_EQ(map.cached_at(far, &o), nullptr);
+  const std::uintptr_t other = near + 1;  // (no record, its home unused: the table must say)
+  EXPECT_FALSE(map.cached(other, &o));
+  EXPECT_EQ(map.find_unsynchronised(other), nullptr);
+  // Asleep and woken where it lies.
+  ASSERT_TRUE(map.retire_unsynchronised(far, &r_far));
+  EXPECT_EQ(map.find_unsynchronised(far), nullptr);
+  EXPECT_EQ(map.revive_unsynchronised(far), &r_far);
+  EXPECT_EQ(map.find_unsynchronised(far), &r_far);
+  EXPECT_EQ(map.erase(far), &r_far);
+  EXPECT_EQ(map.displaced(), 0u);
+  EXPECT_EQ(map.find_unsynchronised(far), nullptr);
+  EXPECT_TRUE(map.cached(far, &o));
+  EXPECT_EQ(o, nullptr);
+  EXPECT_TRUE(map.cached(near, &o));
+  EXPECT_EQ(o, r_near);
+  EXPECT_NE(map.cached_at(near, &o), nullptr);
+  // Handle 0: no home is handed out for it; the one at its place (chunk 0, with MPI_INT's) holds
+  // a handle no host has.
+  EXPECT_EQ(map.home_memory(0, &extra, &built), nullptr);
+  record* int_home = map.home_memory(0x4c000405, &extra, &built);
+  ASSERT_NE(int_home, nullptr);
+  map.insert(0x4c000405, new (int_home) record{0x4c000405});
+  EXPECT_EQ(map.find_hot(0), nullptr);
+  EXPECT_EQ(map.find_unsynchronised(0), nullptr);
+  EXPECT_TRUE(map.cached(0, &o));
+  EXPECT_EQ(o, nullptr);
+  EXPECT_EQ(map.find_hot(0x4c000405), int_home);
   mpiattr::sync::set_concurrent(true);
+}
+
+// D126, D61: the homes are address space reserved when the map is sealed; a process that may not
+// have that much (RLIMIT_AS, as batch systems set it) gets fewer homes, or none, and loses
+// nothing: records whose places wrap, or every record when there are no homes, lie outside
+// them and are found through the table. Each limit in a process of its own (a death test's
+// child): while the map is sealed, the address space the process has then plus `room`.
+void homes_within(std::size_t room, bool some_homes, bool some_displaced) {
+  long pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  if (pages <= 0) std::_Exit(2);
+  const rlim_t now = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_AS, &lim) != 0) std::_Exit(3);
+  const rlim_t soft = lim.rlim_cur;
+  lim.rlim_cur = now + room;
+  mpiattr::sync::set_concurrent(false);
+  test_map<mpiattr::host::no_map_hooks, false> map;
+  if (::setrlimit(RLIMIT_AS, &lim) != 0) std::_Exit(3);
+  map.seal();
+  lim.rlim_cur = soft;
+  if (::setrlimit(RLIMIT_AS, &lim) != 0) std::_Exit(3);
+  std::vector<record> own(3000);
+  std::vector<record*> recs(own.size());
+  std::size_t homed = 0;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    const std::uintptr_t h = mpich_handle(0xcc, i);
+    void* extra = nullptr;
+    bool built = true;
+    record* home = map.home_memory(h, &extra, &built);
+    if (home != nullptr && !built) {
+      recs[i] = new (home) record{h};
+      ++homed;
+    } else {
+      own[i].native = h;
+      recs[i] = &own[i];
+    }
+    map.insert(h, recs[i]);
+  }
+  if (some_homes != (homed > 0)) std::_Exit(4);
+  if (map.displaced() != recs.size() - homed || some_displaced != (homed < recs.size())) std::_Exit(5);
+  for (record* r : recs) {
+    if (map.find_unsynchronised(r->native) != r || map.lookup(r->native) != r) std::_Exit(6);
+    if (map.find_hot(r->native) != (map.at_home(r->native, r) ? r : nullptr)) std::_Exit(7);
+  }
+  if (map.find_unsynchronised(0) != nullptr || map.find_hot(0) != nullptr) std::_Exit(8);
+  std::_Exit(0);
+}
+TEST(record_table, D126_homes_within_a_limited_address_space) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // (3,000 datatypes' places span 3 blocks of MPICH's handles, 16,384 places: 256 KiB of homes
+  // of the test's records, 16 bytes. With 192 KiB the map gets the fewest, 8,192, onto which
+  // block 2 wraps, onto block 0's; with none, none.)
+  static_assert(sizeof(record) == 16);
+  EXPECT_EXIT(homes_within(64 << 20, true, false), ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(homes_within(192 << 10, true, true), ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(homes_within(0, false, true), ::testing::ExitedWithCode(0), "");
 }
 
 // Below MPI_THREAD_MULTIPLE the fast dup and free use revive_unsynchronised and
@@ -660,13 +788,18 @@ void unsynchronised_retire_and_revive() {
   SCOPED_TRACE(Pointers ? "pointer handles" : "MPICH handles");
   mpiattr::sync::set_concurrent(false);
   test_map<mpiattr::host::no_map_hooks, Pointers> map;
+  map.seal();  // (as the runtime's, before the fast paths may run)
   constexpr std::size_t kMax = test_map<mpiattr::host::no_map_hooks, Pointers>::kMaxDormant;
-  std::vector<record> recs(kMax + 2);
-  insert_records<Pointers>(map, recs);
+  std::vector<record> own(kMax + 2);
+  std::vector<record*> recs(own.size());
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    recs[i] = record_for<Pointers>(map, handle_in<Pointers>(i), own[i]);
+    map.insert(recs[i]->native, recs[i]);
+  }
   record* o = nullptr;
-  for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_in<Pointers>(i), &recs[i]));
-  EXPECT_FALSE(map.retire_unsynchronised(handle_in<Pointers>(kMax), &recs[kMax]));  // the cap
-  EXPECT_EQ(recs[kMax].native, handle_in<Pointers>(kMax));  // refused: untouched, awake
+  for (std::size_t i = 0; i < kMax; ++i) ASSERT_TRUE(map.retire_unsynchronised(handle_in<Pointers>(i), recs[i]));
+  EXPECT_FALSE(map.retire_unsynchronised(handle_in<Pointers>(kMax), recs[kMax]));  // the cap
+  EXPECT_EQ(recs[kMax]->native, handle_in<Pointers>(kMax));  // refused: untouched, awake
   EXPECT_EQ(map.dormant(), kMax);
   EXPECT_EQ(map.sleepers(), kMax);
   EXPECT_EQ(map.size(), kMax + 2);
@@ -676,15 +809,15 @@ void unsynchronised_retire_and_revive() {
   EXPECT_EQ(o, nullptr);
   EXPECT_EQ(map.revive_unsynchronised(handle_in<Pointers>(kMax + 1)), nullptr);  // awake: nothing to wake
   EXPECT_EQ(map.revive_unsynchronised(handle_in<Pointers>(100000)), nullptr);   // no record at all
-  ASSERT_EQ(map.revive_unsynchronised(handle_in<Pointers>(0)), &recs[0]);       // from the cache
-  EXPECT_EQ(recs[0].native, handle_in<Pointers>(0));
-  EXPECT_EQ(map.find_hot(handle_in<Pointers>(0)), &recs[0]);
-  EXPECT_EQ(map.find(handle_in<Pointers>(0)), &recs[0]);
+  ASSERT_EQ(map.revive_unsynchronised(handle_in<Pointers>(0)), recs[0]);       // from the cache
+  EXPECT_EQ(recs[0]->native, handle_in<Pointers>(0));
+  EXPECT_EQ(map.find_hot(handle_in<Pointers>(0)), recs[0]);
+  EXPECT_EQ(map.find(handle_in<Pointers>(0)), recs[0]);
   EXPECT_EQ(map.revive_unsynchronised(handle_in<Pointers>(0)), nullptr);  // awake now
   // The cache forgets handle 1's entry (lookups of other handles take its slots): it still wakes.
   for (std::size_t i = 0; i < 40000; ++i) (void)map.lookup(handle_in<Pointers>(100000 + i));
-  ASSERT_EQ(map.revive_unsynchronised(handle_in<Pointers>(1)), &recs[1]);
-  EXPECT_EQ(map.lookup(handle_in<Pointers>(1)), &recs[1]);
+  ASSERT_EQ(map.revive_unsynchronised(handle_in<Pointers>(1)), recs[1]);
+  EXPECT_EQ(map.lookup(handle_in<Pointers>(1)), recs[1]);
   EXPECT_EQ(map.dormant(), kMax - 2);
   EXPECT_EQ(map.sleepers(), kMax);
   EXPECT_EQ(map.size(), kMax + 2);
