@@ -308,10 +308,11 @@ class call {
 // a recorded object and a live mpiattr keyval of its kind (keyval.h: live_user), with a slot that
 // exists; otherwise false, with nothing changed, and the entry point takes its checked path.
 // Below MPI_THREAD_MULTIPLE (Concurrent false) the gate (g_gate) is open, the record comes from
-// the cache in front of the record table (native_map::find_hot), and the slot is read and written
-// directly. The fast paths read the cache alone: a call of the table's probe would cost every call
-// a stack frame (six instructions, D69); when the cache does not know the handle, their checked
-// path probes the table and tries again (refilled, fortran_refilled; D69, and for Fortran D89).
+// the cache in front of the record table (over MPICH from the handle's home, D126:
+// native_map::find_hot), and the slot is read and written directly. The fast paths read the cache
+// alone: a call of the table's probe would cost every call a stack frame (six instructions, D69);
+// when the cache does not know the handle, their checked path probes the table and tries again
+// (refilled, fortran_refilled; D69, and for Fortran D89).
 // At it (Concurrent true: the entry point has checked g_fast_concurrent) the record comes from
 // the cache the threads share (its entries checked against the record's handle,
 // native_map::find_shared), a get reads under the store's sequence counter and a set takes the
@@ -341,9 +342,11 @@ MPIATTR_HOT typename kind_traits<K>::object* fast_target(H h, int keyval, std::u
 // MPI_THREAD_MULTIPLE, the cache did not know h; now it does (the table was probed, and what it
 // holds for h, a record or none, is in the cache). The checked paths of the C get and set ask
 // first (functions.cc.j2), so a program whose calls visit more objects than the cache holds pays
-// the probe, not the checked path (D63, D69).
+// the probe, not the checked path (D63, D69). Over MPICH there is nothing to fill: a record the
+// fast path did not find in its handle's home is not there (D126), and the checked path finds it.
 template <object_kind K, typename H>
 [[gnu::always_inline]] inline bool refilled(H h) {
+  if constexpr (MPIATTR_HOST_POINTER_HANDLES == 0) return false;
   if (!g_fast.load(std::memory_order_relaxed)) return false;
   typename kind_traits<K>::object* o;
   if (records<K>().cached(native(h), &o)) return false;
@@ -542,9 +545,11 @@ MPIATTR_HOT bool fast_put_fortran(MPI_Fint f, F2c f2c, int keyval, attribute_val
 // below MPI_THREAD_MULTIPLE, when the cache of Fortran handles or the record cache did not know
 // the handle, fills them (the host's f2c, the table's probe) and says whether the fast path may
 // now find its record. So a Fortran program whose calls visit more objects than the caches hold
-// pays the fill, not the checked path (D63).
+// pays the fill, not the checked path (D63). Over MPICH, whose Fortran handles are its C handles,
+// nothing (refilled).
 template <object_kind K, typename F2c>
 [[gnu::always_inline]] inline bool fortran_refilled(MPI_Fint f, F2c f2c) {
+  if constexpr (MPIATTR_HOST_POINTER_HANDLES == 0) return false;
   if (!g_fast.load(std::memory_order_relaxed)) return false;
   typename kind_traits<K>::handle h;
   const bool knew = fortran_handles<K>::known(f, f2c, &h);

@@ -526,16 +526,15 @@ class native_map {
     if (obj == nullptr) __builtin_unreachable();
     return obj;
   }
-  // The plain cache starts with 4,096 entries (over Open MPI 2,048 sets of two) in the map itself
-  // (docs/decisions.md D63) and, below MPI_THREAD_MULTIPLE, grows with the table: whenever the
-  // table grows past half the cache's entries, the cache is replaced by one with twice the table's
-  // slots as entries, filled from the table (grow_cache), so that the objects a program holds
-  // keep hitting it however many there are (D69). Over Open MPI two ways per set (D74): at most
-  // half a set per record on average, and a record leaves the cache only when three of the handles
-  // in use share a set (about 3 % of calls at 2,000 records spread as random keys, against 11 %
-  // direct-mapped); over MPICH, whose handles need no second way, one (D99), and the cache also
-  // grows to cover the range of the handles that have records (hot_set, D117).
-  // The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries.
+  // The plain cache (over Open MPI) starts with 4,096 entries, 2,048 sets of two, in the map
+  // itself (docs/decisions.md D63) and, below MPI_THREAD_MULTIPLE, grows with the table: whenever
+  // the table grows past half the cache's entries, the cache is replaced by one with twice the
+  // table's slots as entries, filled from the table (grow_cache), so that the objects a program
+  // holds keep hitting it however many there are (D69). Two ways per set (D74): at most half a set
+  // per record on average, and a record leaves the cache only when three of the handles in use
+  // share a set (about 3 % of calls at 2,000 records spread as random keys, against 11 %
+  // direct-mapped). The shared cache of MPI_THREAD_MULTIPLE keeps its 4,096 entries (over both
+  // hosts).
   static constexpr int kHotBits = 12;
   // Ways per set: two (D74). (Over MPICH there is no cache: homes, below.)
   static constexpr std::size_t kWays = 2;
