@@ -612,9 +612,11 @@ TEST(record_table, D126_mpich_records_lie_in_their_homes) {
     // Consecutive indirect handles: consecutive homes, in runs of 64 (the kind bits, brought down
     // to bits 6-11 of the place, permute the runs of a block).
     const std::size_t first = k.predefined.size() + (k.bits == 0xcc ? 3 : 8);
-    for (std::size_t i = first + 1; i < std::min(recs.size(), first + 1024); ++i)
-      if ((recs[i]->native & 0x3f) != 0 && recs[i] != &own[i] && recs[i - 1] != &own[i - 1])
+    for (std::size_t i = first + 1; i < std::min(recs.size(), first + 1024); ++i) {
+      if ((recs[i]->native & 0x3f) != 0 && recs[i] != &own[i] && recs[i - 1] != &own[i - 1]) {
         ASSERT_EQ(std::abs(recs[i] - recs[i - 1]), 1) << i;
+      }
+    }
     // A freed handle is the next one MPICH hands out (its free list is a stack): erased, or asleep,
     // and then given its record again, it is in its home as before.
     record* mid = recs[recs.size() / 2];
