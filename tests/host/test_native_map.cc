@@ -59,13 +59,13 @@ struct test_map : mpiattr::host::native_map<record, Hooks, Pointers> {
 
 // Where a test's record of `key` lies: over MPICH in key's home, built there (docs/decisions.md
 // D126: a fast lookup finds a record only in its home, as the runtime puts it: host_runtime.cc,
-// take_home); over Open MPI, or when key has no home, `own`.
+// take_home); over Open MPI, or when key has no home or another handle's record holds it, `own`.
 template <bool Pointers, typename Map>
 record* record_for(Map& map, std::uintptr_t key, record& own) {
   if constexpr (!Pointers) {
     void* extra = nullptr;
-    bool built = false;
-    if (record* h = map.home_memory(key, &extra, &built)) return new (h) record{key};
+    bool built = true;
+    if (record* h = map.home_memory(key, &extra, &built); h != nullptr && !built) return new (h) record{key};
   }
   own.native = key;
   return &own;
@@ -581,17 +581,8 @@ TEST(record_table, D126_mpich_records_lie_in_their_homes) {
     std::size_t homed = 0;
     for (std::size_t i = 0; i < recs.size(); ++i) {
       const std::uintptr_t h = i < k.predefined.size() ? k.predefined[i] : mpich_handle(k.bits, i - k.predefined.size());
-      void* extra = nullptr;
-      bool built = true;
-      record* home = map.home_memory(h, &extra, &built);
-      ASSERT_NE(home, nullptr) << std::hex << h;
-      if (!built) {  // (a home handed out once: the handle's own, or one that shares its place)
-        recs[i] = new (home) record{h};
-        ++homed;
-      } else {
-        own[i].native = h;
-        recs[i] = &own[i];
-      }
+      recs[i] = record_for<false>(map, h, own[i]);  // (own[i] when a handle of its place took the home)
+      homed += recs[i] != &own[i];
       map.insert(h, recs[i]);
     }
     // (A builtin or direct handle and the indirect one that shares its place: one of the two.)
@@ -747,18 +738,9 @@ void homes_within(std::size_t room, bool some_homes, bool some_displaced) {
   std::vector<record*> recs(own.size());
   std::size_t homed = 0;
   for (std::size_t i = 0; i < recs.size(); ++i) {
-    const std::uintptr_t h = mpich_handle(0xcc, i);
-    void* extra = nullptr;
-    bool built = true;
-    record* home = map.home_memory(h, &extra, &built);
-    if (home != nullptr && !built) {
-      recs[i] = new (home) record{h};
-      ++homed;
-    } else {
-      own[i].native = h;
-      recs[i] = &own[i];
-    }
-    map.insert(h, recs[i]);
+    recs[i] = record_for<false>(map, mpich_handle(0xcc, i), own[i]);
+    homed += recs[i] != &own[i];
+    map.insert(recs[i]->native, recs[i]);
   }
   if (some_homes != (homed > 0)) std::_Exit(4);
   if (map.displaced() != recs.size() - homed || some_displaced != (homed < recs.size())) std::_Exit(5);
