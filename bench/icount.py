@@ -41,6 +41,8 @@ SLACK = 2
 
 # Open MPI as a singleton (as bench/run.py): root allowed, an osc component that creates a window
 # in one process (pt2pt refuses MPI_THREAD_MULTIPLE in 4.1, ucx takes it).
+# How many times a path over its budget is measured again at most (below).
+AGAIN = 4
 OMPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 
@@ -152,28 +154,36 @@ def main() -> int:
             except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
                 print(f"{name}: FAILED to run: {e}")
                 failures.append(f"{name} (did not run)")
-        # A path over its budget is measured once more, in a new process, and judged by the lower
-        # count. Something else can only add instructions to a path (what the host does in the
-        # program's own thread on its own schedule); a change that made the path dearer makes
-        # both counts dearer, so the guard still fails on it.
-        over = [(name, mode, level, binary) for name, mode, level, binary in runs
-                if not args.update and name in results
-                and any(c > budgets.get(name, {}).get(p, c) for p, c in results[name].items())]
-        (Path(td) / "again").mkdir()
-        again = {name: pool.submit(run_one, binary, mode, level, args.lib_dir, Path(td) / "again")
-                 for name, mode, level, binary in over}
-        for name, fut in again.items():
-            try:
-                second = fut.result()
-            except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
-                print(f"{name}: FAILED to run again: {e}")
-                continue
-            first = results[name]
-            moved = {p: (first[p], second[p]) for p in first if p in second and second[p] < first[p]
-                     and first[p] > budgets.get(name, {}).get(p, first[p])}
-            for p, (a, b) in moved.items():
-                print(f"{name} {p}: {a:.1f} over its budget, {b:.1f} measured again: judged by the lower")
-            results[name] = {p: min(c, second.get(p, c)) for p, c in first.items()}
+        # A path over its budget is measured again, in a new process, up to AGAIN times while it
+        # stays over, and judged by the lowest count. Something else can only add instructions to
+        # a path (what the host does in the program's own thread on its own schedule, or the state
+        # its process's malloc starts the loop in: Open MPI's predefined datatype dup + free reads
+        # 2,246 or 2,485-2,489 instructions by process, the difference all in glibc's _int_malloc,
+        # about one process in four, D127); a change that made the path dearer makes every count
+        # dearer, so the guard still fails on it.
+        def over_budget(name: str) -> bool:
+            return any(c > budgets.get(name, {}).get(p, c) for p, c in results[name].items())
+
+        for attempt in range(AGAIN):
+            over = [(name, mode, level, binary) for name, mode, level, binary in runs
+                    if not args.update and name in results and over_budget(name)]
+            if not over:
+                break
+            (Path(td) / f"again{attempt}").mkdir()
+            again = {name: pool.submit(run_one, binary, mode, level, args.lib_dir, Path(td) / f"again{attempt}")
+                     for name, mode, level, binary in over}
+            for name, fut in again.items():
+                try:
+                    second = fut.result()
+                except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
+                    print(f"{name}: FAILED to run again: {e}")
+                    continue
+                first = results[name]
+                moved = {p: (first[p], second[p]) for p in first if p in second and second[p] < first[p]
+                         and first[p] > budgets.get(name, {}).get(p, first[p])}
+                for p, (a, b) in moved.items():
+                    print(f"{name} {p}: {a:.1f} over its budget, {b:.1f} measured again: judged by the lower")
+                results[name] = {p: min(c, second.get(p, c)) for p, c in first.items()}
     if args.update:
         for name, per in results.items():
             budgets[name] = {p: budget_for(c) for p, c in sorted(per.items())}

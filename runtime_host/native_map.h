@@ -156,8 +156,10 @@ class native_map {
   // sealed must not be asked for handle 0 by find_hot or find_unsynchronised.
   // Over MPICH it reserves the homes (home_of): kMaxPlaces of them, or, if the system refuses that
   // much address space, the most it grants down to kMinPlaces, or else the few of few_homes_,
-  // which hold no record (D61: not an error; every record then lies outside its home). The first
-  // home, handle 0's, holds the handle 1, no host's.
+  // which hold no record (D61: not an error; every record then lies outside its home). The
+  // reservation is read-only, so that under strict overcommit it is not charged as memory; each
+  // granule of it (kGranuleBytes) is made writable when a home in it is first handed out. The
+  // first home, handle 0's, holds the handle 1, no host's.
   void seal() {
     if constexpr (PointerHandles) {
       for (std::size_t w = 0; w < kWays; ++w)
@@ -168,12 +170,16 @@ class native_map {
       T* h = reinterpret_cast<T*>(few_homes_);
       std::size_t places = sizeof few_homes_ / sizeof(T);
       for (std::size_t n = kMaxPlaces; n >= kMinPlaces; n /= 2) {
-        void* raw = ::mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (raw != MAP_FAILED) {
-          h = static_cast<T*>(raw);
-          places = n;
-          break;
+        void* raw = ::mmap(nullptr, n * sizeof(T), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (raw == MAP_FAILED) continue;
+        if (::mprotect(raw, kGranuleBytes, PROT_READ | PROT_WRITE) != 0) {  // (granule 0: handle 0's home)
+          ::munmap(raw, n * sizeof(T));
+          continue;
         }
+        writable_[0] = 1;
+        h = static_cast<T*>(raw);
+        places = n;
+        break;
       }
       __atomic_store_n(&h->native, std::uintptr_t{1}, __ATOMIC_RELAXED);  // (handle 0's home)
       home_mask_ = places - 1;
@@ -475,6 +481,7 @@ class native_map {
       if (homes_ != nullptr && homes_ != reinterpret_cast<T*>(few_homes_)) ::munmap(homes_, (home_mask_ + 1) * sizeof(T));
       homes_ = nullptr;
       home_mask_ = 0;
+      for (std::uint64_t& w : writable_) w = 0;
       for (char*& c : extras_) {
         if (c != nullptr) ::munmap(c, kExtraBytes);
         c = nullptr;
@@ -606,6 +613,11 @@ class native_map {
       if (homes_ == nullptr || homes_ == reinterpret_cast<T*>(few_homes_)) return nullptr;
       const std::size_t p = static_cast<std::size_t>(key ^ (key >> 20)) & home_mask_;
       if (p == 0) return nullptr;
+      const std::size_t g = p / kHomesPerGranule;
+      if (!((writable_[g / 64] >> (g % 64)) & 1)) {
+        if (::mprotect(homes_ + g * kHomesPerGranule, kGranuleBytes, PROT_READ | PROT_WRITE) != 0) return nullptr;
+        writable_[g / 64] |= std::uint64_t{1} << (g % 64);
+      }
       char*& chunk = extras_[p >> kExtraBits];
       if (chunk == nullptr) {
         void* raw = ::mmap(nullptr, kExtraBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -651,6 +663,11 @@ class native_map {
   // first 256 blocks (262,144 objects of the kind, which hold about 80 MB of MPICH's memory
   // themselves); handles beyond wrap around.
   static constexpr std::size_t kMaxPlaces = std::size_t{1} << 20, kMinPlaces = std::size_t{1} << 13;
+  // The homes are made writable 64 KiB at a time (seal): 512 of the runtime's records, a few
+  // thousand mappings at most for the whole reservation, which merge where they are adjacent.
+  static constexpr std::size_t kGranuleBytes = std::size_t{1} << 16;
+  static constexpr std::size_t kHomesPerGranule = kGranuleBytes / sizeof(T);
+  static_assert(PointerHandles || (kGranuleBytes % sizeof(T) == 0 && kMinPlaces * sizeof(T) >= kGranuleBytes));
   // The homes' extra bytes come in chunks of 1,024, made when a home of theirs is first handed
   // out, each with a bit a home saying whether it was.
   static constexpr int kExtraBits = 10;
@@ -911,6 +928,8 @@ class native_map {
   hot_entry* hot_ = hot_initial_;  // the plain cache: hot_initial_, or one grow_cache made
   std::size_t hot_mask_ = mask_of(kInitialSets);  // (hot_set)
   char* extras_[kExtraChunks] = {};  // over MPICH: the chunks of the homes' extra bytes
+  // Over MPICH, a bit a granule of the homes: made writable (home_memory).
+  std::uint64_t writable_[PointerHandles ? 1 : (kMaxPlaces * sizeof(T) / kGranuleBytes + 63) / 64] = {};
   // Over MPICH, the homes of a map that could not reserve kMinPlaces (seal): never handed out.
   alignas(64) unsigned char few_homes_[PointerHandles ? 1 : 64 * sizeof(T)] = {};
   std::size_t displaced_ = 0;  // over MPICH: records in the table outside their homes (under mu_)
