@@ -126,6 +126,10 @@ bool keyval_registry::reserve_hot_entry_zero() {
 }
 const bool keyval_registry::hot_entry_zero_reserved_ = keyval_registry::reserve_hot_entry_zero();
 
+// Never called; its address marks a classified entry not filled. noipa: an identical function
+// merged with it (GCC's -fipa-icf) could be one a program passes as a callback.
+[[gnu::noipa]] void keyval_registry::unclassified_copy() {}
+
 void keyval_registry::define_predefined(int keyval, object_kind kind) {
   keyval_record* r = at(index_of(keyval));
   r->handle = keyval;
@@ -151,19 +155,22 @@ status keyval_registry::create(object_kind kind, const callbacks& cbs, int* keyv
   std::uint32_t i = take_index();
   if (i == 0) return fail(MPI_ERR_KEYVAL, "all %u keyvals are in use", kMaxIndex - kFirstUserIndex);
   const std::uint8_t flags = flags_of(cbs);
-  *keyval = init_record(i, kind, cbs, cbs.extra_state, flags);
-  if (cbs.lang_state != nullptr) __atomic_store_n(&used_[i], kUsedLangState, __ATOMIC_RELAXED);  // (a free left it 0)
+  // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
+  // callbacks needs no classification, and finds them in its record if it is this one's (tag).
+  classified* c = nullptr;
   if (cbs.lang_state == nullptr && (!sync::concurrent() || thread_spares_)) {
-    // For create_fast() (create_fast_concurrent(): the thread's own): the next keyval with these
-    // callbacks needs no classification.
     const bool own = sync::concurrent();
     thread_spare* t = own ? spares_.claim<spare_ended>() : nullptr;
-    if (!own || t != nullptr) {
-      classified& c = own ? t->last[static_cast<int>(cbs.lang)] : last_[static_cast<int>(cbs.lang)];
-      c.cbs = cbs;
-      c.flags = flags;
-      c.valid = true;
-    }
+    if (!own || t != nullptr) c = own ? &t->last[static_cast<int>(cbs.lang)] : &last_[static_cast<int>(cbs.lang)];
+  }
+  // (2^61 stamps: none is given twice in a process's life.)
+  const std::uint64_t tag = c != nullptr ? ++stamps_ << 3 : 0;
+  *keyval = init_record_checked(i, kind, cbs, flags, c != nullptr ? tag | static_cast<std::uint64_t>(kind) : 0);
+  if (cbs.lang_state != nullptr) __atomic_store_n(&used_[i], kUsedLangState, __ATOMIC_RELAXED);  // (a free left it 0)
+  if (c != nullptr) {
+    c->cbs = cbs;
+    c->flags = flags;
+    c->tag = tag;
   }
   return status::ok();
 }
@@ -180,6 +187,7 @@ status keyval_registry::rebind(int keyval, language lang, void* lang_state) {
     if (const language_binding* old = binding_for(r->cbs.lang); old && old->release) old->release(r->cbs);
   r->cbs.lang = lang;
   r->cbs.lang_state = lang_state;
+  r->tag = 0;  // (no remembered callbacks are these now)
   r->cbs.copy_kind = b->predefined->classify_copy(r->cbs.copy);
   r->cbs.delete_kind = b->predefined->classify_delete(r->cbs.del);
   if (lang_state != nullptr) __atomic_fetch_or(&used_[i], kUsedLangState, __ATOMIC_RELAXED);
@@ -269,7 +277,7 @@ void keyval_registry::spare_ended(void* p) {
   if (!decltype(r.spares_)::release(t)) return;
   if (t.index != 0) r.put_free(t.index);
   t.index = 0;
-  for (classified& c : t.last) c.valid = false;
+  for (classified& c : t.last) c.forget();
 }
 
 void keyval_registry::give_back(std::uint32_t i) {

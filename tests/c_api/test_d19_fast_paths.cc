@@ -208,6 +208,60 @@ TEST(D19, D19_keyval_indices_are_reused_smallest_first) {
   for (int* p : {&w, &x, &y, &k[2], &k[4]}) ASSERT_OK(MPI_Comm_free_keyval(p));
 }
 
+// D128: a keyval record keeps its callbacks and kind when its index is freed, and the fast create
+// rewrites them only when its tag says they are not the ones it creates with. A create with other
+// callbacks, or for another kind, on an index whose record holds the old ones must give the new
+// keyval its own: the copy callback it was created with, and its kind (a communicator keyval is
+// not a datatype's).
+int other_copy(MPI_Comm, int k, void*, void* in, void* out, int* flag) {
+  cb_log().push_back({"other_copy", k, in});
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+TEST(D19, D128_a_reused_keyval_index_takes_the_callbacks_and_kind_of_its_new_keyval) {
+  auto index = [](int k) { return static_cast<unsigned>(k) & 0xFFFFFu; };
+  cb_log().clear();
+  int a = 0, b = 0, c = 0;
+  ASSERT_OK(MPI_Comm_create_keyval(log_copy, MPI_COMM_NULL_DELETE_FN, &a, nullptr));
+  ASSERT_OK(MPI_Comm_create_keyval(other_copy, MPI_COMM_NULL_DELETE_FN, &b, nullptr));  // (remembered)
+  const unsigned ia = index(a);
+  ASSERT_OK(MPI_Comm_free_keyval(&a));  // its record still holds log_copy
+  ASSERT_OK(MPI_Comm_create_keyval(other_copy, MPI_COMM_NULL_DELETE_FN, &c, nullptr));
+  ASSERT_EQ(index(c), ia) << "the test needs the create to reuse the freed index";
+  MPI_Comm comm = fresh_comm(), dup = MPI_COMM_NULL;
+  ASSERT_OK(MPI_Comm_set_attr(comm, c, as_ptr(7)));
+  ASSERT_OK(MPI_Comm_dup(comm, &dup));
+  EXPECT_EQ(count_events("other_copy", c), 1);
+  EXPECT_EQ(count_events("copy"), 0) << "the freed keyval's copy callback ran for the new one";
+  void* v = nullptr;
+  EXPECT_EQ(comm_get(dup, c, &v), 1);
+  EXPECT_EQ(v, as_ptr(7));
+  ASSERT_OK(MPI_Comm_free(&dup));
+  ASSERT_OK(MPI_Comm_delete_attr(comm, c));
+
+  // The same callbacks (NULL for both: NULL_COPY_FN and NULL_DELETE_FN, D15) for a communicator,
+  // then for a datatype on the same index.
+  int k = 0, t = 0;
+  ASSERT_OK(MPI_Comm_create_keyval(nullptr, nullptr, &k, nullptr));
+  ASSERT_OK(MPI_Comm_set_attr(comm, k, as_ptr(1)));
+  ASSERT_OK(MPI_Comm_delete_attr(comm, k));
+  const unsigned ik = index(k);
+  ASSERT_OK(MPI_Comm_free_keyval(&k));
+  ASSERT_OK(MPI_Type_create_keyval(nullptr, nullptr, &t, nullptr));
+  ASSERT_EQ(index(t), ik) << "the test needs the create to reuse the freed index";
+  EXPECT_CLASS(MPI_Comm_set_attr(comm, t, as_ptr(2)), MPI_ERR_KEYVAL);
+  EXPECT_EQ(comm_get(comm, t, &v), -1) << "a datatype keyval read on a communicator";
+  MPI_Datatype type = fresh_type();
+  ASSERT_OK(MPI_Type_set_attr(type, t, as_ptr(3)));
+  EXPECT_EQ(type_get(type, t, &v), 1);
+  EXPECT_EQ(v, as_ptr(3));
+  ASSERT_OK(MPI_Type_free(&type));
+  ASSERT_OK(MPI_Type_free_keyval(&t));
+  ASSERT_OK(MPI_Comm_free(&comm));
+  for (int* p : {&b, &c}) ASSERT_OK(MPI_Comm_free_keyval(p));
+}
+
 // The same index created and freed over and over, past the 1024 generations a handle holds: each
 // handle is a keyval (sets and gets work) and differs from the one freed just before it, which
 // is then stale.

@@ -120,9 +120,14 @@ struct keyval_record {
   object_kind kind = object_kind::comm;
   bool predefined = false;
   std::atomic<bool> counted{false};  // freed by the user after an attribute was set (lazy counting)
-  callbacks cbs;
   std::atomic<std::int32_t> refs{0};
+  callbacks cbs;
+  // Which remembered callbacks (keyval_registry::classified) `cbs` and `kind` are, as
+  // stamp << 3 | kind; 0 when they are none's (set by the checked path or rebound). A create
+  // on the fast path compares this one word instead of the callbacks themselves (D128).
+  std::uint64_t tag = 0;
 };
+static_assert(sizeof(keyval_record) == 64, "a keyval record is one cache line");
 
 // Free indices, smallest first: a three-level bitmap (a set bit is a free index; a set bit above
 // says the word below has one) and a spare. Keeping indices low keeps attributes in the slots each
@@ -288,16 +293,18 @@ class keyval_registry {
   MPIATTR_HOT bool create_fast(object_kind kind, language lang, fnptr copy_fn, fnptr delete_fn,
                                aint extra_state, int* keyval) {
     const classified& c = last_[static_cast<int>(lang)];
-    if (!c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]] return false;
+    // (An entry never filled holds unclassified_copy, which no caller passes: no test of its own.)
+    if (c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]] return false;
     const std::uint32_t i = free_.take_spare();  // else the checked path walks the bitmap
     if (i == 0) [[unlikely]] return false;
-    *keyval = init_record(i, kind, c.cbs, extra_state, c.flags);
+    *keyval = init_record(i, kind, c, extra_state);
     return true;
   }
   MPIATTR_HOT bool free_fast(object_kind kind, int* keyval) {
     std::uint32_t i;
     if (!live_user(*keyval, kind, &i)) return false;
     keyval_record* r = at(i);
+    asm("" : "+r"(r));  // (as init_record's: GCC otherwise makes refs' address again, D128)
     r->live_handle.store(0, std::memory_order_relaxed);
     *keyval = 0;  // MPI_KEYVAL_INVALID (R2.1)
     if (used_[i] == 0 && free_.is_spare(i)) [[likely]] {
@@ -327,7 +334,7 @@ class keyval_registry {
     if (tp == nullptr) [[unlikely]] return false;
     thread_spare& t = *tp;
     const classified& c = t.last[static_cast<int>(lang)];
-    if (t.index == 0 || !c.valid || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]]
+    if (t.index == 0 || c.cbs.copy != copy_fn || c.cbs.del != delete_fn) [[unlikely]]
       return false;
     const std::uint32_t i = t.index;
     if (i >= low_free_.load(std::memory_order_relaxed)) [[unlikely]] {  // a smaller index may be free: the pool's turn
@@ -336,7 +343,7 @@ class keyval_registry {
       return false;
     }
     t.index = 0;
-    *keyval = init_record(i, kind, c.cbs, extra_state, c.flags);
+    *keyval = init_record(i, kind, c, extra_state);
     return true;
   }
   MPIATTR_HOT bool free_fast_concurrent(object_kind kind, int* keyval) {
@@ -442,33 +449,71 @@ class keyval_registry {
     return true;
   }
   std::uint32_t take_index();  // 0 when all are in use; requires mu_
-  // Makes record i (issued) a live keyval; returns its handle.
-  MPIATTR_HOT int init_record(std::uint32_t i, object_kind kind, const callbacks& cbs,
-                              aint extra_state, std::uint8_t flags) {
+  struct classified;  // (below)
+  // Makes record i (issued) a live keyval with the remembered callbacks `c` (the fast paths of
+  // create); returns its handle.
+  MPIATTR_HOT int init_record(std::uint32_t i, object_kind kind, const classified& c, aint extra_state) {
     keyval_record* r = at(i);
     // Keeps r in a register: GCC otherwise recomputes it for each field it writes, which costs
     // a create + free pair about 0.25 ns (measured with attr_bench's keyval_create_free).
     asm("" : "+r"(r));
-    // A recycled record keeps its callbacks (recycle): a program that creates and frees keyvals
-    // in a loop usually finds the same ones there, and not writing them again halves the stores
-    // a create makes. (Compared before the first store, which could alias `cbs` for GCC: the
-    // fields the caller has just compared stay in registers, D71.)
-    const bool same_callbacks = __builtin_expect(r->cbs.copy == cbs.copy && r->cbs.del == cbs.del &&
-                                                     r->cbs.lang == cbs.lang && r->cbs.lang_state == cbs.lang_state,
-                                                 1);
-    const std::uint32_t h =  // the next generation (bits 20-29) of the last handle
-        0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
+    // A recycled record keeps its callbacks and kind (recycle): a program that creates and frees
+    // keyvals in a loop usually finds the same ones there, and not writing them again halves the
+    // stores a create makes. Whether they are the same is one compare of the record's tag with
+    // the one `c` and `kind` make (D128; it was four compares of the callbacks' fields and one
+    // of the kind, D71). (Loaded before the first store, which could alias `c` for GCC.)
+    const std::uint64_t tag = c.tag | static_cast<std::uint64_t>(kind);
+    const bool same = __builtin_expect(r->tag == tag, 1);
+    // The next generation: the last handle + 2^20 (a record the fast path takes has been a
+    // keyval, so its handle has bit 30 and its index), unless that carried out of bits 20-29.
+    // One add between the load of the last handle and the store of the next, which the next
+    // create loads: a create + free pair in a loop waits for that chain, which the whole
+    // computation (next_handle: add, and, two ors) made 3 cycles longer (D128). The carry is a
+    // branch, taken once in 1,024 creates of an index, not a cmov on the chain.
+    std::uint32_t h = static_cast<std::uint32_t>(r->handle) + (1u << 20);
+    if (h >= 0x80000000u) [[unlikely]] {
+      asm("");  // (keeps the branch)
+      h = 0x40000000u | i;
+    }
     // (Atomic: at MPI_THREAD_MULTIPLE a spare index is rewritten without the lock under which
     // find_referenced() and acquire_freed() read a stale handle's record.)
     __atomic_store_n(&r->handle, static_cast<int>(h), __ATOMIC_RELAXED);
-    if (r->kind != kind) r->kind = kind;  // (predefined is never set for user indices; counted
-                                          // was reset by recycle)
-    if (!same_callbacks) [[unlikely]] r->cbs = cbs;
+    if (!same) [[unlikely]] {
+      r->kind = kind;  // (predefined is never set for user indices; counted was reset by recycle)
+      r->cbs = c.cbs;
+      r->tag = tag;
+    }
     r->cbs.extra_state = extra_state;
+    r->refs.store(1, std::memory_order_relaxed);
+    r->live_handle.store(static_cast<int>(h), std::memory_order_release);
+    set_hot(i, h, kind, c.flags);
+    return static_cast<int>(h);
+  }
+  // The same for create() (the checked path, under mu_): `cbs` and `flags` as classified, `tag`
+  // the one of the classified entry create() remembers them in, or 0.
+  int init_record_checked(std::uint32_t i, object_kind kind, const callbacks& cbs, std::uint8_t flags,
+                          std::uint64_t tag) {
+    keyval_record* r = at(i);
+    asm("" : "+r"(r));
+    // (The callbacks compared, not written, when they are the record's already: a host's
+    // MPI_THREAD_MULTIPLE creates keyvals here only, D71.)
+    const bool same_callbacks = __builtin_expect(r->cbs.copy == cbs.copy && r->cbs.del == cbs.del &&
+                                                     r->cbs.lang == cbs.lang && r->cbs.lang_state == cbs.lang_state,
+                                                 1);
+    const std::uint32_t h = next_handle(r, i);
+    __atomic_store_n(&r->handle, static_cast<int>(h), __ATOMIC_RELAXED);
+    if (r->kind != kind) r->kind = kind;
+    if (!same_callbacks) [[unlikely]] r->cbs = cbs;
+    r->cbs.extra_state = cbs.extra_state;
+    r->tag = tag;
     r->refs.store(1, std::memory_order_relaxed);
     r->live_handle.store(static_cast<int>(h), std::memory_order_release);
     set_hot(i, h, kind, flags);
     return static_cast<int>(h);
+  }
+  // The handle record i takes next: the next generation (bits 20-29) of its last one.
+  MPIATTR_HOT static std::uint32_t next_handle(const keyval_record* r, std::uint32_t i) {
+    return 0x40000000u | ((static_cast<std::uint32_t>(r->handle) + (1u << 20)) & (0x3FFu << 20)) | i;
   }
   // The user's handle is gone (live_handle 0): counts the keyval's attributes if it had any
   // (`counted_already`: free() marked it under mu_ with the handle's removal), else recycles it.
@@ -537,11 +582,19 @@ class keyval_registry {
   attribute_census census_ = nullptr;
   // The last callbacks each language created a keyval with below MPI_THREAD_MULTIPLE (create()
   // remembers them, create_fast() reuses them): programs create many keyvals with the same pair.
+  // An entry not filled (or forgotten) holds unclassified_copy as its copy callback: an address
+  // no caller passes, so the fast paths need no test of their own for it.
+  static void unclassified_copy();
   struct classified {
+    constexpr classified() { cbs.copy = &unclassified_copy; }
+    void forget() { *this = classified(); }
     callbacks cbs;  // extra_state aside
     std::uint8_t flags = 0;  // flags_of(cbs)
-    bool valid = false;
+    // stamp << 3, the stamp unique to this filling of the entry (stamp_, D128): the record
+    // of a keyval created from it holds this tag, with the kind in its low bits.
+    std::uint64_t tag = 0;
   } last_[kLanguages];
+  std::uint64_t stamps_ = 0;  // the last stamp given (under mu_)
   std::uint32_t next_ = kFirstUserIndex;
   bool thread_spares_ = false;  // use_thread_spares()
   // A thread's spare index and last callbacks at MPI_THREAD_MULTIPLE (create_fast_concurrent), in
