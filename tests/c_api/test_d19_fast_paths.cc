@@ -219,7 +219,7 @@ int other_copy(MPI_Comm, int k, void*, void* in, void* out, int* flag) {
   *flag = 1;
   return MPI_SUCCESS;
 }
-TEST(D19, D128_a_reused_keyval_index_takes_the_callbacks_and_kind_of_its_new_keyval) {
+TEST(D19, R1_4_R1_5_D128_a_reused_keyval_index_takes_the_callbacks_and_kind_of_its_new_keyval) {
   auto index = [](int k) { return static_cast<unsigned>(k) & 0xFFFFFu; };
   cb_log().clear();
   // A free index below a's (left by the tests before, when they share this process) is taken
