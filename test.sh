@@ -87,18 +87,9 @@ summary() {
 }
 
 stage deps scripts/deps.sh libmpich-dev mpich libopenmpi-dev openmpi-bin libbenchmark-dev groff-base gdb \
-  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev libpetsc-real-dev libp4est-dev patchelf pkg-config \
-  ninja-build
+  python3-mpi4py libhdf5-openmpi-dev libhdf5-mpich-dev libboost-mpi-dev libpetsc-real-dev libp4est-dev patchelf pkg-config
 
-# generator DIR: Ninja for a build tree not configured yet (D130: its compiles go on beside a
-# library's link-time optimisation, which make's per-target order keeps waiting: the build 248 s
-# -> 217 s here); a tree configured before (by ./demo.sh: make) keeps its own generator.
-generator() {
-  if [ ! -f "$1/CMakeCache.txt" ] && command -v ninja >/dev/null; then echo "-GNinja"; fi
-}
-
-stage configure cmake -S . -B build $(generator build) -DPython3_EXECUTABLE=/usr/bin/python3 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo
+stage configure cmake -S . -B build -DPython3_EXECUTABLE=/usr/bin/python3 -DCMAKE_BUILD_TYPE=RelWithDebInfo
 stage build cmake --build build -j"$jobs"
 stage build-has-no-warnings no_warnings "$log"
 stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
@@ -109,9 +100,9 @@ stage real-libraries tests/reallib/run.sh build
 
 # The sanitizer builds' configure steps (one process each, half a minute) run beside the consumer
 # stage and those after it, which leave a core idle; their stages below wait for them (D75).
-background tsan-configure cmake -S . -B build-tsan $(generator build-tsan) -DPython3_EXECUTABLE=/usr/bin/python3 \
+background tsan-configure cmake -S . -B build-tsan -DPython3_EXECUTABLE=/usr/bin/python3 \
       -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_TSAN=ON -DMPIATTR_HOSTS=
-background asan-configure cmake -S . -B build-asan $(generator build-asan) -DPython3_EXECUTABLE=/usr/bin/python3 \
+background asan-configure cmake -S . -B build-asan -DPython3_EXECUTABLE=/usr/bin/python3 \
       -DCMAKE_BUILD_TYPE=Debug -DMPIATTR_SANITIZE=ON -DMPIATTR_HOSTS=
 
 # An installed mpiattr used as its users would: find_package, pkg-config, the wrappers, a moved
