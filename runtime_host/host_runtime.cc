@@ -147,7 +147,7 @@ class host_lifecycle final : public lifecycle {
     int* v = nullptr;
     int flag = 0;
     if (g_world.load(std::memory_order_acquire) == kWorldActive &&
-        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag) == MPI_SUCCESS && flag)
+        MPIATTR_HOST_PMPI(MPI_Comm_get_attr)(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag) == MPI_SUCCESS && flag)
       w.tag_ub = *v;
     return w;
   }
@@ -427,9 +427,9 @@ int host_probe(object_kind kind, std::uintptr_t key) {
   void* found = nullptr;
   int flag = 0;
   switch (kind) {
-    case object_kind::comm: return PMPI_Comm_get_attr(from_native<MPI_Comm>(key), g_probe_comm, &found, &flag);
-    case object_kind::type: return PMPI_Type_get_attr(from_native<MPI_Datatype>(key), g_probe_type, &found, &flag);
-    case object_kind::win: return PMPI_Win_get_attr(from_native<MPI_Win>(key), g_probe_win, &found, &flag);
+    case object_kind::comm: return MPIATTR_HOST_PMPI(MPI_Comm_get_attr)(from_native<MPI_Comm>(key), g_probe_comm, &found, &flag);
+    case object_kind::type: return MPIATTR_HOST_PMPI(MPI_Type_get_attr)(from_native<MPI_Datatype>(key), g_probe_type, &found, &flag);
+    case object_kind::win: return MPIATTR_HOST_PMPI(MPI_Win_get_attr)(from_native<MPI_Win>(key), g_probe_win, &found, &flag);
     default: return MPI_ERR_INTERN;
   }
 }
@@ -608,7 +608,7 @@ int measure_no_object_rule() {
   const routed r = host_route([] {
     void* found = nullptr;
     int flag = 0;
-    PMPI_Type_get_attr(MPI_DATATYPE_NULL, g_probe_type, &found, &flag);
+    MPIATTR_HOST_PMPI(MPI_Type_get_attr)(MPI_DATATYPE_NULL, g_probe_type, &found, &flag);
   });
   return r == routed::world ? kOnWorld : r == routed::self ? kOnSelf : kUnmeasured;
 }
@@ -629,7 +629,7 @@ bool host_world_up() {
 // mpiattr meets the World Model (at its start, or later if sessions started it): the finalize
 // guard goes on MPI_COMM_SELF. Under g_start_mu, mpiattr running. Returns the host's code.
 int begin_world() {
-  if (int rc = PMPI_Comm_set_attr(MPI_COMM_SELF, g_finalize_guard, nullptr); rc != MPI_SUCCESS) return rc;
+  if (int rc = MPIATTR_HOST_PMPI(MPI_Comm_set_attr)(MPI_COMM_SELF, g_finalize_guard, nullptr); rc != MPI_SUCCESS) return rc;
   g_world.store(kWorldActive, std::memory_order_release);
   return MPI_SUCCESS;
 }
@@ -719,9 +719,9 @@ bool world_active() {
   if (rc == MPI_SUCCESS && world) rc = begin_world();
   if (rc != MPI_SUCCESS) {
     for (int* k : {&g_probe_comm, &g_finalize_guard})
-      if (*k != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(k);
-    if (g_probe_type != MPI_KEYVAL_INVALID) PMPI_Type_free_keyval(&g_probe_type);
-    if (g_probe_win != MPI_KEYVAL_INVALID) PMPI_Win_free_keyval(&g_probe_win);
+      if (*k != MPI_KEYVAL_INVALID) MPIATTR_HOST_PMPI(MPI_Comm_free_keyval)(k);
+    if (g_probe_type != MPI_KEYVAL_INVALID) MPIATTR_HOST_PMPI(MPI_Type_free_keyval)(&g_probe_type);
+    if (g_probe_win != MPI_KEYVAL_INVALID) MPIATTR_HOST_PMPI(MPI_Win_free_keyval)(&g_probe_win);
     g_probe_comm = g_probe_type = g_probe_win = g_finalize_guard = MPI_KEYVAL_INVALID;
     g_refused.store(rc, std::memory_order_release);
     return false;
@@ -840,7 +840,7 @@ void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
     const MPI_Comm to = unset_handler_target([c] {
       void* found = nullptr;
       int flag = 0;
-      PMPI_Comm_get_attr(c, MPI_KEYVAL_INVALID, &found, &flag);
+      MPIATTR_HOST_PMPI(MPI_Comm_get_attr)(c, MPI_KEYVAL_INVALID, &found, &flag);
     });
     if (to != MPI_COMM_NULL && to != c) {
       call_comm_handler(to, code, out, routine);
@@ -866,7 +866,7 @@ void call_win_handler(MPI_Win w, int code, int* out, const char* routine) {
     const MPI_Comm to = unset_handler_target([w] {
       void* found = nullptr;
       int flag = 0;
-      PMPI_Win_get_attr(w, MPI_KEYVAL_INVALID, &found, &flag);
+      MPIATTR_HOST_PMPI(MPI_Win_get_attr)(w, MPI_KEYVAL_INVALID, &found, &flag);
     });
     if (to != MPI_COMM_NULL) {
       call_comm_handler(to, code, out, routine);

@@ -16,8 +16,7 @@ Each routine of the spec gets a host role, derived from its `core` key:
   - session_init, session_finalize: the host's call, then mpiattr counts the live sessions, so that
     caching works with sessions alone and stops with the last model (docs/decisions.md D57). Only
     where the host has sessions (MPICH 4; Open MPI 4.1 has none): guarded like any MPI-4 routine.
-The dup, free, finalize, error-string and session routines are defined under their PMPI_ names too
-(both_names).
+Every routine defined here but keyval creation is defined under its PMPI_ name too (both_names).
 Every other routine is the host's: it is not defined here.
 
 The Fortran entry points (mpif.h and `use mpi`; src/host/fortran.cc) exist because neither host's
@@ -178,17 +177,24 @@ def fast_path_concurrent(fn: Function) -> str | None:
 
 
 def both_names(fn: Function) -> bool:
-    """Whether the library defines the routine as PMPI_ too: the routines that copy, destroy,
-    finalize or read an error code, so that a call through the profiling name (a tool placed in
-    front of mpiattr, the host's own Fortran and MPI-IO libraries, docs/host-entry-points.md §5)
-    cannot bypass mpiattr's copy and delete callbacks. The caching routines' PMPI_ names stay the
-    host's: a keyval created through them is the host's (D21)."""
-    return role(fn) not in (None, "caching")
+    """Whether the library defines the routine as PMPI_ too, the same routine (MPI-4.1 §16.2.1):
+    every routine it defines but keyval creation. The dups, frees, finalize and error routines, so
+    that a call through the profiling name (a tool placed in front of mpiattr, the host's own
+    Fortran and MPI-IO libraries, docs/host-entry-points.md §5) cannot bypass mpiattr's copy and
+    delete callbacks; the set, get, delete and keyval-free routines, so that a tool that wraps some
+    of them and forwards to PMPI_ reaches the keyvals mpiattr created, routed by the keyval as
+    under the MPI_ name (D131). The creations' PMPI_ names stay the host's: a keyval created
+    through them is the host's (ROMIO's are), and every later call with it reaches the host (D21).
+    The MPICH extensions have their own rule (extension_pmpi_guard)."""
+    return role(fn) is not None and fn.core != "create_keyval" and not clang.extension(fn)
 
 
 def pmpi_call(fn: Function) -> str:
+    """The host's own routine, called with the entry point's arguments. Where the library defines
+    the PMPI_ name too, through the address dlsym(RTLD_NEXT) gives (host_glue.h), never this
+    library's own PMPI_ name, which would come back here."""
     args = ", ".join(p.name for p in fn.params)
-    if both_names(fn):  # the host's, not this library's own PMPI_ name
+    if both_names(fn):
         return f"MPIATTR_HOST_PMPI({fn.name})({args})"
     return f"PMPI_{fn.name[4:]}({args})"
 

@@ -8,8 +8,9 @@
  * callback makes PMPI_Comm_free fail and leaves the communicator and its attributes in place
  * (§8.7.3), and a handle value the MPI library gives again after such a free never carries the
  * freed object's attributes. PMPI_Error_class and PMPI_Error_string know every error code the
- * caching routines return (§10.4). A tool placed in front of the library reaches these routines
- * through exactly these names.
+ * caching routines return (§10.4). The caching routines' PMPI_ names set, read and delete the
+ * same attributes as their MPI_ names, whichever name created the keyval (D131). A tool placed
+ * in front of the library reaches these routines through exactly these names.
  */
 #include "host_check.h"
 
@@ -176,6 +177,80 @@ int main(int argc, char **argv)
     rc = PMPI_Win_free(&w);
     CHECK("R4_4_pmpi_win_free_runs_delete_callback", rc == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)700);
 
+    /* The caching routines under their profiling names are the same routines (§16.2.1), so a tool
+     * that wraps some of them and forwards to PMPI_ sees the program's keyvals: a keyval created
+     * through MPI_Comm_create_keyval is set, read, copied and deleted through the PMPI_ names and
+     * the MPI_ names mixed, and so is one created through PMPI_Comm_create_keyval. */
+    int pkey = MPI_KEYVAL_INVALID;
+    rc = PMPI_Comm_create_keyval(copy_plus_one, count_delete, &pkey, NULL);
+    CHECK("R1_1_pmpi_comm_create_keyval", rc == MPI_SUCCESS && pkey != MPI_KEYVAL_INVALID);
+    const int keys[2] = {ckey, pkey};
+    int mixed_ok = 0;
+    for (int i = 0; i < 2; i++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &a);
+        ndel = ncopy = 0;
+        int ok = PMPI_Comm_set_attr(a, keys[i], (void *)(intptr_t)800) == MPI_SUCCESS;
+        v = NULL;
+        flag = 0;
+        ok &= MPI_Comm_get_attr(a, keys[i], &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)800;
+        ok &= MPI_Comm_set_attr(a, keys[i], (void *)(intptr_t)801) == MPI_SUCCESS && ndel == 1 &&
+              last_deleted == (void *)(intptr_t)800;
+        v = NULL;
+        flag = 0;
+        ok &= PMPI_Comm_get_attr(a, keys[i], &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)801;
+        ok &= MPI_Comm_dup(a, &b) == MPI_SUCCESS && ncopy == 1;
+        v = NULL;
+        flag = 0;
+        ok &= PMPI_Comm_get_attr(b, keys[i], &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)802;
+        ok &= PMPI_Comm_delete_attr(a, keys[i]) == MPI_SUCCESS && ndel == 2 && last_deleted == (void *)(intptr_t)801;
+        flag = -1;
+        ok &= MPI_Comm_get_attr(a, keys[i], &v, &flag) == MPI_SUCCESS && flag == 0;
+        ok &= MPI_Comm_free(&b) == MPI_SUCCESS && ndel == 3 && last_deleted == (void *)(intptr_t)802;
+        MPI_Comm_free(&a);
+        mixed_ok += ok;
+    }
+    CHECK("R4_1_pmpi_comm_set_get_delete_attr_mixed_with_mpi_names", mixed_ok == 2);
+    rc = PMPI_Comm_free_keyval(&pkey);
+    CHECK("R2_1_pmpi_comm_free_keyval", rc == MPI_SUCCESS && pkey == MPI_KEYVAL_INVALID);
+
+    /* The MPI-1 forms (deprecated since MPI-2.0, MPI-4.1 §17.1). */
+    ndel = 0;
+    int mpi1_ok = PMPI_Attr_put(MPI_COMM_WORLD, ckey, (void *)(intptr_t)810) == MPI_SUCCESS;
+    v = NULL;
+    flag = 0;
+    mpi1_ok &= MPI_Comm_get_attr(MPI_COMM_WORLD, ckey, &v, &flag) == MPI_SUCCESS && flag == 1 &&
+               v == (void *)(intptr_t)810;
+    MPI_Comm_set_attr(MPI_COMM_WORLD, ckey, (void *)(intptr_t)811);
+    v = NULL;
+    flag = 0;
+    mpi1_ok &= PMPI_Attr_get(MPI_COMM_WORLD, ckey, &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)811;
+    mpi1_ok &= PMPI_Attr_delete(MPI_COMM_WORLD, ckey) == MPI_SUCCESS && ndel == 2 && last_deleted == (void *)(intptr_t)811;
+    CHECK("R5_1_pmpi_attr_put_get_delete_on_mpi_keyval", mpi1_ok);
+
+    /* Datatypes and windows. */
+    MPI_Type_contiguous(3, MPI_INT, &t);
+    ndel = 0;
+    int tw_ok = PMPI_Type_set_attr(t, tkey, (void *)(intptr_t)820) == MPI_SUCCESS;
+    v = NULL;
+    flag = 0;
+    tw_ok &= MPI_Type_get_attr(t, tkey, &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)820;
+    v = NULL;
+    flag = 0;
+    tw_ok &= PMPI_Type_get_attr(t, tkey, &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)820;
+    tw_ok &= PMPI_Type_delete_attr(t, tkey) == MPI_SUCCESS && ndel == 1 && last_deleted == (void *)(intptr_t)820;
+    MPI_Type_free(&t);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    tw_ok &= PMPI_Win_set_attr(w, wkey, (void *)(intptr_t)830) == MPI_SUCCESS;
+    v = NULL;
+    flag = 0;
+    tw_ok &= MPI_Win_get_attr(w, wkey, &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)830;
+    v = NULL;
+    flag = 0;
+    tw_ok &= PMPI_Win_get_attr(w, wkey, &v, &flag) == MPI_SUCCESS && flag == 1 && v == (void *)(intptr_t)830;
+    tw_ok &= PMPI_Win_delete_attr(w, wkey) == MPI_SUCCESS && ndel == 2 && last_deleted == (void *)(intptr_t)830;
+    MPI_Win_free(&w);
+    CHECK("R4_1_pmpi_type_and_win_set_get_delete_attr", tw_ok);
+
     /* PMPI_Error_class and PMPI_Error_string know the caching routines' codes. */
     rc = MPI_Comm_set_attr(MPI_COMM_NULL, ckey, NULL);
     int cls = -1, pcls = -1, len = 0, plen = 0;
@@ -188,8 +263,10 @@ int main(int argc, char **argv)
     CHECK("R3_2_pmpi_error_string_of_caching_code", len > 0 && plen == len && strcmp(text, ptext) == 0);
 
     MPI_Comm_free_keyval(&ckey);
-    MPI_Type_free_keyval(&tkey);
-    MPI_Win_free_keyval(&wkey);
+    rc = PMPI_Type_free_keyval(&tkey);
+    int rc2 = PMPI_Win_free_keyval(&wkey);
+    CHECK("R2_1_pmpi_type_and_win_free_keyval", rc == MPI_SUCCESS && rc2 == MPI_SUCCESS &&
+          tkey == MPI_KEYVAL_INVALID && wkey == MPI_KEYVAL_INVALID);
     report();
     MPI_Finalize();
     return 0;

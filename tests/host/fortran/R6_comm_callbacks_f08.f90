@@ -17,6 +17,8 @@
 ! callbacks are of the abstract interfaces MPI_Comm_copy_attr_function and
 ! MPI_Comm_delete_attr_function, whose handle is TYPE(MPI_Comm) (its MPI_VAL is the same INTEGER
 ! as in `mpi`), and the predefined callbacks are the module's own procedures (MPI-4.1 §20.1.2).
+! The profiling names (PMPI_COMM_CREATE_KEYVAL, PMPI_COMM_SET_ATTR, ...) are the same routines
+! (MPI-4.1 §16.2.1): a keyval created through either name is served alike through both (D131).
 module cb_log
   use mpi_f08
   implicit none
@@ -88,7 +90,8 @@ program R6_comm_callbacks_f08
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer(kind=ak), parameter :: big = 2_ak**33 + 5
   integer :: ierr, rc, rank, saved, kplus, kzero, kdup, knull, kgone, kgone_saved
-  type(MPI_Comm) :: base, nc
+  type(MPI_Comm) :: base, nc, nc2
+  integer :: kp, pk(2)
   type(MPI_Info) :: info
   type(MPI_Request) :: req
   integer :: i, iplus, izero, how
@@ -292,6 +295,46 @@ program R6_comm_callbacks_f08
     ok = ok .and. del_comm(i) == saved
   end do
   call check('R4_base_free_delete_callbacks_get_its_handle', ok)
+
+  ! ---- the profiling names are the same routines (MPI-4.1 §16.2.1, D131) ----
+  ! A keyval created through PMPI_COMM_CREATE_KEYVAL with Fortran callbacks, and kplus, created
+  ! through the MPI_ name: each set and replaced through both names, read through PMPI_COMM_GET_ATTR,
+  ! copied by MPI_COMM_DUP (the callback gets the value and extra_state, not an address) and
+  ! deleted through PMPI_COMM_DELETE_ATTR.
+  call PMPI_COMM_CREATE_KEYVAL(copy_plus_1000, record_delete, kp, xa, rc)
+  call check('R1_pmpi_create_keyval_succeeds', rc == MPI_SUCCESS .and. kp /= MPI_KEYVAL_INVALID)
+  pk(1) = kp
+  pk(2) = kplus
+  ok = .true.
+  do i = 1, 2
+    call MPI_COMM_DUP(MPI_COMM_WORLD, nc, ierr)
+    ncopy = 0
+    ndel = 0
+    call MPI_COMM_SET_ATTR(nc, pk(i), vplus, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS
+    call PMPI_COMM_GET_ATTR(nc, pk(i), v, f, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. f .and. v == vplus
+    call PMPI_COMM_SET_ATTR(nc, pk(i), vplus + 1, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. ndel == 1
+    if (ok) ok = del_val(1) == vplus .and. del_extra(1) == xa
+    call MPI_COMM_DUP(nc, nc2, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. ncopy == 1
+    if (ok) ok = copy_val(1) == vplus + 1 .and. copy_extra(1) == xa .and. copy_key(1) == pk(i)
+    call PMPI_COMM_GET_ATTR(nc2, pk(i), v, f, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. f .and. v == vplus + 1001
+    call PMPI_COMM_DELETE_ATTR(nc, pk(i), ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. ndel == 2
+    if (ok) ok = del_val(2) == vplus + 1
+    call MPI_COMM_GET_ATTR(nc, pk(i), v, f, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. .not. f
+    call MPI_COMM_FREE(nc2, ierr)
+    ok = ok .and. ierr == MPI_SUCCESS .and. ndel == 3
+    if (ok) ok = del_val(3) == vplus + 1001
+    call MPI_COMM_FREE(nc, ierr)
+  end do
+  call check('R4_pmpi_names_set_get_copy_delete_fortran_values', ok)
+  call PMPI_COMM_FREE_KEYVAL(kp, rc)
+  call check('R2_pmpi_free_keyval_sets_invalid', rc == MPI_SUCCESS .and. kp == MPI_KEYVAL_INVALID)
 
   rc = MPI_SUCCESS
   call MPI_COMM_FREE_KEYVAL(kplus, ierr)
