@@ -238,6 +238,35 @@ struct class_pair {
 extern const class_pair host_error_classes[];
 extern const std::size_t host_error_class_count;
 bool predefined_type(std::uintptr_t datatype);
+// Whether a datatype the program names is predefined: one of the spec's in the host's mpi.h
+// (predefined_type), or one the host's envelope says is, MPI_COMBINER_NAMED (MPI_UB, MPIX_C_FLOAT16,
+// MPI_2COMPLEX) or MPI_COMBINER_F90_* (what MPI_Type_create_f90_* return). D132.
+bool host_predefined_type(std::uintptr_t datatype);
+
+// MPICH's MPI_Type_get_contents gives back the constituents' own handles, one more reference to
+// each (D132): after the host's call, mpiattr counts them (and for a failure to count, out of
+// memory, gives the references back, leaves MPI_DATATYPE_NULL in `types` and raises
+// MPI_ERR_NO_MEM); a free of such a handle releases one of them and deletes no attribute, the
+// object living on under the program's other handle. Nothing over Open MPI, whose contents are
+// new datatypes.
+int after_get_contents(MPI_Datatype datatype, MPI_Datatype* types, MPI_Count max_datatypes,
+                       const char* routine);
+#if MPIATTR_HOST_CONTENTS_SHARES_HANDLES
+extern std::atomic<bool> g_shared_types;  // some such reference is counted
+bool release_shared_type(std::uintptr_t datatype);
+#endif
+// Whether the free of *h releases a reference MPI_Type_get_contents gave out (then the host frees
+// and mpiattr deletes nothing): one relaxed load while none is counted.
+template <object_kind K, typename H>
+MPIATTR_HOT bool shared_reference([[maybe_unused]] const H* h) {
+#if MPIATTR_HOST_CONTENTS_SHARES_HANDLES
+  if constexpr (K == object_kind::type) {
+    if (g_shared_types.load(std::memory_order_relaxed)) [[unlikely]]
+      return h != nullptr && release_shared_type(native(*h));
+  }
+#endif
+  return false;
+}
 
 // What a generated entry point uses, as cbind::call in the C bindings.
 class call {

@@ -24,6 +24,8 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "host_glue.h"
 #include "mpiattr/lifecycle.h"
@@ -493,7 +495,7 @@ attr_object* take_record(object_kind kind, std::uintptr_t key) {
 attr_object* new_record(object_kind kind, std::uintptr_t key, bool admitted) {
   attr_object* o = take_record(kind, key);
   o->predefined = admitted && (kind == object_kind::comm ? key == native(MPI_COMM_WORLD) || key == native(MPI_COMM_SELF)
-                                                         : kind == object_kind::type && predefined_type(key));
+                                                         : kind == object_kind::type && host_predefined_type(key));
   if (report::on() && kind == object_kind::type) [[unlikely]] {  // MPIATTR_REPORT names a predefined datatype (D60)
     o->cold().name.clear();
     char name[MPI_MAX_OBJECT_NAME];
@@ -914,7 +916,11 @@ attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_
   }
   std::lock_guard lock(g_admit_mu);
   if (attr_object* o = find(kind, key)) return o;  // another thread admitted it meanwhile
-  if (attr_object* o = revive(kind, key)) return o;  // (a predefined object's record never sleeps)
+  if (attr_object* o = revive(kind, key)) {  // (a predefined object's record never sleeps, but
+    // Open MPI's MPI_Type_create_f90_* may give a predefined datatype a freed one's address)
+    if (kind == object_kind::type) o->predefined = host_predefined_type(key);
+    return o;
+  }
   attr_object* o = new_record(kind, key, true);
   try {
     insert(o);
@@ -1014,6 +1020,83 @@ int before_free(object_kind kind, const char* routine, std::uintptr_t key) {
     return raise(kind, key, kind != object_kind::type, st, routine);  // the object stays (R4.5)
   report::object_gone(kind, key);
   return MPI_SUCCESS;
+}
+
+bool host_predefined_type(std::uintptr_t key) {
+  if (predefined_type(key)) return true;
+  // (The host's combiners, at global scope: inside namespace mpiattr the names are the core's.)
+  int ni = 0, na = 0, nd = 0, combiner = -1;
+  if (PMPI_Type_get_envelope(from_native<MPI_Datatype>(key), &ni, &na, &nd, &combiner) != MPI_SUCCESS) return false;
+  return combiner == ::MPI_COMBINER_NAMED || combiner == ::MPI_COMBINER_F90_REAL ||
+         combiner == ::MPI_COMBINER_F90_COMPLEX || combiner == ::MPI_COMBINER_F90_INTEGER;
+}
+
+#if MPIATTR_HOST_CONTENTS_SHARES_HANDLES
+std::atomic<bool> g_shared_types{false};
+namespace {
+// The references MPI_Type_get_contents gave out and no free has released yet: (handle, count).
+// Few and short-lived (a library decodes a datatype and frees what it got), so a vector.
+std::mutex g_shared_mu;
+std::vector<std::pair<std::uintptr_t, std::uint32_t>> g_shared;
+// A handle MPICH counts references to: a derived datatype (kinds direct and indirect, the top two
+// bits 10 and 11; its predefined ones are kind builtin, 01).
+bool counted_handle(MPI_Datatype t) { return (static_cast<std::uint32_t>(t) >> 30) >= 2; }
+}  // namespace
+
+bool release_shared_type(std::uintptr_t key) {
+  std::lock_guard lock(g_shared_mu);
+  auto it = std::find_if(g_shared.begin(), g_shared.end(), [key](const auto& e) { return e.first == key; });
+  if (it == g_shared.end()) return false;
+  if (--it->second == 0) {
+    *it = g_shared.back();
+    g_shared.pop_back();
+  }
+  g_shared_types.store(!g_shared.empty(), std::memory_order_relaxed);
+  return true;
+}
+#endif
+
+int after_get_contents([[maybe_unused]] MPI_Datatype datatype, [[maybe_unused]] MPI_Datatype* types,
+                       [[maybe_unused]] MPI_Count max_datatypes, [[maybe_unused]] const char* routine) {
+#if MPIATTR_HOST_CONTENTS_SHARES_HANDLES
+  if (types == nullptr || max_datatypes <= 0) return MPI_SUCCESS;
+  // How many the host wrote: the envelope's count (the rest of the array is the program's).
+  // (The large-count envelope where the host has it: a datatype built with counts beyond int has
+  // no int one.)
+#if MPIATTR_HOST_HAS_MPI_Type_get_contents_c
+  MPI_Count ni = 0, na = 0, nl = 0, nd = 0;
+  int combiner = -1;
+  if (PMPI_Type_get_envelope_c(datatype, &ni, &na, &nl, &nd, &combiner) != MPI_SUCCESS) return MPI_SUCCESS;
+#else
+  int ni = 0, na = 0, nd = 0, combiner = -1;
+  if (PMPI_Type_get_envelope(datatype, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return MPI_SUCCESS;
+#endif
+  const MPI_Count n = std::min<MPI_Count>(nd, max_datatypes);
+  return mpiattr::guarded(
+      [&]() -> int {
+        std::lock_guard lock(g_shared_mu);
+        g_shared.reserve(g_shared.size() + static_cast<std::size_t>(n));  // (the one allocation)
+        for (MPI_Count i = 0; i < n; ++i) {
+          if (!counted_handle(types[i])) continue;
+          const std::uintptr_t key = native(types[i]);
+          auto it = std::find_if(g_shared.begin(), g_shared.end(), [key](const auto& e) { return e.first == key; });
+          if (it != g_shared.end()) ++it->second;
+          else g_shared.emplace_back(key, 1u);
+        }
+        g_shared_types.store(!g_shared.empty(), std::memory_order_relaxed);
+        return MPI_SUCCESS;
+      },
+      [&](status st) {
+        // Nothing counted: the host's references go back, and the program gets no handle.
+        for (MPI_Count i = 0; i < n; ++i) {
+          if (counted_handle(types[i])) MPIATTR_HOST_PMPI(MPI_Type_free)(&types[i]);
+          types[i] = MPI_DATATYPE_NULL;
+        }
+        return raise(object_kind::type, native(datatype), false, st, routine);
+      });
+#else
+  return MPI_SUCCESS;
+#endif
 }
 
 int before_finalize() {

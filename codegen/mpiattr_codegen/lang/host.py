@@ -13,6 +13,9 @@ Each routine of the spec gets a host role, derived from its `core` key:
     MPI_Error_string answers for the codes mpiattr issued (codes the host added, whose class the
     host's own MPI_Error_class gives: the library does not define that one, docs/decisions.md D87)
     and passes the host's through.
+  - contents: MPI_Type_get_contents, the host's call; then, over MPICH, which returns the
+    constituents' own handles with a reference each, mpiattr counts those references, so that their
+    free does not delete the constituents' attributes (docs/decisions.md D132).
   - session_init, session_finalize: the host's call, then mpiattr counts the live sessions, so that
     caching works with sessions alone and stops with the last model (docs/decisions.md D57). Only
     where the host has sessions (MPICH 4; Open MPI 4.1 has none): guarded like any MPI-4 routine.
@@ -42,6 +45,9 @@ OUTPUTS = [("host/functions.cc.j2", "src/host/functions.cc"),
 _DUP = {"comm_dup", "comm_dup_with_info", "comm_idup", "comm_idup_with_info", "type_dup"}
 _FREE = {"comm_free", "comm_disconnect", "type_free", "win_free"}
 _CACHING = {"create_keyval", "free_keyval", "set_attr", "get_attr", "delete_attr"}
+# MPI_Type_get_contents (and its large-count form): MPICH gives back the constituents' own handles,
+# each with a reference, which a free of the returned handle releases (D132).
+_CONTENTS = {"type_get_contents", "type_get_contents_c"}
 # Routines every host of the MPI-3.1 era has; the rest are checked per host.
 _ALWAYS = {"MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Comm_set_attr",
            "MPI_Comm_get_attr", "MPI_Comm_delete_attr", "MPI_Type_create_keyval",
@@ -49,7 +55,7 @@ _ALWAYS = {"MPI_Comm_create_keyval", "MPI_Comm_free_keyval", "MPI_Comm_set_attr"
            "MPI_Type_delete_attr", "MPI_Win_create_keyval", "MPI_Win_free_keyval",
            "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Win_delete_attr", "MPI_Comm_dup",
            "MPI_Comm_free", "MPI_Type_dup", "MPI_Type_free", "MPI_Win_free", "MPI_Finalize",
-           "MPI_Error_class", "MPI_Error_string"}
+           "MPI_Error_class", "MPI_Error_string", "MPI_Type_get_contents"}
 
 
 def role(fn: Function) -> str | None:
@@ -61,6 +67,8 @@ def role(fn: Function) -> str | None:
         return "free"
     if fn.core in ("finalize", "error_string", "session_init", "session_finalize"):
         return fn.core
+    if fn.core in _CONTENTS:
+        return "contents"
     return None
 
 
@@ -210,6 +218,13 @@ def dup_args(fn: Function) -> str:
     return f"{old.name}, {new.name}, {req}"
 
 
+def contents_args(fn: Function) -> str:
+    """host::after_get_contents's arguments after the datatype: the array of datatypes the host
+    filled and its length (max_datatypes)."""
+    types = next(p for p in fn.params if p.kind.cls == "handle" and p.dir == "out")
+    return f"{types.name}, {types.length}"
+
+
 def free_param(fn: Function) -> Param:
     return _object_param(fn)
 
@@ -228,12 +243,18 @@ def filters(spec: Spec) -> dict:
             "host_guard": guard, "extension_pmpi_guard": extension_pmpi_guard,
             "lowerings": lowerings, "core_args": core_args, "routed": routed,
             "pmpi_call": pmpi_call, "both_names": both_names, "fast_path": fast_path, "fast_retry": fast_retry,
-            "fast_path_concurrent": fast_path_concurrent, "dup_args": dup_args, "free_param": free_param,
+            "fast_path_concurrent": fast_path_concurrent, "dup_args": dup_args, "contents_args": contents_args, "free_param": free_param,
             "object_enum": object_enum, **f_filters()}
 
 
+def host_functions(spec: Spec) -> list[Function]:
+    """The routines functions.cc goes through: the spec's, and the large-count forms that have a
+    role (MPI_Type_get_contents_c)."""
+    return list(spec.functions) + [f for f in spec.large_forms if role(f)]
+
+
 def context(spec: Spec) -> dict:
-    return {"predefined_entries": predefined_entries(spec),
+    return {"host_functions": host_functions(spec), "predefined_entries": predefined_entries(spec),
             "extension_typedefs": clang.extension_typedefs(spec), "extensions": extensions(spec),
             "predefined_f08_entries": [(pc.name, pc.behaviour, pc.deprecated is not None)
                                        for pc in spec.attr_predefined_callbacks],
@@ -247,11 +268,12 @@ _F2C = {"comm": "Comm", "type": "Type", "win": "Win", "info": "Info", "request":
 
 
 def fortran_functions(spec: Spec) -> list[Function]:
-    """The Fortran routines the library replaces: all with a role but the session routines, whose
-    Fortran forms in MPICH (mpif.h, use mpi, mpi_f08) call the C names MPI_Session_init and
-    PMPI_Session_init, both this library's (nm -D libmpichfort.so.12)."""
+    """The Fortran routines the library replaces: all with a role but the session routines and
+    MPI_TYPE_GET_CONTENTS, whose Fortran forms in MPICH (mpif.h, use mpi, mpi_f08) call the C names
+    (MPI_Session_init, PMPI_Session_init, MPI_Type_get_contents, PMPI_Type_get_contents), all this
+    library's (nm -D and objdump -d of libmpichfort.so.12)."""
     return [fn for fn in flang.fortran_functions(spec)
-            if role(fn) and role(fn) not in ("session_init", "session_finalize")]
+            if role(fn) and role(fn) not in ("session_init", "session_finalize", "contents")]
 
 
 def f_lower(fn: Function, p: Param, first_target: bool) -> Lowering:

@@ -6,7 +6,10 @@
  * §8.7.4: MPI_TYPE_FREE runs the delete callbacks. The delete callbacks belong to the free call,
  * also when another datatype built from the freed one still exists: §6.1.9 says such datatypes
  * are not affected by the free, and nothing lets the freed datatype's attributes outlive the
- * call (the handle is MPI_DATATYPE_NULL afterwards, so nothing can reach them).
+ * call (the handle is MPI_DATATYPE_NULL afterwards, so nothing can reach them). The derived
+ * datatypes MPI_TYPE_GET_CONTENTS returns are the program's to free, and freeing them deletes no
+ * attribute of the datatypes they name (§6, decoding a datatype); a predefined datatype cannot be
+ * freed, and the failed free leaves its attributes (D24, D132).
  */
 #include "host_check.h"
 
@@ -284,6 +287,75 @@ int main(int argc, char **argv)
               (intptr_t)del_log[0].value == 600 + rank);
     MPI_Type_free(&t2);
     CHECK("R4_type_free_with_live_dup_deletes_exactly_once", ndel == 1);
+
+    /* ---- D132: the derived datatypes MPI_Type_get_contents returns are new datatype objects
+     * the program frees (MPI-4.1 §6, decoding a datatype): freeing them deletes none of the constituents' attributes
+     * (MPICH gives back the constituent's own handle with a reference of its own) ---- */
+    {
+        MPI_Datatype base, outer, dup_t, got[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+        int ints[4];
+        MPI_Aint addrs[4];
+        intptr_t val = 0;
+        MPI_Type_vector(2, 1, 3, MPI_INT, &base);
+        MPI_Type_set_attr(base, tnull, (void *)(intptr_t)(800 + rank));
+        MPI_Type_contiguous(4, base, &outer);
+        MPI_Type_dup(base, &dup_t); /* (tnull: the duplicate gets no attribute) */
+        ndel = 0;
+        int ok = MPI_Type_get_contents(outer, 1, 0, 1, ints, addrs, &got[0]) == MPI_SUCCESS;
+        ok &= MPI_Type_free(&got[0]) == MPI_SUCCESS;
+        ok &= MPI_Type_get_contents(dup_t, 0, 0, 1, ints, addrs, &got[1]) == MPI_SUCCESS;
+        ok &= MPI_Type_free(&got[1]) == MPI_SUCCESS;
+        rc = get(base, tnull, &f, &val);
+        CHECK("R4_4_D132_freeing_get_contents_datatypes_keeps_the_constituents_attributes",
+              ok && rc == MPI_SUCCESS && f == 1 && val == 800 + rank && ndel == 0);
+        MPI_Type_free(&outer);
+        MPI_Type_free(&dup_t);
+        saved = base;
+        rc = MPI_Type_free(&base);
+        CHECK("R4_4_D132_constituent_free_after_get_contents_deletes_once",
+              rc == MPI_SUCCESS && ndel == 1 && del_log[0].type == saved && (intptr_t)del_log[0].value == 800 + rank);
+        /* The handle values given again carry nothing. */
+        int inherited = 0;
+        for (int i = 0; i < 4; i++) {
+            MPI_Type_vector(2, 1, 3 + i, MPI_INT, &t);
+            get(t, tnull, &f, &val);
+            inherited += f != 0;
+            MPI_Type_free(&t);
+        }
+        CHECK("R4_4_D132_handles_after_get_contents_carry_no_attribute", inherited == 0 && ndel == 1);
+    }
+
+    /* ---- D132: a datatype the host names predefined (MPI_Type_get_envelope: MPI_COMBINER_NAMED,
+     * or one of the predefined datatypes MPI_Type_create_f90_* return) cannot be freed; the failed free
+     * deletes none of its attributes ---- */
+    {
+        MPI_Datatype pre[3];
+        int npre = 0, kept = 0, refused = 0;
+#if defined(MPICH)
+        pre[npre++] = MPI_UB; /* (removed in MPI-3.0; still in MPICH's mpi.h) */
+        pre[npre++] = MPI_LB;
+#elif defined(OPEN_MPI)
+        pre[npre++] = MPI_2COMPLEX;
+#endif
+#if !defined(MPICH) /* MPICH alone frees it, then fails an assertion in MPI_Finalize */
+        MPI_Type_create_f90_integer(9, &pre[npre++]);
+#endif
+        for (int i = 0; i < npre; i++) {
+            intptr_t val = 0;
+            MPI_Datatype p = pre[i];
+            MPI_Type_set_attr(pre[i], tnull, (void *)(intptr_t)(900 + i));
+            ndel = 0;
+            rc = MPI_Type_free(&p);
+            int cls = MPI_SUCCESS;
+            MPI_Error_class(rc, &cls);
+            refused += rc != MPI_SUCCESS && cls == MPI_ERR_TYPE;
+            get(pre[i], tnull, &f, &val);
+            kept += f == 1 && val == 900 + i && ndel == 0;
+            MPI_Type_delete_attr(pre[i], tnull);
+        }
+        CHECK("R4_5_D132_free_of_a_host_predefined_datatype_is_refused", refused == npre);
+        CHECK("R4_5_D132_refused_free_keeps_the_predefined_datatypes_attributes", kept == npre);
+    }
 
     /* ---- a freed type keyval keeps its callbacks while in use ---- */
     int tk, tk_saved;
