@@ -404,10 +404,20 @@ void stop() {
 }
 
 // MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's (as standalone, docs/decisions.md D18), while
-// the host is fully alive; then mpiattr stops, unless a session is live (D57).
+// the host is fully alive; then mpiattr stops, unless a session is live (D57). MPI_COMM_SELF stays
+// being freed until MPI_COMM_WORLD's are deleted too (MPI-4.1 §12.2.4, R10.1: MPI_Finalize frees it
+// first), so a delete callback of MPI_COMM_WORLD's cannot put an attribute on it that nothing
+// would delete (D133, as standalone: MPI_ERR_OTHER, "being freed").
 status finalize_attributes() {
-  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_SELF)); !st.is_ok()) return st;
-  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) return st;
+  attr_object* self = find(object_kind::comm, native(MPI_COMM_SELF));
+  if (self != nullptr) {
+    if (status st = delete_all(*self); !st.is_ok()) return st;  // (the store stays `freeing`)
+  }
+  if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) {
+    if (self != nullptr) let_go(self, object_kind::comm, native(MPI_COMM_SELF));  // (usable again)
+    return st;
+  }
+  if (self != nullptr) let_go(self, object_kind::comm, native(MPI_COMM_SELF));
   std::lock_guard lock(g_start_mu);
   g_world.store(kWorldEnded, std::memory_order_release);
   if (g_sessions.load(std::memory_order_acquire) == 0) stop();

@@ -10,7 +10,9 @@
  *
  * Attributes on MPI_COMM_WORLD: whether finalize deletes them is not required by the standard
  * (§12.2.2 frees no other object); it is recorded as a FACT, and if it does, it must come after
- * all of MPI_COMM_SELF's.
+ * all of MPI_COMM_SELF's; an attribute a MPI_COMM_WORLD delete callback then sets on
+ * MPI_COMM_SELF, freed by then, is refused or deleted, not left with a delete callback that never
+ * runs (D133).
  *
  * The checks on what happened inside MPI_Finalize are made after it, by local_report().
  */
@@ -55,10 +57,24 @@ static int self_delete(MPI_Comm comm, int key, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+static int klate, late_set_rc = MPI_SUCCESS, late_set_tried, late_deleted;
+
+static int late_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+    late_deleted++;
+    return MPI_SUCCESS;
+}
+
 static int world_delete(MPI_Comm comm, int key, void *value, void *extra)
 {
     if (in_finalize && world_deleted_at < 0)
         world_deleted_at = seq;
+    if (in_finalize && !late_set_tried) {
+        /* MPI_COMM_SELF has been freed by now (§12.2.4): an attribute put on it here is either
+         * refused or deleted, never left for nobody (D133). */
+        late_set_tried = 1;
+        late_set_rc = MPI_Comm_set_attr(MPI_COMM_SELF, klate, (void *)(intptr_t)777);
+    }
     return MPI_SUCCESS;
 }
 
@@ -72,6 +88,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < NK; i++)
         MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &kself[i], NULL);
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, world_delete, &kworld, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, late_delete, &klate, NULL);
     MPI_Comm_set_attr(MPI_COMM_WORLD, kworld, (void *)(intptr_t)999);
 
     /* set in an order unrelated to creation: values are 100 + key index */
@@ -122,6 +139,8 @@ int main(int argc, char **argv)
     CHECK("R10_world_attribute_deleted_after_self_attributes",
           world_deleted_at < 0 || world_deleted_at == NK);
     CHECK("R10_finalized_true_after_finalize", fin_after == 1);
+    CHECK("R10_1_D133_self_attribute_set_during_world_deletion_is_refused_or_deleted",
+          !late_set_tried || late_set_rc != MPI_SUCCESS || late_deleted == 1);
     /* every rank prints these (local_report); the runner requires equal values for a FACT */
     FACT("world_attribute_deleted_at_finalize", world_deleted_at >= 0);
     char text[128], name[64];
