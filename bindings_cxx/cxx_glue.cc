@@ -127,7 +127,9 @@ bool comm_is_inter(MPI_Comm comm) {
 // ---- trampolines: one copy and one delete per object kind, from one template ----
 
 // What differs between the kinds: the C handle, the C and C++ callback types, and how the C++
-// object the callback sees is made (a communicator is an Intracomm or an Intercomm).
+// object the callback sees is made: a communicator is an Intercomm, or an Intracomm of its
+// topology's class (Cartcomm, Graphcomm, Distgraphcomm), so that a callback may dynamic_cast the
+// object it is given to the class the program made, as with MPICH's and Open MPI's MPI:: (D134).
 struct comm_traits {
   using handle = MPI_Comm;
   using c_copy = MPI_Comm_copy_attr_function;
@@ -140,6 +142,21 @@ struct comm_traits {
     if (comm_is_inter(h)) {
       Intercomm c(h);
       return f(c);
+    }
+    int topology = MPI_UNDEFINED;
+    if (MPI_Topo_test(h, &topology) == MPI_SUCCESS) {
+      if (topology == MPI_CART) {
+        Cartcomm c(h);
+        return f(c);
+      }
+      if (topology == MPI_GRAPH) {
+        Graphcomm c(h);
+        return f(c);
+      }
+      if (topology == MPI_DIST_GRAPH) {
+        Distgraphcomm c(h);
+        return f(c);
+      }
     }
     Intracomm c(h);
     return f(c);

@@ -278,6 +278,56 @@ TEST_F(CxxMembers, CommCachingWithCxxCallbacksOnDupAndFree) {
                         "delete size 1 x 101", "delete size 1 x 102"}));
 }
 
+// D134: a callback gets the communicator as an object of its class, which it may dynamic_cast to:
+// an MPI::Cartcomm, MPI::Graphcomm or MPI::Distgraphcomm for a communicator with that topology.
+namespace {
+std::vector<std::string> topo_seen;
+const char* topo_class(const MPI::Comm& c) {
+  if (dynamic_cast<const MPI::Cartcomm*>(&c)) return "Cartcomm";
+  if (dynamic_cast<const MPI::Graphcomm*>(&c)) return "Graphcomm";
+  if (dynamic_cast<const MPI::Distgraphcomm*>(&c)) return "Distgraphcomm";
+  if (dynamic_cast<const MPI::Intracomm*>(&c)) return "Intracomm";
+  return "Comm";
+}
+int topo_copy(const MPI::Comm& old, int, void*, void* in, void* out, bool& flag) {
+  topo_seen.push_back(std::string("copy ") + topo_class(old));
+  *static_cast<void**>(out) = in;
+  flag = true;
+  return MPI::SUCCESS;
+}
+int topo_delete(MPI::Comm& c, int, void*, void*) {
+  topo_seen.push_back(std::string("delete ") + topo_class(c));
+  return MPI::SUCCESS;
+}
+}  // namespace
+
+TEST_F(CxxMembers, D134_CallbacksGetTheCommunicatorsTopologyClass) {
+  topo_seen.clear();
+  int key = MPI::Comm::Create_keyval(topo_copy, topo_delete, nullptr);
+  int dims[1] = {1};
+  bool periods[1] = {false};
+  MPI::Cartcomm cart = MPI::COMM_WORLD.Create_cart(1, dims, periods, false);
+  int index[1] = {0}, edges[1] = {0};
+  MPI::Graphcomm graph = MPI::COMM_WORLD.Create_graph(1, index, edges, false);
+  int sources[1] = {0}, degrees[1] = {1}, destinations[1] = {0}, weights[1] = {1};
+  MPI::Distgraphcomm dist =
+      MPI::COMM_WORLD.Dist_graph_create(1, sources, degrees, destinations, weights, MPI::INFO_NULL, false);
+  MPI::Intracomm plain = MPI::COMM_WORLD.Dup();
+  for (MPI::Intracomm* c : {static_cast<MPI::Intracomm*>(&cart), static_cast<MPI::Intracomm*>(&graph),
+                            static_cast<MPI::Intracomm*>(&dist), &plain}) {
+    c->Set_attr(key, as_value(1));
+    MPI::Intracomm d = c->Dup();
+    d.Free();
+    c->Free();
+  }
+  MPI::Comm::Free_keyval(key);
+  EXPECT_EQ(topo_seen, (std::vector<std::string>{
+                           "copy Cartcomm", "delete Cartcomm", "delete Cartcomm",
+                           "copy Graphcomm", "delete Graphcomm", "delete Graphcomm",
+                           "copy Distgraphcomm", "delete Distgraphcomm", "delete Distgraphcomm",
+                           "copy Intracomm", "delete Intracomm", "delete Intracomm"}));
+}
+
 TEST_F(CxxMembers, TypeCachingWithConstCopyInput) {
   MPI::Datatype t = MPI::DOUBLE.Dup();
   int key = MPI::Datatype::Create_keyval(type_copy, type_delete, nullptr);

@@ -27,6 +27,7 @@ struct call {
     MPI_Comm handle;    // the C handle of the object the callback got
     int size, rank;     // what the object answered
     bool intracomm;     // dynamic_cast to MPI::Intracomm succeeded
+    bool cartcomm, graphcomm;  // dynamic_cast to MPI::Cartcomm, MPI::Graphcomm succeeded
     int key;
     void *extra, *value;
 };
@@ -43,6 +44,8 @@ call record(const MPI::Comm &comm, int key, void *extra, void *value)
     c.size = comm.Get_size();
     c.rank = comm.Get_rank();
     c.intracomm = dynamic_cast<const MPI::Intracomm *>(&comm) != 0;
+    c.cartcomm = dynamic_cast<const MPI::Cartcomm *>(&comm) != 0;
+    c.graphcomm = dynamic_cast<const MPI::Graphcomm *>(&comm) != 0;
     c.key = key;
     c.extra = extra;
     c.value = value;
@@ -189,6 +192,38 @@ int main(int argc, char **argv)
     int nd = ndelete;
     CHECK("R2_cxx_freed_keyval_delete_callbacks_still_run",
           nd == 2 && delete_log[0].key == kplus_saved && delete_log[1].key == kplus_saved);
+
+    // The object a callback gets is of the communicator's class: an MPI::Cartcomm for a cartesian
+    // communicator, an MPI::Graphcomm for a graph one, which the callback may dynamic_cast to
+    // (as both hosts' bindings do; D134).
+    {
+        int ktopo = MPI::Comm::Create_keyval(copy_plus_1000, record_delete, &extra_a);
+        int dims[1] = {world};
+        bool periods[1] = {false};
+        MPI::Cartcomm cart = MPI::COMM_WORLD.Create_cart(1, dims, periods, false);
+        int *index = new int[world];
+        for (int i = 0; i < world; i++)
+            index[i] = 0;
+        int no_edges[1] = {0};
+        MPI::Graphcomm graph = MPI::COMM_WORLD.Create_graph(world, index, no_edges, false);
+        delete[] index;
+        cart.Set_attr(ktopo, (void *)(intptr_t)(40 + rank));
+        graph.Set_attr(ktopo, (void *)(intptr_t)(50 + rank));
+        ncopy = ndelete = 0;
+        MPI::Cartcomm cart2 = cart.Dup();
+        MPI::Graphcomm graph2 = graph.Dup();
+        cart2.Free();
+        graph2.Free();
+        CHECK("R6_D134_cxx_callbacks_get_a_Cartcomm_for_a_cartesian_communicator",
+              ncopy == 2 && ndelete == 2 && copy_log[0].cartcomm && !copy_log[0].graphcomm &&
+                  delete_log[0].cartcomm && (intptr_t)copy_log[0].value == 40 + rank);
+        CHECK("R6_D134_cxx_callbacks_get_a_Graphcomm_for_a_graph_communicator",
+              ncopy == 2 && ndelete == 2 && copy_log[1].graphcomm && !copy_log[1].cartcomm &&
+                  delete_log[1].graphcomm && (intptr_t)copy_log[1].value == 50 + rank);
+        cart.Free();
+        graph.Free();
+        MPI::Comm::Free_keyval(ktopo);
+    }
 
     MPI::Comm::Free_keyval(kzero);
     MPI::Comm::Free_keyval(kdup);
