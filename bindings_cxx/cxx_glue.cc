@@ -137,14 +137,11 @@ struct comm_traits {
   using cxx_copy = Comm::Copy_attr_function;
   using cxx_copy_void_in = Comm::Copy_attr_function;  // the annex's form already takes void*
   using cxx_delete = Comm::Delete_attr_function;
+  // For an attribute callback.
   template <typename F>
   static int with_object(MPI_Comm h, F&& f) {
-    if (comm_is_inter(h)) {
-      Intercomm c(h);
-      return f(c);
-    }
     int topology = MPI_UNDEFINED;
-    if (MPI_Topo_test(h, &topology) == MPI_SUCCESS) {
+    if (!comm_is_inter(h) && MPI_Topo_test(h, &topology) == MPI_SUCCESS) {
       if (topology == MPI_CART) {
         Cartcomm c(h);
         return f(c);
@@ -157,6 +154,15 @@ struct comm_traits {
         Distgraphcomm c(h);
         return f(c);
       }
+    }
+    return with_plain_object(h, f);
+  }
+  // For an error handler: both hosts give it an MPI::Intracomm whatever the topology.
+  template <typename F>
+  static int with_plain_object(MPI_Comm h, F&& f) {
+    if (comm_is_inter(h)) {
+      Intercomm c(h);
+      return f(c);
     }
     Intracomm c(h);
     return f(c);
@@ -319,7 +325,7 @@ template <int I>
 void comm_slot(MPI_Comm* comm, int* code, ...) {
   Comm::Errhandler_function* f = comm_slots.fns[I].load(std::memory_order_acquire);
   keep_exception([&] {
-    comm_traits::with_object(*comm, [&](auto& obj) {
+    comm_traits::with_plain_object(*comm, [&](auto& obj) {
       f(obj, code);
       return 0;
     });

@@ -102,6 +102,11 @@ attr_object_cold g_no_attrs_cold[3];
 comm_record g_no_comm_attrs{g_no_attrs_cold[0]};
 type_record g_no_type_attrs{g_no_attrs_cold[1]};
 win_record g_no_win_attrs{g_no_attrs_cold[2]};
+// While MPI_Finalize deletes MPI_COMM_WORLD's attributes, MPI_COMM_SELF is being freed (D133): a set
+// on it finds its record, or, when it had none, this one (admit), whose store is marked so.
+attr_object_cold g_self_freed_cold;
+comm_record g_self_freed{g_self_freed_cold};
+std::atomic<bool> g_self_freeing{false};
 
 const predefined_set g_predefined(host_predefined_callbacks, &host_predefined_callback_count);
 const language_binding g_c_binding = {ccallbacks::copy, ccallbacks::del, ccallbacks::release,
@@ -413,7 +418,10 @@ status finalize_attributes() {
   if (self != nullptr) {
     if (status st = delete_all(*self); !st.is_ok()) return st;  // (the store stays `freeing`)
   }
+  g_self_freed.attrs.freeing = true;
+  g_self_freeing.store(true, std::memory_order_release);
   if (status st = destroy_record(object_kind::comm, native(MPI_COMM_WORLD)); !st.is_ok()) {
+    g_self_freeing.store(false, std::memory_order_release);  // (MPI stays initialised, D8)
     if (self != nullptr) let_go(self, object_kind::comm, native(MPI_COMM_SELF));  // (usable again)
     return st;
   }
@@ -909,6 +917,10 @@ attr_object* find(object_kind kind, std::uintptr_t key) {
 }
 
 attr_object* admit(object_kind kind, std::uintptr_t key, bool create, int* host_code) {
+  // MPI_COMM_SELF with no record, which MPI_Finalize has freed: no attribute can be added (D133).
+  if (create && kind == object_kind::comm && key == native(MPI_COMM_SELF) &&
+      g_self_freeing.load(std::memory_order_acquire)) [[unlikely]]
+    return &g_self_freed;
   // MPI_Init after sessions started mpiattr: the finalize guard before MPI_COMM_SELF's first
   // attribute (MPI_Finalize must delete it).
   if (kind == object_kind::comm && (key == native(MPI_COMM_SELF) || key == native(MPI_COMM_WORLD)))

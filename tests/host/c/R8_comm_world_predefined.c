@@ -10,13 +10,37 @@
  * standard names no error class, so the class each host returns is only recorded (INFO).
  *
  * The found flags and values are FACT lines: hostrun.py compares those of host+mpiattr with
- * those of the host alone.
+ * those of the host alone. At MPI_Finalize, a delete callback of a MPI_COMM_WORLD attribute cannot
+ * leave an attribute on MPI_COMM_SELF, which finalize has freed (D133).
  */
 #include "host_check.h"
 
 #include <stdint.h>
 
 struct key { int key; const char *name; };
+
+/* MPI_Finalize frees MPI_COMM_SELF first (§12.2.4), here with no attribute on it: a delete
+ * callback of MPI_COMM_WORLD's that then sets one on MPI_COMM_SELF is refused, or the attribute is
+ * deleted; none is left whose delete callback never runs (D133). Checked after MPI_Finalize. */
+static int klate = MPI_KEYVAL_INVALID, kworld = MPI_KEYVAL_INVALID;
+static int in_finalize, late_tried, late_rc = MPI_SUCCESS, late_deleted;
+
+static int late_delete(MPI_Comm c, int key, void *value, void *extra)
+{
+    (void)c; (void)key; (void)value; (void)extra;
+    late_deleted++;
+    return MPI_SUCCESS;
+}
+
+static int world_delete(MPI_Comm c, int key, void *value, void *extra)
+{
+    (void)c; (void)key; (void)value; (void)extra;
+    if (in_finalize && !late_tried) {
+        late_tried = 1;
+        late_rc = MPI_Comm_set_attr(MPI_COMM_SELF, klate, (void *)(intptr_t)7);
+    }
+    return MPI_SUCCESS;
+}
 
 int main(int argc, char **argv)
 {
@@ -127,7 +151,14 @@ int main(int argc, char **argv)
     FACT("self_MPI_TAG_UB_found", f == 1);
     MPI_Comm_free(&dup);
 
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, late_delete, &klate, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, world_delete, &kworld, NULL);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, kworld, (void *)(intptr_t)1);
     report();
+    in_finalize = 1;
     MPI_Finalize();
+    CHECK("R10_1_D133_self_without_attributes_refuses_or_deletes_a_set_from_world_deletion",
+          !late_tried || late_rc != MPI_SUCCESS || late_deleted == 1);
+    local_report();
     return 0;
 }
