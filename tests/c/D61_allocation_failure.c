@@ -273,6 +273,28 @@ static int op_type_dup(void) {
   newtype = MPI_DATATYPE_NULL;
   return MPI_Type_dup(wtype, &newtype);
 }
+/* MPI_Type_get_contents of a datatype built on wtype: over MPICH the constituent it returns is
+ * wtype's own handle, a reference mpiattr counts (D132). Out of memory: MPI_ERR_NO_MEM and no
+ * handle; either way wtype keeps its attributes, and freeing what was returned deletes none. */
+static MPI_Datatype outer, got;
+static int op_contents(void) {
+  int ints[2];
+  MPI_Aint addrs[2];
+  got = MPI_DATATYPE_NULL;
+  return MPI_Type_get_contents(outer, 1, 0, 1, ints, addrs, &got);
+}
+static void check_contents(int failed, long n) {
+  (void)n;
+  if (failed)
+    CHECK(got == MPI_DATATYPE_NULL, "a failed MPI_Type_get_contents gave a datatype");
+  else
+    OK(MPI_Type_free(&got));
+  int flag = 0;
+  void *v = NULL;
+  OK(MPI_Type_get_attr(wtype, tkeys[0], &v, &flag));
+  CHECK(flag, "MPI_Type_get_contents (%s): the constituent lost its attribute", failed ? "failed" : "freed");
+  CHECK(live_tokens == before.live, "MPI_Type_get_contents: %ld values alive, %ld before", live_tokens, before.live);
+}
 static void check_type_dup(int failed, long n) {
   (void)n;
   if (failed) {
@@ -375,6 +397,9 @@ static void run_all(void) {
   for (cur = 0; cur < 8; ++cur) sweep("MPI_Type_set_attr", op_type_set, check_type_set);
   before.live = live_tokens;
   sweep("MPI_Type_dup", op_type_dup, check_type_dup);
+  OK(MPI_Type_contiguous(3, wtype, &outer));
+  sweep("MPI_Type_get_contents", op_contents, check_contents);
+  OK(MPI_Type_free(&outer));
   static int wbuf[4];
   OK(MPI_Win_create(wbuf, sizeof wbuf, sizeof wbuf[0], MPI_INFO_NULL, MPI_COMM_SELF, &win));
   MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
