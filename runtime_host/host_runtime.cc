@@ -1063,11 +1063,15 @@ std::vector<std::pair<std::uintptr_t, std::uint32_t>> g_shared;
 // A handle MPICH counts references to: a derived datatype (kinds direct and indirect, the top two
 // bits 10 and 11; its predefined ones are kind builtin, 01).
 bool counted_handle(MPI_Datatype t) { return (static_cast<std::uint32_t>(t) >> 30) >= 2; }
+// The entry of `key`, or g_shared.end() (requires g_shared_mu).
+auto shared_entry(std::uintptr_t key) {
+  return std::find_if(g_shared.begin(), g_shared.end(), [key](const auto& e) { return e.first == key; });
+}
 }  // namespace
 
 bool release_shared_type(std::uintptr_t key) {
   std::lock_guard lock(g_shared_mu);
-  auto it = std::find_if(g_shared.begin(), g_shared.end(), [key](const auto& e) { return e.first == key; });
+  auto it = shared_entry(key);
   if (it == g_shared.end()) return false;
   if (--it->second == 0) {
     *it = g_shared.back();
@@ -1101,7 +1105,7 @@ int after_get_contents([[maybe_unused]] MPI_Datatype datatype, [[maybe_unused]] 
         for (MPI_Count i = 0; i < n; ++i) {
           if (!counted_handle(types[i])) continue;
           const std::uintptr_t key = native(types[i]);
-          auto it = std::find_if(g_shared.begin(), g_shared.end(), [key](const auto& e) { return e.first == key; });
+          auto it = shared_entry(key);
           if (it != g_shared.end()) ++it->second;
           else g_shared.emplace_back(key, 1u);
         }
