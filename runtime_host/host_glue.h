@@ -183,9 +183,20 @@ void after_session_init(MPI_Session session);
 void before_session_finalize();
 void after_session_finalize();
 #endif
+// MPICH's MPI::ERRORS_THROW_EXCEPTIONS (a C handle in its mpi.h): MPICH's C routines return
+// their code under it and its MPI:: wrappers throw; MPICH calls no handler, and its
+// MPI_Comm_call_errhandler with a code the host added prints an "INTERNAL ERROR" line.
+inline bool throwing_handler([[maybe_unused]] MPI_Errhandler eh) {
+#ifdef MPIR_ERRORS_THROW_EXCEPTIONS
+  return eh == MPIR_ERRORS_THROW_EXCEPTIONS;
+#else
+  return false;
+#endif
+}
 // The handlers PMPI_Comm_get_errhandler gives without a reference to free.
 inline bool predefined_handler(MPI_Errhandler eh) {
-  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL
+  return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRHANDLER_NULL ||
+         throwing_handler(eh)
 #ifdef MPI_ERRORS_ABORT
          || eh == MPI_ERRORS_ABORT
 #endif

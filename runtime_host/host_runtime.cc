@@ -856,6 +856,10 @@ MPI_Comm unset_handler_target(Provoke provoke) {
 void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Comm_get_errhandler(c, &eh);
+  if (throwing_handler(eh)) {  // (as the host's own errors under it: returned, thrown in MPI::)
+    *out = issued(code);
+    return;
+  }
   if (kUnsetHandlers && eh == MPI_ERRORS_ARE_FATAL && c != MPI_COMM_WORLD) {
     const MPI_Comm to = unset_handler_target([c] {
       void* found = nullptr;
@@ -882,6 +886,10 @@ void call_comm_handler(MPI_Comm c, int code, int* out, const char* routine) {
 void call_win_handler(MPI_Win w, int code, int* out, const char* routine) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
   PMPI_Win_get_errhandler(w, &eh);
+  if (throwing_handler(eh)) {  // (as in call_comm_handler)
+    *out = issued(code);
+    return;
+  }
   if (kUnsetHandlers && eh == MPI_ERRORS_ARE_FATAL) {
     const MPI_Comm to = unset_handler_target([w] {
       void* found = nullptr;

@@ -123,8 +123,13 @@ status set_attr(attr_object& obj, int keyval, attribute_value value) {
   std::uint32_t idx = keyval_registry::index_of(keyval);
   attr_store& s = obj.attrs;
   std::unique_lock lock(s.mutex());
-  if (s.freeing)
-    return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
+  if (s.freeing) [[unlikely]] {
+    // While its object is being freed an attribute may be replaced (the free deletes the new value
+    // in its turn), as both hosts allow, but none added: so a free always ends (D9).
+    attr_store::entry held;
+    if (!s.peek(idx, &held))
+      return fail(MPI_ERR_OTHER, "the %s is being freed; no attribute can be added to it", kind_name(obj.kind));
+  }
   attr_store::put_result result;
   if (store_without_callback(s, *r, idx, value, &result)) {
     report::add(report::attrs_set, obj.kind);
@@ -512,6 +517,19 @@ namespace {
   std::size_t done = 0;
   for (; done < user.size(); ++done) {
     pending& p = user[done];
+    if (done > 0) {
+      // An earlier copy callback may have deleted or replaced this attribute of the old object
+      // (D9): a deleted one is not copied, and a replaced one is copied with its value now, never
+      // with one its delete callback has released.
+      attr_store::entry now;
+      bool held;
+      {
+        std::lock_guard lock(s.mutex());
+        held = s.peek(p.e.index, &now);
+      }
+      if (!held) continue;
+      p.e.value = now.value;
+    }
     const language_binding* b = binding_for(p.r->cbs.lang);
     attribute_value out;
     bool keep = false;

@@ -50,6 +50,53 @@ static int del_logs_elsewhere(MPI_Comm c, int key, void *v, void *x)
     return MPI_SUCCESS;
 }
 
+/* D9, D135: a copy callback that deletes or replaces ANOTHER attribute of the old communicator
+ * (whose delete callback releases the value). That attribute's copy callback, if it runs, must
+ * get a live value, never one its delete callback has released (the hosts differ in whether it
+ * runs: MPICH copies it before, Open MPI skips it). Values are indices into `released`. */
+static int kfirst, ksecond, replace_second, stale_copies, second_copies;
+static int released[4];
+
+static int copy_changes_second(MPI_Comm old, int key, void *x, void *in, void *out, int *flag)
+{
+    (void)key; (void)x; (void)in; (void)out;
+    if (replace_second)
+        MPI_Comm_set_attr(old, ksecond, (void *)(MPI_Aint)2);
+    else
+        MPI_Comm_delete_attr(old, ksecond);
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+static int copy_second(MPI_Comm old, int key, void *x, void *in, void *out, int *flag)
+{
+    (void)old; (void)key; (void)x;
+    second_copies++;
+    if (released[(MPI_Aint)in & 3])
+        stale_copies++;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int del_second(MPI_Comm c, int key, void *v, void *x)
+{
+    (void)c; (void)key; (void)x;
+    released[(MPI_Aint)v & 3] = 1;
+    return MPI_SUCCESS;
+}
+
+/* D9, D135: a delete callback that replaces an attribute its communicator still holds, during
+ * MPI_Comm_free (both hosts accept it; so does mpiattr, which refuses only adding one). */
+static int kheld, kreplacer, replace_in_free_rc = -1;
+
+static int del_replaces_held(MPI_Comm c, int key, void *v, void *x)
+{
+    (void)key; (void)v; (void)x;
+    replace_in_free_rc = MPI_Comm_set_attr(c, kheld, (void *)(MPI_Aint)9);
+    return MPI_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm comm, dup;
@@ -110,6 +157,38 @@ int main(int argc, char **argv)
     v = NULL;
     CHECK(MPI_Comm_get_attr(logcomm, klog, &v, &flag));
     fact("R4_8 value recorded on the other comm (7)", flag ? (long)(MPI_Aint)v : -1);
+
+    /* A copy callback deletes, then replaces, another attribute (set after it) of the old comm. */
+    CHECK(MPI_Comm_create_keyval(copy_changes_second, MPI_COMM_NULL_DELETE_FN, &kfirst, NULL));
+    CHECK(MPI_Comm_create_keyval(copy_second, del_second, &ksecond, NULL));
+    for (replace_second = 0; replace_second < 2; replace_second++) {
+        released[1] = released[2] = 0;
+        stale_copies = second_copies = 0;
+        CHECK(MPI_Comm_dup(MPI_COMM_SELF, &comm));
+        CHECK(MPI_Comm_set_attr(comm, kfirst, (void *)(MPI_Aint)3));
+        CHECK(MPI_Comm_set_attr(comm, ksecond, (void *)(MPI_Aint)1));
+        fact_err(replace_second ? "D135 dup whose copy cb replaces another attr rc"
+                                : "D135 dup whose copy cb deletes another attr rc",
+                 MPI_Comm_dup(comm, &dup));
+        fact(replace_second ? "D135 no copy cb got a value released by a replace"
+                            : "D135 no copy cb got a value released by a delete",
+             stale_copies == 0);
+        CHECK(MPI_Comm_free(&dup));
+        CHECK(MPI_Comm_free(&comm));
+    }
+    CHECK(MPI_Comm_free_keyval(&kfirst));
+    CHECK(MPI_Comm_free_keyval(&ksecond));
+
+    /* A delete callback replaces an attribute its own communicator still holds, during the free. */
+    CHECK(MPI_Comm_dup(MPI_COMM_SELF, &comm));
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kheld, NULL));
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_replaces_held, &kreplacer, NULL));
+    CHECK(MPI_Comm_set_attr(comm, kheld, (void *)(MPI_Aint)8));
+    CHECK(MPI_Comm_set_attr(comm, kreplacer, (void *)(MPI_Aint)1));
+    fact_err("D135 Comm_free whose cb replaces an attr of its comm rc", MPI_Comm_free(&comm));
+    fact_err("D135 set_attr replacing inside delete cb during free rc", replace_in_free_rc);
+    CHECK(MPI_Comm_free_keyval(&kheld));
+    CHECK(MPI_Comm_free_keyval(&kreplacer));
 
     CHECK(MPI_Comm_free(&logcomm));
     CHECK(MPI_Comm_free_keyval(&kother));
