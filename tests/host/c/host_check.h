@@ -40,7 +40,9 @@
  *
  * The header also compiles as C++ (tests/host/cxx/, built with mpicxx.<host>): there the provider
  * check adds MPII_Keyval_set_proxy on MPICH, the internal name MPICH's C++ Create_keyval calls
- * after MPI_Comm_create_keyval (docs/host.md, "C++"), which the library must answer as well.
+ * after MPI_Comm_create_keyval, and on Open MPI the three ompi_cxx_attr_create_keyval_* through
+ * which libmpi_cxx creates its keyvals (docs/host.md, "C++"; D136), which the library must answer
+ * as well.
  */
 #ifndef HOST_CHECK_H
 #define HOST_CHECK_H
@@ -264,6 +266,10 @@ static inline void hc_provider_check(void)
         "MPI_Attr_put",           "MPI_Attr_get",
 #if defined(__cplusplus) && defined(MPICH_VERSION)
         "MPII_Keyval_set_proxy",
+#endif
+#if defined(__cplusplus) && defined(OPEN_MPI)
+        "ompi_cxx_attr_create_keyval_comm", "ompi_cxx_attr_create_keyval_type",
+        "ompi_cxx_attr_create_keyval_win",
 #endif
         NULL};
     const char *want = getenv("HOSTCHECK_PROVIDER");

@@ -91,6 +91,22 @@ int find(const call *log, int n, int key)
     return -1;
 }
 
+// R10.1 at MPI_Finalize: MPI_COMM_SELF's attributes are deleted in the reverse order of their
+// setting, whichever binding made their keyvals (D136: over Open MPI, the keyvals of its own
+// MPI:: bindings were the host's, and all of mpiattr's went first).
+char self_order[8];
+int self_deletes;
+int c_self_delete(MPI_Comm, int, void *, void *)
+{
+    if (self_deletes < 7) self_order[self_deletes++] = 'C';
+    return MPI_SUCCESS;
+}
+int cxx_self_delete(MPI::Comm &, int, void *, void *)
+{
+    if (self_deletes < 7) self_order[self_deletes++] = 'X';
+    return MPI::SUCCESS;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -280,7 +296,21 @@ int main(int argc, char **argv)
         ex.Free();
     }
 
+    // Set on MPI_COMM_SELF for MPI_Finalize: a C keyval's first, then an MPI:: keyval's, then the
+    // C one's again after a second C keyval's (a replaced value counts as newest: D10).
+    int kself_c = MPI_KEYVAL_INVALID, kself_c2 = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, c_self_delete, &kself_c, 0);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, c_self_delete, &kself_c2, 0);
+    const int kself_x = MPI::Comm::Create_keyval(MPI::Comm::NULL_COPY_FN, cxx_self_delete, 0);
+    MPI_Comm_set_attr(MPI_COMM_SELF, kself_c2, (void *)1);
+    MPI::COMM_SELF.Set_attr(kself_x, (void *)2);
+    MPI_Comm_set_attr(MPI_COMM_SELF, kself_c, (void *)3);
+
     report();
     MPI::Finalize();
+    // Newest first: kself_c, then kself_x, then kself_c2.
+    CHECK("R10_1_cxx_and_c_keyvals_on_self_deleted_newest_first", strcmp(self_order, "CXC") == 0);
+    INFO_S("cxx_and_c_self_delete_order", self_order);
+    local_report();
     return 0;
 }
