@@ -10,6 +10,9 @@
 // other keyval goes on to MPICH's.
 #include <dlfcn.h>
 
+#include <mutex>
+#include <new>
+
 #include "host_glue.h"
 
 namespace mpiattr::host {
@@ -48,8 +51,28 @@ int proxy_delete(const callbacks& cbs, object_kind, std::uintptr_t obj, int keyv
                 keyval, kAttrPtr, v.as_c(stored), reinterpret_cast<void*>(cbs.extra_state));
 }
 
+// The pairs of proxies MPICH registers: one per object kind (static functions of libmpichcxx), so
+// a keyval's state is one of a few entries here, and registering allocates nothing (D61: no
+// exception may leave MPII_Keyval_set_proxy). Entries are written once, under the lock, and never
+// change.
+constexpr int kPairs = 8;
+proxies g_pairs[kPairs];
+int g_npairs = 0;
+std::mutex g_pairs_mu;
+
+const proxies* shared_pair(copy_proxy copy, delete_proxy del) {
+  std::lock_guard lock(g_pairs_mu);
+  for (int i = 0; i < g_npairs; ++i)
+    if (g_pairs[i].copy == copy && g_pairs[i].del == del) return &g_pairs[i];
+  if (g_npairs == kPairs) return nullptr;
+  g_pairs[g_npairs] = {copy, del};
+  return &g_pairs[g_npairs++];
+}
+
 void proxy_release(callbacks& cbs) {
-  delete static_cast<proxies*>(cbs.lang_state);
+  const auto* p = static_cast<const proxies*>(cbs.lang_state);
+  const auto at = reinterpret_cast<std::uintptr_t>(p), first = reinterpret_cast<std::uintptr_t>(g_pairs);
+  if (at - first >= sizeof g_pairs) delete p;  // (one of more than kPairs pairs)
   cbs.lang_state = nullptr;
 }
 
@@ -76,9 +99,21 @@ extern "C" MPIATTR_EXPORT void MPII_Keyval_set_proxy(int keyval, mpiattr::host::
     if (mpich != nullptr) mpich(keyval, copy, del);
     return;
   }
-  auto* p = new proxies{copy, del};
-  if (!mpiattr::keyvals().rebind(keyval, mpiattr::language::cxx, p).is_ok())
-    delete p;
-  else
+  const proxies* shared = shared_pair(copy, del);
+  // (More than kPairs pairs, which MPICH never registers: a pair of the keyval's own. Out of memory
+  // then, the keyval keeps C callbacks: the C++ functions would be called as C ones, so it is
+  // freed, and its handle becomes invalid, since this routine cannot fail.)
+  proxies* p = shared ? const_cast<proxies*>(shared) : new (std::nothrow) proxies{copy, del};
+  if (p == nullptr) {
+    if (const mpiattr::keyval_record* r = mpiattr::keyvals().find_live(keyval)) {
+      int k = keyval;
+      (void)mpiattr::keyvals().free(r->kind, &k, "keyval");
+    }
+    return;
+  }
+  if (!mpiattr::keyvals().rebind(keyval, mpiattr::language::cxx, p).is_ok()) {
+    if (!shared) delete p;
+  } else {
     mpiattr::report::keyval_from_cxx(keyval);  // (MPIATTR_REPORT: MPICH's MPI::Comm::Create_keyval)
+  }
 }
