@@ -69,10 +69,16 @@ const proxies* shared_pair(copy_proxy copy, delete_proxy del) {
   return &g_pairs[g_npairs++];
 }
 
+int no_memory_copy(MPI_Comm_copy_attr_function*, int, int, void*, int, void*, void**, int*) {
+  return MPI_ERR_NO_MEM;
+}
+int no_memory_delete(MPI_Comm_delete_attr_function*, int, int, int, void*, void*) { return MPI_ERR_NO_MEM; }
+proxies g_no_memory = {no_memory_copy, no_memory_delete};
+
 void proxy_release(callbacks& cbs) {
   const auto* p = static_cast<const proxies*>(cbs.lang_state);
   const auto at = reinterpret_cast<std::uintptr_t>(p), first = reinterpret_cast<std::uintptr_t>(g_pairs);
-  if (at - first >= sizeof g_pairs) delete p;  // (one of more than kPairs pairs)
+  if (at - first >= sizeof g_pairs && p != &g_no_memory) delete p;  // (one of more than kPairs pairs)
   cbs.lang_state = nullptr;
 }
 
@@ -101,18 +107,12 @@ extern "C" MPIATTR_EXPORT void MPII_Keyval_set_proxy(int keyval, mpiattr::host::
   }
   const proxies* shared = shared_pair(copy, del);
   // (More than kPairs pairs, which MPICH never registers: a pair of the keyval's own. Out of memory
-  // then, the keyval keeps C callbacks: the C++ functions would be called as C ones, so it is
-  // freed, and its handle becomes invalid, since this routine cannot fail.)
+  // then, the keyval must not keep C callbacks, which would call the C++ functions as C ones: its
+  // callbacks fail with MPI_ERR_NO_MEM instead, since this routine cannot fail.)
   proxies* p = shared ? const_cast<proxies*>(shared) : new (std::nothrow) proxies{copy, del};
-  if (p == nullptr) {
-    if (const mpiattr::keyval_record* r = mpiattr::keyvals().find_live(keyval)) {
-      int k = keyval;
-      (void)mpiattr::keyvals().free(r->kind, &k, "keyval");
-    }
-    return;
-  }
+  if (p == nullptr) p = &g_no_memory;
   if (!mpiattr::keyvals().rebind(keyval, mpiattr::language::cxx, p).is_ok()) {
-    if (!shared) delete p;
+    if (!shared && p != &g_no_memory) delete p;
   } else {
     mpiattr::report::keyval_from_cxx(keyval);  // (MPIATTR_REPORT: MPICH's MPI::Comm::Create_keyval)
   }
