@@ -2,7 +2,8 @@
 // the keyval record (R2.2): a keyval freed while in use still calls its C++ callbacks, and when the
 // last attribute is gone its state is freed. Run under valgrind (test cxx_valgrind_keyval_lifetime)
 // so that a leak or a use after free fails. Also: C++ callbacks on MPI_COMM_SELF at MPI::Finalize,
-// newest first (R10.1). Exit status 0 = pass.
+// newest first (R10.1); the library's C callbacks are not the program's functions of the same names
+// (D137). Exit status 0 = pass.
 #include <mpi.h>
 
 #include <cstdio>
@@ -39,6 +40,27 @@ static int self_delete(MPI::Comm& comm, int, void* value, void*) {
   log_ += static_cast<char>('0' + reinterpret_cast<std::intptr_t>(value));
   return MPI::SUCCESS;
 }
+// D137: a program's own functions of these names are its own, and the library's C callbacks are
+// its own: before D137, libmpiattr_cxx exported its callbacks under these plain names, so these
+// definitions replaced them (the keyval states were never released, no copy callback ran, no
+// exception was thrown).
+static int interposed = 0;
+extern "C" void release_state(void*) { ++interposed; }
+extern "C" int comm_copy_trampoline(MPI_Comm, int, void*, void*, void*, int* flag) {
+  ++interposed;
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+extern "C" int comm_delete_trampoline(MPI_Comm, int, void*, void*) {
+  ++interposed;
+  return MPI_SUCCESS;
+}
+extern "C" int type_delete_trampoline(MPI_Datatype, int, void*, void*) {
+  ++interposed;
+  return MPI_SUCCESS;
+}
+extern "C" void throw_comm_handler(MPI_Comm*, int*, ...) { ++interposed; }
+
 static int type_delete(MPI::Datatype&, int, void* value, void*) {
   delete static_cast<int*>(value);
   log_ += "t";
@@ -84,6 +106,18 @@ int main(int argc, char** argv) {
   MPI::Win::Free_keyval(unused);
   CHECK(mpiattr_cxx_live_keyval_states() == base);
 
+  // D137: MPI::ERRORS_THROW_EXCEPTIONS throws with the library's handler, not the program's.
+  MPI::COMM_SELF.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
+  bool thrown = false;
+  try {
+    void* v = 0;
+    MPI::COMM_SELF.Get_attr(MPI::KEYVAL_INVALID, &v);
+  } catch (const MPI::Exception& e) {
+    thrown = e.Get_error_class() == MPI::ERR_KEYVAL;
+  }
+  CHECK(thrown);
+  MPI::COMM_SELF.Set_errhandler(MPI::ERRORS_ARE_FATAL);
+
   // C++ callbacks at finalize on MPI_COMM_SELF, newest first (R10.1); keys freed before.
   int k1 = MPI::Comm::Create_keyval(MPI::Comm::NULL_COPY_FN, self_delete, 0);
   int k2 = MPI::Comm::Create_keyval(MPI::Comm::NULL_COPY_FN, self_delete, 0);
@@ -97,5 +131,6 @@ int main(int argc, char** argv) {
   CHECK(mpiattr_cxx_live_keyval_states() == base);
   std::printf("%s\n", log_.c_str());
   CHECK(log_ == "dccdddtt|21" || (std::fprintf(stderr, "log %s\n", log_.c_str()), false));
+  CHECK(interposed == 0);
   return failures == 0 ? 0 : 1;
 }
