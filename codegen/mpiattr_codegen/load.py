@@ -227,7 +227,7 @@ def load(spec_dir: str | Path) -> Spec:
     o = "spec/constants.toml"
     _check_keys(c, {"version", "keyval_invalid", "predefined_key", "error_class", "handle", "op",
                     "datatype", "integers", "since", "removed", "c_integers", "c_enum", "c_handle",
-                    "c_alias", "c_tool_error_strings"}, o)
+                    "c_alias", "c_tool_error_strings", "fortran_kind"}, o)
     keys = tuple(PredefinedKey(name=k["name"], value=k["value"], object=k["object"],
                                value_kind=k["value_kind"], ref=k["ref"])
                  for k in c["predefined_key"])
@@ -284,6 +284,14 @@ def load(spec_dir: str | Path) -> Spec:
         tool_errs.append(ErrorClass(name=name, value=c_ints[name], string=text))
     if missing := {n for n in c_ints if n.startswith("MPI_T_ERR_")} - {e.name for e in tool_errs}:
         raise SpecError(f"{o}: [c_tool_error_strings] has no string for {sorted(missing)}")
+    # Integer constants of another Fortran kind than INTEGER's (D141).
+    fortran_kinds = dict(c.get("fortran_kind", {}))
+    if unknown := set(fortran_kinds) - set(c["integers"]):
+        raise SpecError(f"{o}: [fortran_kind] names no integer constant: {sorted(unknown)}")
+    if bad := {k for k in fortran_kinds.values()
+               if k not in ("MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND")}:
+        raise SpecError(f"{o}: [fortran_kind] kinds are MPI_ADDRESS_KIND, MPI_OFFSET_KIND or "
+                        f"MPI_COUNT_KIND, not {sorted(bad)}")
     since = dict(c.get("since", {}))
     known = {e.name for e in errs} | set(c["integers"])
     if unknown := set(since) - known:
@@ -298,6 +306,7 @@ def load(spec_dir: str | Path) -> Spec:
                 keyval_invalid=c["keyval_invalid"]["value"], error_classes=errs, handles=handles,
                 datatypes=dtypes, ops=ops, integers=tuple(c["integers"].items()),
                 since=tuple(sorted(since.items())), removed=tuple(removed),
+                fortran_kinds=tuple(fortran_kinds.items()),
                 c_integers=tuple(c.get("c_integers", {}).items()), c_enums=tuple(c_enums),
                 tool_error_classes=tuple(tool_errs),
                 c_handles=tuple(c_handles), c_aliases=tuple(c_aliases),

@@ -253,6 +253,8 @@ class Spec:
     files: tuple[str, ...] = field(default=())
     since: tuple[tuple[str, str], ...] = ()  # constants newer than MPI-3.1, and the version
     removed: tuple[Removed, ...] = ()  # MPI-1 names removed in MPI-3.0 (D41, D58)
+    # (name, kind parameter) of the integer constants not of Fortran's default INTEGER kind (D141).
+    fortran_kinds: tuple[tuple[str, str], ...] = ()
     # Constants of the C binding only (docs/decisions.md D39): (name, value); (enum type, ((name,
     # value), ...)); (name, handle type, value).
     c_integers: tuple[tuple[str, int], ...] = ()

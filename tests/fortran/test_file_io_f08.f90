@@ -48,6 +48,8 @@ program test_file_io_f08
   character(len=96) :: fname
 
   call MPI_INIT()
+  call expect_l('D141 MPI_DISPLACEMENT_CURRENT has MPI_OFFSET_KIND', &
+                kind(MPI_DISPLACEMENT_CURRENT) == MPI_OFFSET_KIND, .true.)
   call MPI_TYPE_SIZE(MPI_INTEGER, isz, ierr)
   call MPI_TYPE_SIZE(MPI_DOUBLE_PRECISION, dsz, ierr)
   call expect_l('INTEGER 4 bytes, DOUBLE PRECISION 8', isz == 4 .and. dsz == 8, .true.)

@@ -1004,6 +1004,7 @@ def context(spec: Spec) -> dict:
     F08_INTERFACES.update(c.name for c in f08_callbacks(spec))
     NULL_CONVERSION_TYPES.update(p.type.name for p, _ in null_conversions(spec))
     return {"ffunctions": fortran_functions(spec), "constants": constants(spec),
+            "constant_kinds": dict(spec.fortran_kinds),
             "sentinels": SENTINELS,
             "kind_parameters": KIND_PARAMETERS, "f08_functions": f08_functions(spec),
             "f08_callbacks": f08_callbacks(spec), "f08_predefined": f08_predefined(spec),
