@@ -41,6 +41,12 @@ std::string from_fortran(const char* s, std::size_t len) {
   return std::string(s, len);
 }
 
+std::string from_fortran_info(const char* s, std::size_t len) {
+  std::size_t first = 0;
+  while (first < len && s[first] == ' ') ++first;
+  return from_fortran(s + first, len - first);
+}
+
 void to_fortran(const char* src, char* dst, std::size_t len) {
   std::size_t n = std::min(std::strlen(src), len);
   std::memcpy(dst, src, n);

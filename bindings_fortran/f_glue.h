@@ -86,6 +86,8 @@ MPIATTR_HOT bool fast_set_concurrent(const object_table<T>& table, handle_t h, i
 
 // A CHARACTER argument without its trailing blanks, as a C string.
 std::string from_fortran(const char* s, std::size_t len);
+// An info key or value: without its leading and trailing blanks (MPI-4.1 §10, D144).
+std::string from_fortran_info(const char* s, std::size_t len);
 // Copies a C string into a CHARACTER argument, blank-padded (truncated if it does not fit).
 void to_fortran(const char* src, char* dst, std::size_t len);
 

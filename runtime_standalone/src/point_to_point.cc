@@ -76,6 +76,9 @@ msg_status deliver_bytes(const char* data, aint size, int tag, const recv_target
   if (r.layout.size > 0) {
     const aint whole = n / r.layout.size;
     unpack_elements(data, r.buf, whole, r.layout);
+    if (const aint rest = n - whole * r.layout.size; rest > 0)  // a short message's last element (D142)
+      unpack_front(data + whole * r.layout.size, static_cast<char*>(r.buf) + whole * r.layout.extent,
+                   rest, r.layout);
   }
   st.bytes = n;
   if (size > room) st.error = MPI_ERR_TRUNCATE;

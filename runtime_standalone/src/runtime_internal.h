@@ -239,6 +239,25 @@ void unpack_elements(const char* in, void* out, aint count, const T& t) {
     }
 }
 
+// The first `bytes` bytes of one element of t (fewer than t.size), from packed bytes into `out`, in
+// type-map order: the front of an element a short message fills (MPI-4.1 §3.3.5: a receive of
+// fewer basic elements than its buffer holds fills the first ones; docs/decisions.md D142).
+template <typename T>
+void unpack_front(const char* in, void* out, aint bytes, const T& t) {
+  char* base = static_cast<char*>(out);
+  if (contiguous(t)) {
+    std::memcpy(base, in, static_cast<std::size_t>(bytes));
+    return;
+  }
+  for (const type_block& b : blocks(t.map)) {
+    if (bytes <= 0) break;
+    const aint n = std::min<aint>(b.len, bytes);
+    std::memcpy(base + b.disp, in, static_cast<std::size_t>(n));
+    in += n;
+    bytes -= n;
+  }
+}
+
 // MPI_Comm_/Type_/Win_set_name and _get_name (MPI-4.1 §7.10): the name of a communicator, datatype
 // or window, kept beside its attributes and read and written under their lock; a longer name is
 // cut at MPI_MAX_OBJECT_NAME - 1 characters.

@@ -402,6 +402,13 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             # MPI_ADDRESS: the address's low-order bits, as MPICH's and Open MPI's; the
             # differences of two addresses, what a program uses them for, are exact where they fit.
             L.post.append(f"*{n} = static_cast<MPI_Fint>(static_cast<std::uint64_t>({n}_a));")
+    elif fn.core == "info_get_string" and n == "buflen":
+        # Fortran's BUFLEN counts characters, C's the terminating null too (MPI-4.1 §10: "In C,
+        # buflen includes the required space for the null terminator"; D144).
+        L.pre.append(f"const MPI_Fint {n}_in = *{n};")
+        L.pre.append(f"int {n}_c = {n}_in > 0 && {n}_in < INT_MAX ? {n}_in + 1 : {n}_in;")
+        L.arg = f"{n}_c"
+        L.post.append(f"if (flag_b) *{n} = {n}_c - 1;")
     elif k.cls in ("scalar", "error"):
         if k.name == "INDEX" and p.dir == "out" and p.length is None:  # MPI_WAITANY: from 1
             L.arg = f"*{n}"
@@ -420,12 +427,19 @@ def lower_param(fn: Function, p: Param, first_target: bool) -> Lowering:
             L.arg = f"*{n}"
     elif k.cls == "string":
         if p.dir == "in":
-            L.pre.append(f"std::string {n}_s = mpiattr::fbind::from_fortran({n}, {n}_len);")
+            # An info key or value loses its leading blanks too (MPI-4.1 §10; D144).
+            trim = "from_fortran_info" if fn.core.startswith("info_") else "from_fortran"
+            L.pre.append(f"std::string {n}_s = mpiattr::fbind::{trim}({n}, {n}_len);")
             L.arg = f"{n}_s.c_str()"
         else:
             L.pre.append(f"char {n}_buf[{_STRING_MAX[fn.core]} + 1] = {{}};")
             L.arg = f"{n}_buf"
-            L.post.append(f"mpiattr::fbind::to_fortran({n}_buf, {n}, {n}_len);")
+            copy = f"mpiattr::fbind::to_fortran({n}_buf, {n}, {n}_len);"
+            if fn.core == "info_get":  # a missing key leaves VALUE as it was (D144)
+                copy = f"if (flag_b) {copy}"
+            elif fn.core == "info_get_string":  # ... and so does a BUFLEN of 0 (D144)
+                copy = f"if (flag_b && buflen_in > 0) {copy}"
+            L.post.append(copy)
     elif k.cls == "buffer":
         # MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC arrive as the address of their Fortran variable.
         L.arg = f"mpiattr::fbind::buffer({n})" if k.name == "BUFFER" else n

@@ -1,6 +1,6 @@
 /* The standalone runtime's datatypes (MPI-4.1 §6.1, §6.2), as a program written for MPICH and
  * Open MPI uses them around caching: the constructors' sizes, bounds and extents (a struct's
- * extent padded to its alignment, §6.1.6), a one-process reduction with a strided type that must
+ * extent padded to its alignment, §6.1.6; the predefined types' alignments, D143), a one-process reduction with a strided type that must
  * not touch the gaps, MPI_Pack / MPI_Unpack round trips and their errors, and info objects
  * (§11) passed where hints are taken.
  */
@@ -139,6 +139,35 @@ int main(int argc, char **argv)
     int nlen = 0;
     MPI_Get_processor_name(name, &nlen);
     fact("processor name is not empty", nlen > 0 && (int)strlen(name) == nlen);
+
+    /* D143: a struct { char; T } with T at byte 1 is padded to T's alignment as C and Fortran lay
+     * it out, where T's size is not its alignment: the complex types align as one part, the pairs
+     * of equal halves as one half (struct { char; float complex } is 12 bytes, not 16). */
+    {
+        static const struct {
+            const char *name;
+            MPI_Datatype type;
+        } parts[] = {
+            {"MPI_C_FLOAT_COMPLEX", MPI_C_FLOAT_COMPLEX}, {"MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX},
+            {"MPI_C_LONG_DOUBLE_COMPLEX", MPI_C_LONG_DOUBLE_COMPLEX},
+            {"MPI_CXX_FLOAT_COMPLEX", MPI_CXX_FLOAT_COMPLEX}, {"MPI_CXX_DOUBLE_COMPLEX", MPI_CXX_DOUBLE_COMPLEX},
+            {"MPI_COMPLEX", MPI_COMPLEX}, {"MPI_DOUBLE_COMPLEX", MPI_DOUBLE_COMPLEX},
+            {"MPI_COMPLEX8", MPI_COMPLEX8}, {"MPI_COMPLEX16", MPI_COMPLEX16},
+            {"MPI_FLOAT_INT", MPI_FLOAT_INT}, {"MPI_2INT", MPI_2INT}, {"MPI_2REAL", MPI_2REAL},
+            {"MPI_2DOUBLE_PRECISION", MPI_2DOUBLE_PRECISION}, {"MPI_2INTEGER", MPI_2INTEGER},
+        };
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
+            int blens[2] = {1, 1};
+            MPI_Aint at[2] = {0, 1}, lb, extent;
+            MPI_Datatype members[2] = {MPI_CHAR, parts[k].type}, padded;
+            MPI_Type_create_struct(2, blens, at, members, &padded);
+            MPI_Type_get_extent(padded, &lb, &extent);
+            char label[96];
+            snprintf(label, sizeof label, "D143 struct { char at 0, %s at 1 } extent", parts[k].name);
+            fact(label, (long)extent);
+            MPI_Type_free(&padded);
+        }
+    }
 
     MPI_Type_free(&vec);
     MPI_Type_free(&hv);

@@ -3,7 +3,8 @@
  * from one sender with the same communicator match in the order sent), tags and MPI_ANY_TAG,
  * communicators that do not match each other's messages, receives posted before the send,
  * MPI_Probe / MPI_Iprobe / MPI_Get_count, MPI_Sendrecv, MPI_PROC_NULL, a strided datatype sent
- * and received contiguous, truncation, and the completion routines Waitall / Waitany / Testall.
+ * and received contiguous, a short message into a derived datatype (D142), truncation, and the
+ * completion routines Waitall / Waitany / Testall.
  * (A receive no send will ever match is not here: the peers wait forever; mpiattr's answer is in
  * tests/c_api/test_d31_messages_to_self.cc.)
  */
@@ -133,6 +134,32 @@ int main(int argc, char **argv)
     MPI_Get_count(&st, vec, &count);
     fact("vector sent, count in vectors", count);
     MPI_Type_free(&vec);
+
+    /* A short message into a derived datatype fills the receive's first basic elements, the last
+     * element partly (MPI-4.1 §3.3.5, D142): 3 ints into 2 of contiguous(2, int) and into 2 of a
+     * vector with a gap, received before and after the send. */
+    MPI_Datatype pair, gap;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &gap);
+    MPI_Type_commit(&gap);
+    int three[3] = {1, 2, 3}, into[4] = {-1, -1, -1, -1}, spread[8];
+    MPI_Request rr;
+    MPI_Irecv(into, 2, pair, 0, 65, w, &rr);
+    MPI_Send(three, 3, MPI_INT, 0, 65, w);
+    MPI_Wait(&rr, &st);
+    fact("D142 3 ints into 2 pairs posted first, 3rd int", into[2]);
+    fact("D142 3 ints into 2 pairs posted first, 4th int kept", into[3]);
+    MPI_Get_elements(&st, pair, &count);
+    fact("D142 3 ints into 2 pairs, elements", count);
+    for (int i = 0; i < 8; ++i) spread[i] = -1;
+    send_ahead(three, 3, MPI_INT, 66, w);
+    MPI_Recv(spread, 2, gap, 0, 66, w, &st);
+    fact("D142 3 ints into 2 gapped vectors, slots 0 1 2", spread[0] * 100 + spread[1] * 10 + spread[2]);
+    fact("D142 3 ints into 2 gapped vectors, 3rd int in slot 3", spread[3]);
+    fact("D142 3 ints into 2 gapped vectors, slot 5 kept", spread[5]);
+    MPI_Type_free(&pair);
+    MPI_Type_free(&gap);
 
     /* Truncation: more sent than the receive holds. */
     send_ahead(a, 4, MPI_INT, 70, w);
