@@ -280,11 +280,12 @@ namespace {
 // count elements of stype at send into rcount elements of rtype at recv: the same type
 // signature (MPI-4.1 §7.1); more data than the receive holds is MPI_ERR_TRUNCATE.
 // `scratch`, when given, holds the packed bytes (make_moves allocates it once for all its blocks).
+// With MPI_IN_PLACE, scount and stype are ignored (MPI-4.1 §7.5-7.8, D139).
 status transfer(const void* send, std::int64_t scount, const type_object& stype, void* recv, std::int64_t rcount,
                 const type_object& rtype, char* scratch = nullptr) {
+  if (send == gen::in_place) return check_count(rcount, rtype);
   if (status st = check_count(scount, stype); !st.is_ok()) return st;
   if (status st = check_count(rcount, rtype); !st.is_ok()) return st;
-  if (send == gen::in_place) return status::ok();
   aint bytes = static_cast<aint>(scount) * stype.size;
   if (bytes > static_cast<aint>(rcount) * rtype.size)
     return fail(MPI_ERR_TRUNCATE, "%ld bytes sent, the receive holds %ld", static_cast<long>(bytes),
@@ -896,6 +897,9 @@ status check_counts(std::int64_t a, std::int64_t b) {
   return check_count(b);
 }
 
+// The count of a buffer that may be MPI_IN_PLACE, which makes it ignored (D139): checked as 0.
+std::int64_t unless_in_place(const void* buf, std::int64_t count) { return buf == gen::in_place ? 0 : count; }
+
 template <class T>
 std::vector<T> copy_of(const T* a, int n) {
   return a == nullptr || n <= 0 ? std::vector<T>{} : std::vector<T>(a, a + n);
@@ -972,7 +976,7 @@ status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, ty
 status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
+  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcount); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return gather(sendbuf, sendcount, s, recvbuf, recvcount, r, root, c);
@@ -984,7 +988,7 @@ status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& se
                     const C* recvcounts, const D* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
+  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcounts[0]); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -995,7 +999,7 @@ status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& se
 status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                     type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
+  if (status st = check_counts(sendcount, unless_in_place(recvbuf, recvcount)); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return scatter(sendbuf, sendcount, s, recvbuf, recvcount, r, root, c);
@@ -1007,7 +1011,7 @@ status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, 
                      void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(sendcounts[0], recvcount); !st.is_ok()) return st;
+  if (status st = check_counts(sendcounts[0], unless_in_place(recvbuf, recvcount)); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, sc = copy_of(sendcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1017,7 +1021,7 @@ status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, 
 
 status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                       type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
+  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcount); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return allgather(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1028,7 +1032,7 @@ template <typename C, typename D>
 status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                        const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request) {
-  if (status st = check_counts(sendcount, recvcounts[0]); !st.is_ok()) return st;
+  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcounts[0]); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1038,7 +1042,7 @@ status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object&
 
 status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_counts(sendcount, recvcount); !st.is_ok()) return st;
+  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcount); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return alltoall(sendbuf, sendcount, s, recvbuf, recvcount, r, c);

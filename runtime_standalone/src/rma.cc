@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <mutex>
 #include <string_view>
@@ -347,9 +348,40 @@ bool touched(std::int64_t count, const type_object& t, aint& lo, aint& hi) {
   return true;
 }
 
+// Whether every byte count elements of t at `at` touch is in memory attached to a dynamic window,
+// the regions taken together (D140): the regions, merged where they meet, cover the bytes from lo
+// to hi, or else each block of each element (the datatype's holes need not be attached).
+bool attached_covers(const rma_state& s, const char* at, std::int64_t count, const type_object& t, aint lo,
+                     aint hi) {
+  std::vector<std::pair<const char*, const char*>> regions;  // [from, to), by address, merged
+  for (const auto& [base, size] : s.attached)
+    if (size > 0) regions.emplace_back(base, base + size);
+  std::sort(regions.begin(), regions.end());
+  std::vector<std::pair<const char*, const char*>> merged;
+  for (const auto& r : regions)
+    if (!merged.empty() && r.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, r.second);
+    else
+      merged.push_back(r);
+  auto covered = [&](const char* from, const char* to) {
+    auto after = std::upper_bound(merged.begin(), merged.end(), from,
+                                  [](const char* p, const auto& m) { return p < m.first; });
+    return after != merged.begin() && to <= std::prev(after)->second;
+  };
+  if (covered(at + lo, at + hi)) return true;
+  if (contiguous(t)) return false;  // (no holes: the span is every byte)
+  for (std::int64_t e = 0; e < count; ++e)
+    for (const type_block& b : blocks(t.map)) {
+      const char* from = at + static_cast<aint>(e) * t.extent + b.disp;
+      if (b.len > 0 && !covered(from, from + b.len)) return false;
+    }
+  return true;
+}
+
 // Where the target's count elements of t start: the window's base plus disp units, or, for a
 // dynamic window, the address disp within memory attached to it (MPI-4.1 §13.2.4). Every byte
-// they touch must be in the window (MPI_ERR_RMA_RANGE). Holds rma_mutex() (attached regions).
+// they touch must be in the window (MPI_ERR_RMA_RANGE); in a dynamic window they may lie in
+// several attached regions (D140). Holds rma_mutex() (attached regions).
 status target_address(win_object& win, const rma_state& s, aint disp, std::int64_t count, const type_object& t,
                       char*& at) {
   if (disp < 0) return fail(MPI_ERR_DISP, "target_disp %ld is negative", static_cast<long>(disp));
@@ -362,6 +394,7 @@ status target_address(win_object& win, const rma_state& s, aint disp, std::int64
     if (hi == lo) return status::ok();
     for (const auto& [base, size] : s.attached)
       if (at + lo >= base && at + hi <= base + size) return status::ok();
+    if (attached_covers(s, at, count, t, lo, hi)) return status::ok();
     return fail(MPI_ERR_RMA_RANGE, "bytes %ld to %ld after address 0x%lx are not in memory attached "
                 "to the dynamic window (MPI_Win_attach)", static_cast<long>(lo), static_cast<long>(hi),
                 static_cast<unsigned long>(disp));

@@ -9,6 +9,7 @@
 // No topology constructor copies attributes: only the duplicating routines do (R6.1).
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -294,9 +295,76 @@ status cart_map(comm_object& comm, int ndims, const int* dims, const int* period
   return status::ok();
 }
 
+namespace {
+// The most balanced factorisation of n into k factors in non-increasing order (MPI_Dims_create's
+// "as close to each other as possible", D138): the smallest spread (largest factor minus smallest),
+// then the largest smallest factor, then the earliest factors smallest. A depth-first search over
+// the divisors of n, pruned by the best spread found so far; n x 1 x ... x 1 to start with.
+struct balanced_search {
+  std::vector<int> divisors, best, cur;  // divisors of n, increasing
+
+  balanced_search(int n, int k) : best(static_cast<std::size_t>(k), 1) {
+    for (int d = 1; d <= n / d; ++d)
+      if (n % d == 0) {
+        divisors.push_back(d);
+        if (d != n / d) divisors.push_back(n / d);
+      }
+    std::sort(divisors.begin(), divisors.end());
+    best[0] = n;
+    extend(n, k, n);
+  }
+
+  // The largest r with r^slots <= rem: a factorisation of rem into `slots` factors has its smallest
+  // factor at most r.
+  static int root(int rem, int slots) {
+    auto fits = [&](long long r) {
+      long long p = 1;
+      for (int i = 0; i < slots && p <= rem; ++i) p *= r;
+      return p <= rem;
+    };
+    int r = std::max(1, static_cast<int>(std::pow(static_cast<double>(rem), 1.0 / slots)));
+    while (r > 1 && !fits(r)) --r;
+    while (fits(r + 1)) ++r;
+    return r;
+  }
+
+  bool better(const std::vector<int>& c) const {
+    const int sc = c.front() - c.back(), sb = best.front() - best.back();
+    if (sc != sb) return sc < sb;
+    if (c.back() != best.back()) return c.back() > best.back();
+    return c < best;
+  }
+
+  // cur followed by `slots` factors of product rem, each at most cap, non-increasing.
+  void extend(int rem, int slots, int cap) {
+    if (rem == 1 || slots == 1) {
+      if (rem > cap) return;
+      const std::size_t at = cur.size();
+      cur.push_back(rem);
+      cur.resize(at + static_cast<std::size_t>(slots), 1);
+      if (better(cur)) best = cur;
+      cur.resize(at);
+      return;
+    }
+    const int smallest = root(rem, slots);
+    for (int d : divisors) {
+      if (d > cap || d > rem) break;
+      if (rem % d != 0) continue;
+      long long p = 1;  // can slots - 1 factors of at most d make rem / d?
+      for (int i = 0; i < slots - 1 && p < rem / d; ++i) p *= d;
+      if (p < rem / d) continue;
+      const int largest = cur.empty() ? d : cur.front();
+      if (largest - std::min(d, smallest) > best.front() - best.back()) continue;
+      cur.push_back(d);
+      extend(rem / d, slots - 1, d);
+      cur.pop_back();
+    }
+  }
+};
+}  // namespace
+
 // The free (zero) entries get a factorisation of what the fixed ones leave, as close to each
-// other as possible, in non-increasing order (MPI_Dims_create): each prime factor, largest first, goes to
-// the free dimension that is smallest so far.
+// other as possible, in non-increasing order (MPI_Dims_create): balanced_search's.
 status dims_create(int nnodes, int ndims, int* dims) {
   if (nnodes <= 0) return fail(MPI_ERR_ARG, "nnodes %d is not positive", nnodes);
   if (ndims < 0) return fail(MPI_ERR_DIMS, "ndims %d is negative", ndims);
@@ -318,17 +386,7 @@ status dims_create(int nnodes, int ndims, int* dims) {
       return fail(MPI_ERR_DIMS, "no dimension is free and their product %lld is not nnodes %d", fixed, nnodes);
     return status::ok();
   }
-  std::vector<int> factors;
-  for (int p = 2; static_cast<long long>(p) * p <= left; ++p)
-    while (left % p == 0) {
-      factors.push_back(p);
-      left /= p;
-    }
-  if (left > 1) factors.push_back(left);
-  std::vector<int> sizes(free.size(), 1);
-  for (auto f = factors.rbegin(); f != factors.rend(); ++f)
-    *std::min_element(sizes.begin(), sizes.end()) *= *f;
-  std::sort(sizes.begin(), sizes.end(), [](int a, int b) { return a > b; });
+  const std::vector<int> sizes = balanced_search(left, static_cast<int>(free.size())).best;
   for (std::size_t i = 0; i < free.size(); ++i) dims[free[i]] = sizes[i];
   return status::ok();
 }
