@@ -26,7 +26,10 @@ program test_pmpi_names
   integer :: ierr, comm, key
   integer(kind=ak) :: val
   logical :: flag
-  double precision :: t0, t1
+  double precision :: t0, t1, w0, w1
+#ifndef MPIATTR_PEER_MPICH
+  integer(kind=ak) :: a0, a1
+#endif
 
   call MPI_INIT(ierr)
   call MPI_COMM_DUP(MPI_COMM_WORLD, comm, ierr)
@@ -41,13 +44,16 @@ program test_pmpi_names
   ! The functions' profiling names are declared by the module, with their types (D141).
   t0 = PMPI_WTIME()
   t1 = MPI_WTIME()
+  w0 = PMPI_WTICK()
+  w1 = MPI_WTICK()
   call expect_l('D141 PMPI_WTIME, PMPI_WTICK are DOUBLE PRECISION functions', &
-                t1 >= t0 .and. t1 - t0 < 1.0d0 .and. PMPI_WTICK() == MPI_WTICK(), .true.)
+                t1 >= t0 .and. t1 - t0 < 1.0d0 .and. .not. (w0 < w1 .or. w0 > w1), .true.)
 #ifndef MPIATTR_PEER_MPICH
   ! (MPICH 4.0's mpi module declares MPI_AINT_ADD and MPI_AINT_DIFF but not their profiling names;
   ! Open MPI's declares both, as mpiattr does: tests/fortran/divergences.toml.)
-  call expect_l('D141 PMPI_AINT_ADD, PMPI_AINT_DIFF', PMPI_AINT_ADD(2_ak**40, 3_ak) == 2_ak**40 + 3 &
-                .and. PMPI_AINT_DIFF(5_ak, 2_ak) == 3_ak, .true.)
+  a0 = PMPI_AINT_ADD(2_ak**40, 3_ak)
+  a1 = PMPI_AINT_DIFF(5_ak, 2_ak)
+  call expect_l('D141 PMPI_AINT_ADD, PMPI_AINT_DIFF', a0 == 2_ak**40 + 3 .and. a1 == 3_ak, .true.)
 #else
   print '(a)', 'D141 PMPI_AINT_ADD, PMPI_AINT_DIFF: not built for this peer'
 #endif
