@@ -353,16 +353,17 @@ bool touched(std::int64_t count, const type_object& t, aint& lo, aint& hi) {
 // to hi, or else each block of each element (the datatype's holes need not be attached).
 bool attached_covers(const rma_state& s, const char* at, std::int64_t count, const type_object& t, aint lo,
                      aint hi) {
-  std::vector<std::pair<const char*, const char*>> regions;  // [from, to), by address, merged
+  std::vector<std::pair<const char*, const char*>> merged;  // [from, to), by address, merged
   for (const auto& [base, size] : s.attached)
-    if (size > 0) regions.emplace_back(base, base + size);
-  std::sort(regions.begin(), regions.end());
-  std::vector<std::pair<const char*, const char*>> merged;
-  for (const auto& r : regions)
-    if (!merged.empty() && r.first <= merged.back().second)
-      merged.back().second = std::max(merged.back().second, r.second);
+    if (size > 0) merged.emplace_back(base, base + size);
+  std::sort(merged.begin(), merged.end());
+  std::size_t n = 0;  // regions that meet or overlap become one, in place
+  for (const auto& r : merged)
+    if (n > 0 && r.first <= merged[n - 1].second)
+      merged[n - 1].second = std::max(merged[n - 1].second, r.second);
     else
-      merged.push_back(r);
+      merged[n++] = r;
+  merged.resize(n);
   auto covered = [&](const char* from, const char* to) {
     auto after = std::upper_bound(merged.begin(), merged.end(), from,
                                   [](const char* p, const auto& m) { return p < m.first; });
