@@ -98,6 +98,29 @@ TEST_F(CxxErrors, FailingCallThrowsWithCodeClassAndString) {
   EXPECT_THROW(c.Get_size(), MPI::Exception);  // MPI_COMM_NULL
 }
 
+// D145: MPI::COMM_NULL is a communicator argument (MPI-2.2 §16.1.7), so it binds to a
+// `const MPI::Comm&`; a routine that does not allow the null communicator then raises
+// MPI_ERR_COMM as the C routine does, and Clone, MPI_Comm_dup's member, allocates nothing that
+// outlives the exception (ASan's stage).
+TEST_F(CxxErrors, D145_comm_null_binds_to_a_comm_and_raises_err_comm) {
+  const MPI::Comm& null = MPI::COMM_NULL;
+  EXPECT_TRUE(null == MPI::COMM_NULL && MPI::COMM_NULL == null && null == MPI_COMM_NULL);
+  EXPECT_EQ(dynamic_cast<const MPI::Intracomm*>(&null), nullptr);
+  EXPECT_EQ(dynamic_cast<const MPI::Intercomm*>(&null), nullptr);
+  int classes[3] = {-1, -1, -1};
+  try { null.Clone(); } catch (const MPI::Exception& e) { classes[0] = e.Get_error_class(); }
+  try { MPI::Comm::Compare(MPI::COMM_WORLD, MPI::COMM_NULL); }
+  catch (const MPI::Exception& e) { classes[1] = e.Get_error_class(); }
+  try { (void)null.Get_size(); } catch (const MPI::Exception& e) { classes[2] = e.Get_error_class(); }
+  for (int c : classes) EXPECT_EQ(c, MPI::ERR_COMM);
+  EXPECT_EQ(MPI::Comm::Compare(MPI::COMM_WORLD, MPI::COMM_WORLD), MPI::IDENT);  // still a Comm&
+  MPI::Intracomm init = MPI::COMM_NULL;  // the Comm_Null conversions are unchanged
+  MPI::Cartcomm cart(MPI::COMM_NULL);
+  init = MPI::COMM_WORLD;
+  init = MPI::COMM_NULL;
+  EXPECT_TRUE(init == MPI::COMM_NULL && cart == MPI::COMM_NULL);
+}
+
 TEST_F(CxxErrors, WrongKindKeyvalThrowsOnEveryKind) {
   int ckey = MPI::Comm::Create_keyval(MPI::Comm::NULL_COPY_FN, MPI::Comm::NULL_DELETE_FN, nullptr);
   MPI::Datatype t = MPI::INT.Dup();

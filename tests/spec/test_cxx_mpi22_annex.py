@@ -71,7 +71,10 @@ EXTENSIONS = {
     "void Distgraphcomm::Get_dist_neighbors_count(int&, int&, bool&) const"} | {
     # D59: MPICH's form of the datatype copy function (void* attribute_val_in), beside the annex's.
     f"static int Datatype::Create_keyval(Mpich_copy_attr_function*, {d}, void*)"
-    for d in ("Delete_attr_function*", "MPI_Type_delete_attr_function*")}
+    for d in ("Delete_attr_function*", "MPI_Type_delete_attr_function*")} | {
+    # D145: MPI::COMM_NULL's class (MPI-2.2 §16.1.7 leaves it to the implementation) is a
+    # communicator, so it implements Comm's pure virtual Clone (MPICH's class and member).
+    "Nullcomm& Nullcomm::Clone() const"}
 
 
 def key(static, ret, cls, name, params, const) -> str:

@@ -3,8 +3,8 @@ only (every member calls MPI_* functions from mpi.h), so they can sit over anoth
 
 A spec entry's `cxx` key (one table, or a list of tables for overloads) says where a routine lives
 in C++ and what it looks like (docs/cxx.md):
-  class        "Comm", "Intracomm", "Intercomm", "Datatype", "Win", "Group", "Errhandler", "Info",
-               "Request", "Status", "Op", or "" for a function in namespace MPI
+  class        "Comm", "Intracomm", "Intercomm", "Nullcomm", "Datatype", "Win", "Group",
+               "Errhandler", "Info", "Request", "Status", "Op", or "" for a function in namespace MPI
   method       the C++ name
   const/static the member's qualifiers
   self         the parameter that is *this (default: the first handle parameter; name it when
@@ -52,8 +52,8 @@ _CXX_KEYS = {"class", "method", "const", "static", "self", "returns", "return_ty
 # `unused`: C++ parameters MPI-2.2 prints that the C routine has no use for, first (Annex A.4's
 # `Distgraphcomm::Get_dist_neighbors_count(int rank, int indegree[], ...)`).
 # `lengths`: { param = how } for an array whose length the C binding does not pass (see _len).
-_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Cartcomm", "Graphcomm", "Distgraphcomm", "Datatype",
-            "Win", "File", "Group", "Errhandler", "Info", "Request", "Prequest", "Grequest", "Status",
+_CLASSES = ("", "Comm", "Intracomm", "Intercomm", "Nullcomm", "Cartcomm", "Graphcomm",
+            "Distgraphcomm", "Datatype", "Win", "File", "Group", "Errhandler", "Info", "Request", "Prequest", "Grequest", "Status",
             "Op")
 # The C++ class that wraps each object table's handles, and its null constant in C.
 _HANDLE_CLASS = {"comm": "Comm", "type": "Datatype", "win": "Win", "group": "Group",
@@ -63,8 +63,8 @@ _C_NULL = {"comm": "MPI_COMM_NULL", "type": "MPI_DATATYPE_NULL", "win": "MPI_WIN
            "group": "MPI_GROUP_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "info": "MPI_INFO_NULL",
            "request": "MPI_REQUEST_NULL", "op": "MPI_OP_NULL", "file": "MPI_FILE_NULL"}
 # The kind of object a class's handle is (for an MPI::Errhandler argument: which C handler).
-_CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Cartcomm": "comm",
-                 "Graphcomm": "comm", "Distgraphcomm": "comm", "Datatype": "type", "Win": "win",
+_CLASS_OBJECT = {"Comm": "comm", "Intracomm": "comm", "Intercomm": "comm", "Nullcomm": "comm",
+                 "Cartcomm": "comm", "Graphcomm": "comm", "Distgraphcomm": "comm", "Datatype": "type", "Win": "win",
                  "File": "file", "Group": "group", "Errhandler": "errhandler", "Info": "info",
                  "Request": "request", "Prequest": "request", "Grequest": "request", "Op": "op"}
 _OBJ_ENUM = {"COMM": "comm", "WIN": "win", "TYPE": "type"}

@@ -20,12 +20,22 @@ using namespace std;
 #else
 #define NULL_CONVERTS 1
 #endif
+// Open MPI's MPI::COMM_NULL (an MPI::Comm_Null, the base of MPI::Comm) is no MPI::Comm, so it
+// cannot be passed where a function takes a `const MPI::Comm&` (divergences.toml; D145).
+#if defined(OPEN_MPI) && !defined(MPIATTR_OVER_HOST)
+#define NULL_IS_A_COMM 0
+#else
+#define NULL_IS_A_COMM 1
+#endif
 
 static int handler_calls = 0;
 
 // Functions of the user's own that take handles by reference and by value.
 static bool intra_is_null(const MPI::Intracomm& comm) { return comm == MPI::COMM_NULL; }
 static bool inter_is_null(MPI::Intercomm comm) { return MPI::COMM_NULL == comm; }
+#if NULL_IS_A_COMM
+static bool comm_is_null(const MPI::Comm& comm) { return comm == MPI::COMM_NULL; }
+#endif
 static bool type_is_null(const MPI::Datatype& t) { return t == MPI::DATATYPE_NULL; }
 static bool group_is_null(MPI::Group g) { return g == MPI::GROUP_NULL; }
 static bool request_is_null(const MPI::Request& r) { return r == MPI::REQUEST_NULL; }
@@ -59,6 +69,15 @@ int main(int argc, char* argv[]) {
 #else
   cout << "initialised with COMM_NULL: does not compile" << endl;
   cout << "COMM_NULL passed: does not compile" << endl;
+#endif
+  // MPI-2.2 §16.1.7: COMM_NULL "must also be able to be passed to a function that expects a
+  // communicator argument", and a `const MPI::Comm&` is one (Create_intercomm's peer_comm).
+#if NULL_IS_A_COMM
+  const MPI::Comm& as_comm = MPI::COMM_NULL;
+  cout << "COMM_NULL as a Comm: " << (as_comm == MPI::COMM_NULL) << " " << comm_is_null(MPI::COMM_NULL)
+       << " " << (dynamic_cast<const MPI::Intracomm*>(&as_comm) == 0) << endl;
+#else
+  cout << "COMM_NULL as a Comm: does not compile" << endl;
 #endif
   intra = MPI::COMM_WORLD.Dup();
   cout << "dup not null: " << (intra != MPI::COMM_NULL) << " " << (MPI::COMM_NULL != intra) << " "
