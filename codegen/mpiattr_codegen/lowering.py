@@ -42,14 +42,20 @@ def lowerings(fn: Function, lower: Callable[[Function, Param, bool], Lowering],
     """Lowers every parameter; the first communicator or window argument also picks the error
     handler (docs/decisions.md D4), which `lower` is told through its third argument. Where other
     handles come before it (MPI_Send's datatype), `peek(p)` gives the line that picks it first,
-    before any of them is looked up, so that their errors too go to its handler (D116)."""
+    before any of them is looked up, so that their errors too go to its handler (D116); and where
+    `lower` looks it up, that lookup moves first too, so that an invalid communicator or window
+    is its own error (MPI_ERR_COMM, MPI_ERR_WIN) whatever else is wrong, as on both hosts (D146)."""
     out, targeted = [], False
     for p in fn.params:
         first = not targeted and p.kind.cls == "handle" and p.kind.object in ("comm", "win")
         targeted = targeted or first
         out.append(lower(fn, p, first))
     if peek is not None and (t := early_target(fn)) is not None:
-        out[0].pre.insert(0, peek(t))
+        low = out[fn.params.index(t)]
+        if any(f"lookup_{t.kind.object}(" in line for line in low.pre):
+            out[0].pre[:0], low.pre = low.pre, []
+        else:
+            out[0].pre.insert(0, peek(t))
     if out and opens_file(fn):  # before any argument is checked: its errors too go there
         out[0].pre.insert(0, FILE_NULL_TARGET)
     return out

@@ -212,6 +212,29 @@ int main(int argc, char **argv)
     rc = MPI_Send(&x, 1, MPI_INT, 0, -5, w);
     printf("send with tag -5, class: %s\n", errclass_name(rc));
 
+    /* D146: with the null communicator (or window) and a null datatype, the communicator (the
+     * window) is the error, as both hosts say; before, mpiattr named the datatype. Errors with no
+     * valid communicator go to MPI_COMM_SELF's handler (D4), to MPI_COMM_WORLD's on the hosts. */
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Request nreq = MPI_REQUEST_NULL;
+    int sum = 0, size = 0;
+    printf("null comm and datatype, send: %s\n",
+           errclass_name(MPI_Send(&x, -1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_NULL)));
+    printf("null comm and datatype, recv: %s\n",
+           errclass_name(MPI_Recv(&x, -1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_NULL, &st)));
+    printf("null comm and datatype, isend: %s\n",
+           errclass_name(MPI_Isend(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_NULL, &nreq)));
+    printf("null comm and datatype, pack_size: %s\n",
+           errclass_name(MPI_Pack_size(1, MPI_DATATYPE_NULL, MPI_COMM_NULL, &size)));
+    printf("null comm, datatype and op, reduce: %s\n",
+           errclass_name(MPI_Reduce(&x, &sum, 1, MPI_DATATYPE_NULL, MPI_OP_NULL, 0, MPI_COMM_NULL)));
+    printf("null window and datatypes, put: %s\n",
+           errclass_name(MPI_Put(&x, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_DATATYPE_NULL, MPI_WIN_NULL)));
+    printf("null window, datatypes and op, accumulate: %s\n",
+           errclass_name(MPI_Accumulate(&x, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_DATATYPE_NULL,
+                                        MPI_OP_NULL, MPI_WIN_NULL)));
+    fact("null comm and datatype, isend left the request null", nreq == MPI_REQUEST_NULL);
+
     rc = MPI_Waitall(npending, pending, MPI_STATUSES_IGNORE);
     fact("the sends made ahead complete", rc == MPI_SUCCESS);
     MPI_Comm_free(&dup);
