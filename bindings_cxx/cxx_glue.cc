@@ -380,9 +380,9 @@ const auto op_slot_fns = op_slot_table(std::make_integer_sequence<int, kErrhandl
 // ---- generalized requests and data representations: C++ functions behind C ones ----
 
 struct grequest_state {
-  const Grequest::Query_function* query;
-  const Grequest::Free_function* free;
-  const Grequest::Cancel_function* cancel;
+  Grequest::Query_function* query;
+  Grequest::Free_function* free;
+  Grequest::Cancel_function* cancel;
   void* extra_state;
 };
 extern "C" int grequest_query(void* state, MPI_Status* status) {
@@ -525,9 +525,9 @@ MPI_Op op_init(User_function* function, bool commute) {
   return op;
 }
 
-MPI_Request grequest_start(const Grequest::Query_function* query_fn,
-                           const Grequest::Free_function* free_fn,
-                           const Grequest::Cancel_function* cancel_fn, void* extra_state) {
+MPI_Request grequest_start(Grequest::Query_function* query_fn,
+                           Grequest::Free_function* free_fn,
+                           Grequest::Cancel_function* cancel_fn, void* extra_state) {
   auto* g = new grequest_state{query_fn, free_fn, cancel_fn, extra_state};
   MPI_Request r = MPI_REQUEST_NULL;
   const int rc = MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, g, &r);

@@ -31,6 +31,9 @@ def _type_of(decl: str, unqualify: bool = True) -> str:
     t = re.sub(r"\s+", " ", re.sub(r"\s*([*&\[\]])\s*", r"\1", t)).strip()
     if not re.search(r"[*&\[]", t):
         t = re.sub(r"^const ", "", t)
+    # A cv-qualifier on a function type is ignored: A.4's `const Grequest::Query_function*` is
+    # the type `Grequest::Query_function*`, which mpicxx.h spells without it (clang warns).
+    t = re.sub(r"^const (?=(?:\w+::)?\w+_function\*$)", "", t)
     return re.sub(r"\b(?:Comm|Win|File|Datatype|Grequest)::(?=\w+_function)", "", t) if unqualify else t
 
 

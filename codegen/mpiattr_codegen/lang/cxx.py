@@ -84,11 +84,13 @@ CXX_FUNCTIONS = {"MPI_Comm_errhandler_function": ("Errhandler_function", "comm_e
 # Grequest::Start and Register_datarep (their C++ functions take MPI:: objects).
 CXX_GLUE_CALLS = {"MPI_Op_create": "op_init", "MPI_Grequest_start": "grequest_start",
                   "MPI_Register_datarep": "register_datarep"}
-# C++ types of the function parameters CXX_GLUE_CALLS bind, as MPI-2.2 gives them.
+# C++ types of the function parameters CXX_GLUE_CALLS bind, as MPI-2.2 gives them, without the
+# `const` A.4 puts before Grequest's function types: a cv-qualifier on a function type is ignored
+# (the type is the same), and clang's -Wextra warns of it in every program that includes mpi.h.
 CXX_GLUE_TYPES = {"MPI_User_function": "User_function*",
-                  "MPI_Grequest_query_function": "const Grequest::Query_function*",
-                  "MPI_Grequest_free_function": "const Grequest::Free_function*",
-                  "MPI_Grequest_cancel_function": "const Grequest::Cancel_function*",
+                  "MPI_Grequest_query_function": "Grequest::Query_function*",
+                  "MPI_Grequest_free_function": "Grequest::Free_function*",
+                  "MPI_Grequest_cancel_function": "Grequest::Cancel_function*",
                   "MPI_Datarep_conversion_function": "Datarep_conversion_function*",
                   "MPI_Datarep_extent_function": "Datarep_extent_function*"}
 
