@@ -122,6 +122,21 @@ int main(int argc, char** argv)
     }
 #endif
 
+#if defined(OPEN_MPI) && !defined(MPIATTR_OVER_HOST)
+    // Open MPI's own COMM_NULL (a Comm_Null) is no Comm (divergences.toml).
+    one("peer_comm COMM_NULL away from the leader", "does not compile");
+#else
+    {
+        // peer_comm is significant at the local leader only (MPI-2.2 §6.6.2); the others pass
+        // COMM_NULL, which a `const Comm&` parameter takes (§16.1.7; D145).
+        MPI::Intercomm again = local.Get_rank() == 0
+            ? local.Create_intercomm(0, world, color == 0 ? 1 : 0, 98)
+            : local.Create_intercomm(0, MPI::COMM_NULL, color == 0 ? 1 : 0, 98);
+        all("peer_comm COMM_NULL away from the leader", again.Get_remote_size());
+        again.Free();
+    }
+#endif
+
     inter.Free();
     local.Free();
     all("freed intercomm is null", inter == MPI::COMM_NULL);
