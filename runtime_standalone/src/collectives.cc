@@ -32,6 +32,47 @@ status check_root(int root) {
                    : status::ok();
 }
 
+// A count of elements of t a collective moves: not negative, countable, and t committed (MPI-4.1
+// §5.1.9: a derived datatype is committed before communication uses it), as point-to-point checks.
+status check_elements(std::int64_t count, const type_object& t) {
+  if (status st = check_count(count, t); !st.is_ok()) return st;
+  if (!t.committed && !t.predefined) return fail(MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
+  return status::ok();
+}
+
+// MPI_IN_PLACE stands for a send buffer (and for MPI_Scatter's receive buffer at the root), never
+// for a buffer the call writes: the call would write through it.
+status check_recv_buffer(const void* recvbuf) {
+  return recvbuf == gen::in_place
+             ? fail(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which stands for the send buffer only")
+             : status::ok();
+}
+
+// One block from sendbuf to recvbuf, checked before anything moves: counts and committed datatypes
+// (the send side's ignored when it is MPI_IN_PLACE, D139), and recvbuf no MPI_IN_PLACE.
+status check_block(const void* sendbuf, std::int64_t scount, const type_object& stype, const void* recvbuf,
+                   std::int64_t rcount, const type_object& rtype) {
+  if (sendbuf != gen::in_place)
+    if (status st = check_elements(scount, stype); !st.is_ok()) return st;
+  if (status st = check_elements(rcount, rtype); !st.is_ok()) return st;
+  return check_recv_buffer(recvbuf);
+}
+
+template <typename C>
+status check_counts(const char* what, int n, const C* counts) {
+  if (n > 0 && counts == nullptr) return fail(MPI_ERR_ARG, "%s is NULL", what);
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0) return fail(MPI_ERR_COUNT, "%s[%d] is %lld", what, i, static_cast<long long>(counts[i]));
+  return status::ok();
+}
+
+// A vector collective's counts and displacements for n processes: neither NULL, no count negative.
+template <typename C, typename D>
+status check_v(int n, const C* counts, const char* cname, const D* displs, const char* dname) {
+  if (status st = check_counts(cname, n, counts); !st.is_ok()) return st;
+  return n > 0 && displs == nullptr ? fail(MPI_ERR_ARG, "%s is NULL", dname) : status::ok();
+}
+
 }  // namespace
 
 namespace api {
@@ -40,8 +81,8 @@ namespace api {
 
 status barrier(comm_object&) { return status::ok(); }
 
-status bcast(void*, std::int64_t count, type_object&, int root, comm_object&) {
-  if (status st = check_count(count); !st.is_ok()) return st;
+status bcast(void*, std::int64_t count, type_object& t, int root, comm_object&) {
+  if (status st = check_elements(count, t); !st.is_ok()) return st;
   return check_root(root);
 }
 
@@ -283,9 +324,8 @@ namespace {
 // With MPI_IN_PLACE, scount and stype are ignored (MPI-4.1 §7.5-7.8, D139).
 status transfer(const void* send, std::int64_t scount, const type_object& stype, void* recv, std::int64_t rcount,
                 const type_object& rtype, char* scratch = nullptr) {
-  if (send == gen::in_place) return check_count(rcount, rtype);
-  if (status st = check_count(scount, stype); !st.is_ok()) return st;
-  if (status st = check_count(rcount, rtype); !st.is_ok()) return st;
+  if (status st = check_block(send, scount, stype, recv, rcount, rtype); !st.is_ok()) return st;
+  if (send == gen::in_place) return status::ok();
   aint bytes = static_cast<aint>(scount) * stype.size;
   if (bytes > static_cast<aint>(rcount) * rtype.size)
     return fail(MPI_ERR_TRUNCATE, "%ld bytes sent, the receive holds %ld", static_cast<long>(bytes),
@@ -318,23 +358,28 @@ status gather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype
 
 template <typename C, typename D>
 status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-               const C* recvcounts, const D* displs, type_object& recvtype, int root, comm_object&) {
+               const C* recvcounts, const D* displs, type_object& recvtype, int root, comm_object& comm) {
   if (status st = check_root(root); !st.is_ok()) return st;
+  if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
 status scatter(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                type_object& recvtype, int root, comm_object&) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (recvbuf == gen::in_place) return check_count(sendcount);  // the root keeps its block
+  if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
+  if (recvbuf == gen::in_place) return check_elements(sendcount, sendtype);  // the root keeps its block
   return transfer(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
 template <typename C, typename D>
 status scatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
-                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object&) {
+                void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (recvbuf == gen::in_place) return status::ok();
+  if (status st = check_v(comm.size, sendcounts, "sendcounts", displs, "displs"); !st.is_ok()) return st;
+  if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
+  if (recvbuf == gen::in_place) return check_elements(sendcounts[0], sendtype);  // the root keeps its block
   return transfer(at(sendbuf, displs[0], sendtype), sendcounts[0], sendtype, recvbuf, recvcount, recvtype);
 }
 
@@ -345,7 +390,9 @@ status allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendt
 
 template <typename C, typename D>
 status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
-                  const C* recvcounts, const D* displs, type_object& recvtype, comm_object&) {
+                  const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm) {
+  if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
@@ -356,8 +403,11 @@ status alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendty
 
 template <typename C, typename D>
 status alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
-                 void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype, comm_object&) {
-  if (sendbuf == gen::in_place) return status::ok();
+                 void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype, comm_object& comm) {
+  if (status st = check_v(comm.size, recvcounts, "recvcounts", rdispls, "rdispls"); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  if (sendbuf == gen::in_place) return check_elements(recvcounts[0], recvtype);  // its block stays
+  if (status st = check_v(comm.size, sendcounts, "sendcounts", sdispls, "sdispls"); !st.is_ok()) return st;
   return transfer(at(sendbuf, sdispls[0], sendtype), sendcounts[0], sendtype,
                   at(recvbuf, rdispls[0], recvtype), recvcounts[0], recvtype);
 }
@@ -382,14 +432,6 @@ status type_at(handle_array types, int i, const char* what, type_object*& out) {
   out = rt().types.lookup(hnd);
   if (out == nullptr) return fail(MPI_ERR_TYPE, "%s[%d] (0x%x) is not a valid datatype", what, i, hnd);
   if (!out->committed && !out->predefined) return fail(MPI_ERR_TYPE, "%s[%d] is not committed", what, i);
-  return status::ok();
-}
-
-template <typename C>
-status check_counts(const char* what, int n, const C* counts) {
-  if (n > 0 && counts == nullptr) return fail(MPI_ERR_ARG, "%s is NULL", what);
-  for (int i = 0; i < n; ++i)
-    if (counts[i] < 0) return fail(MPI_ERR_COUNT, "%s[%d] is %lld", what, i, static_cast<long long>(counts[i]));
   return status::ok();
 }
 
@@ -472,14 +514,13 @@ status alltoallw_moves(const void* sendbuf, const C* sendcounts, const D* sdispl
                        void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                        comm_object& comm, std::vector<block_move>& moves) {
   const int n = comm.size;
-  if (status st = check_counts("recvcounts", n, recvcounts); !st.is_ok()) return st;
-  if (n > 0 && rdispls == nullptr) return fail(MPI_ERR_ARG, "rdispls is NULL");
+  if (status st = check_v(n, recvcounts, "recvcounts", rdispls, "rdispls"); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   type_object* rtype = nullptr;
   for (int i = 0; i < n; ++i)
     if (status st = type_at(recvtypes, i, "recvtypes", rtype); !st.is_ok()) return st;
   if (sendbuf == gen::in_place) return status::ok();  // the process's block stays where it is
-  if (status st = check_counts("sendcounts", n, sendcounts); !st.is_ok()) return st;
-  if (n > 0 && sdispls == nullptr) return fail(MPI_ERR_ARG, "sdispls is NULL");
+  if (status st = check_v(n, sendcounts, "sendcounts", sdispls, "sdispls"); !st.is_ok()) return st;
   type_object* stype = nullptr;
   for (int i = 0; i < n; ++i)
     if (status st = type_at(sendtypes, i, "sendtypes", stype); !st.is_ok()) return st;
@@ -496,8 +537,9 @@ status neighbor_allgather_moves(const void* sendbuf, std::int64_t sendcount, typ
                                 std::int64_t recvcount, type_object& recvtype, comm_object& comm,
                                 std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
-  if (status st = check_count(sendcount); !st.is_ok()) return st;
-  if (status st = check_count(recvcount); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  if (status st = check_elements(sendcount, sendtype); !st.is_ok()) return st;
+  if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
   for (int i = 0; i < nb.indegree; ++i)
@@ -512,7 +554,9 @@ status neighbor_allgatherv_moves(const void* sendbuf, std::int64_t sendcount, ty
                                  const C* recvcounts, const D* displs, type_object& recvtype,
                                  comm_object& comm, std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
-  if (status st = check_count(sendcount); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  if (status st = check_elements(sendcount, sendtype); !st.is_ok()) return st;
+  if (status st = check_elements(0, recvtype); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
   if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
@@ -527,8 +571,9 @@ status neighbor_alltoall_moves(const void* sendbuf, std::int64_t sendcount, type
                                std::int64_t recvcount, type_object& recvtype, comm_object& comm,
                                std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
-  if (status st = check_count(sendcount); !st.is_ok()) return st;
-  if (status st = check_count(recvcount); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  if (status st = check_elements(sendcount, sendtype); !st.is_ok()) return st;
+  if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
   for (int i = 0; i < nb.indegree; ++i)
@@ -544,12 +589,15 @@ status neighbor_alltoallv_moves(const void* sendbuf, const C* sendcounts, const 
                                 const D* rdispls, type_object& recvtype, comm_object& comm,
                                 std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
   if (status st = check_counts("sendcounts", nb.outdegree, sendcounts); !st.is_ok()) return st;
   if (status st = check_counts("recvcounts", nb.indegree, recvcounts); !st.is_ok()) return st;
   if ((nb.outdegree > 0 && sdispls == nullptr) || (nb.indegree > 0 && rdispls == nullptr))
     return fail(MPI_ERR_ARG, "sdispls or rdispls is NULL");
+  if (status st = check_elements(0, sendtype); !st.is_ok()) return st;
+  if (status st = check_elements(0, recvtype); !st.is_ok()) return st;
   for (int i = 0; i < nb.indegree; ++i)
     if (const int j = nb.from[i]; j >= 0)
       moves.push_back({at(sendbuf, sdispls[j], sendtype), sendcounts[j], &sendtype,
@@ -563,6 +611,7 @@ status neighbor_alltoallw_moves(const void* sendbuf, const C* sendcounts, const 
                                 const aint* rdispls, handle_array recvtypes, comm_object& comm,
                                 std::vector<block_move>& moves) {
   if (status st = check_not_in_place(sendbuf); !st.is_ok()) return st;
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   neighbourhood nb;
   if (status st = neighbours_of(comm, nb); !st.is_ok()) return st;
   if (status st = check_counts("sendcounts", nb.outdegree, sendcounts); !st.is_ok()) return st;
@@ -645,23 +694,31 @@ status neighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* 
   });
 }
 
-status scan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+namespace {
+// A reduction's count, operation (defined on the datatype: MPI_ERR_OP first, as on both hosts),
+// committed datatype, and receive buffer (no MPI_IN_PLACE).
+status check_reduction(const void* recvbuf, std::int64_t count, const type_object& t, handle_t op) {
   if (status st = check_count(count, t); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_elements(count, t); !st.is_ok()) return st;
+  return check_recv_buffer(recvbuf);
+}
+}  // namespace
+
+status scan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
 
 // Rank 0's recvbuf is undefined after MPI_Exscan (MPI-4.1 §7.11.2): it is left as it is.
-status exscan(const void*, void*, std::int64_t count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_count(count, t); !st.is_ok()) return st;
-  return check_op(op, t);
+status exscan(const void*, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+  return check_reduction(recvbuf, count, t, op);
 }
 
 status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                             handle_t op, comm_object&) {  // the process's share: recvcount elements
-  if (status st = check_count(recvcount, t); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, recvcount, t, op); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, recvcount, t);
   return status::ok();
 }
@@ -669,20 +726,19 @@ status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t rec
 template <typename C>
 status reduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                       handle_t op, comm_object& comm) {
+  if (status st = check_counts("recvcounts", comm.size, recvcounts); !st.is_ok()) return st;
   return reduce_scatter_block(sendbuf, recvbuf, recvcounts[0], t, op, comm);
 }
 
 status reduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root, comm_object&) {
-  if (status st = check_count(count, t); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   if (status st = check_root(root); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
 
 status allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_count(count, t); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
@@ -892,14 +948,6 @@ status persistent(const objects& o, handle_t info,
   }, request);
 }
 
-status check_counts(std::int64_t a, std::int64_t b) {
-  if (status st = check_count(a); !st.is_ok()) return st;
-  return check_count(b);
-}
-
-// The count of a buffer that may be MPI_IN_PLACE, which makes it ignored (D139): checked as 0.
-std::int64_t unless_in_place(const void* buf, std::int64_t count) { return buf == gen::in_place ? 0 : count; }
-
 template <class T>
 std::vector<T> copy_of(const T* a, int n) {
   return a == nullptr || n <= 0 ? std::vector<T>{} : std::vector<T>(a, a + n);
@@ -954,8 +1002,7 @@ status bcast_init(void* buffer, std::int64_t count, type_object& t, int root, co
 
 status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root,
                    comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_count(count); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   if (status st = check_root(root); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
@@ -965,8 +1012,7 @@ status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_
 
 status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                       comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_count(count); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return allreduce(sendbuf, recvbuf, count, tt, op, c);
@@ -976,7 +1022,7 @@ status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, ty
 status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcount); !st.is_ok()) return st;
+  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return gather(sendbuf, sendcount, s, recvbuf, recvcount, r, root, c);
@@ -988,7 +1034,9 @@ status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& se
                     const C* recvcounts, const D* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcounts[0]); !st.is_ok()) return st;
+  if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
+  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts[0], recvtype); !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -999,7 +1047,10 @@ status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& se
 status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                     type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(sendcount, unless_in_place(recvbuf, recvcount)); !st.is_ok()) return st;
+  if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
+  if (status st = check_elements(sendcount, sendtype); !st.is_ok()) return st;
+  if (recvbuf != gen::in_place)
+    if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return scatter(sendbuf, sendcount, s, recvbuf, recvcount, r, root, c);
@@ -1011,7 +1062,11 @@ status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, 
                      void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request) {
   if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_counts(sendcounts[0], unless_in_place(recvbuf, recvcount)); !st.is_ok()) return st;
+  if (status st = check_v(comm.size, sendcounts, "sendcounts", displs, "displs"); !st.is_ok()) return st;
+  if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
+  if (status st = check_elements(sendcounts[0], sendtype); !st.is_ok()) return st;
+  if (recvbuf != gen::in_place)
+    if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, sc = copy_of(sendcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1021,7 +1076,7 @@ status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, 
 
 status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                       type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcount); !st.is_ok()) return st;
+  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return allgather(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1032,7 +1087,9 @@ template <typename C, typename D>
 status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                        const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request) {
-  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcounts[0]); !st.is_ok()) return st;
+  if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
+  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts[0], recvtype); !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1042,7 +1099,7 @@ status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object&
 
 status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_counts(unless_in_place(sendbuf, sendcount), recvcount); !st.is_ok()) return st;
+  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return alltoall(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1054,7 +1111,11 @@ status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls
                       void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                       comm_object& comm, handle_t info, handle_t& request) {
   const int ns = sendbuf == gen::in_place ? 0 : comm.size;  // in place: the send arrays are ignored
-  if (status st = check_counts(ns > 0 ? sendcounts[0] : 0, recvcounts[0]); !st.is_ok()) return st;
+  if (status st = check_v(comm.size, recvcounts, "recvcounts", rdispls, "rdispls"); !st.is_ok()) return st;
+  if (status st = check_v(ns, sendcounts, "sendcounts", sdispls, "sdispls"); !st.is_ok()) return st;
+  if (status st = check_block(sendbuf, ns > 0 ? sendcounts[0] : 0, sendtype, recvbuf, recvcounts[0], recvtype);
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), rc = copy_of(recvcounts, comm.size),
                      rd = copy_of(rdispls, comm.size)](comm_object& c, type_object& s, type_object& r) {
@@ -1064,8 +1125,7 @@ status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls
 
 status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_count(count); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return scan(sendbuf, recvbuf, count, tt, op, c);
@@ -1074,8 +1134,7 @@ status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_ob
 
 status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                    comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_count(count); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return exscan(sendbuf, recvbuf, count, tt, op, c);
@@ -1085,8 +1144,8 @@ status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_
 template <typename C>
 status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                            handle_t op, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_count(recvcounts[0]); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_counts("recvcounts", comm.size, recvcounts); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, recvcounts[0], t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size)](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter(sendbuf, recvbuf, rc.data(), tt, op, c);
@@ -1095,8 +1154,7 @@ status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcoun
 
 status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                                  handle_t op, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_count(recvcount); !st.is_ok()) return st;
-  if (status st = check_op(op, t); !st.is_ok()) return st;
+  if (status st = check_reduction(recvbuf, recvcount, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter_block(sendbuf, recvbuf, recvcount, tt, op, c);

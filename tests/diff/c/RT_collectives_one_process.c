@@ -18,6 +18,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm w = MPI_COMM_WORLD;
     int s[4] = {1, 2, 3, 4}, r[8];
     int rc;
@@ -131,6 +132,23 @@ int main(int argc, char **argv)
     fact("allreduce with a user op, rc is success", rc == MPI_SUCCESS);
     fact("allreduce with a user op on one process, the values", r[0] == 1 && r[3] == 4);
     fact("the user function combined nothing", user_calls);
+
+    /* D148: a derived datatype not committed, and MPI_IN_PLACE as the buffer a reduction writes,
+     * are errors (both hosts agree on each class); nothing is written. */
+    MPI_Datatype two;
+    MPI_Type_contiguous(2, MPI_INT, &two);
+    CLEAR();
+    printf("uncommitted, bcast: %s\n", errclass_name(MPI_Bcast(r, 1, two, 0, w)));
+    printf("uncommitted, gather's send side: %s\n", errclass_name(MPI_Gather(s, 1, two, r, 2, MPI_INT, 0, w)));
+    printf("uncommitted, allgather: %s\n", errclass_name(MPI_Allgather(s, 1, two, r, 1, two, w)));
+    printf("uncommitted, alltoall: %s\n", errclass_name(MPI_Alltoall(s, 1, two, r, 1, two, w)));
+    printf("uncommitted, allreduce with a user op: %s\n", errclass_name(MPI_Allreduce(s, r, 1, two, op, w)));
+    printf("uncommitted, reduce with a user op: %s\n", errclass_name(MPI_Reduce(s, r, 1, two, op, 0, w)));
+    printf("recvbuf MPI_IN_PLACE, allreduce: %s\n",
+           errclass_name(MPI_Allreduce(s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, w)));
+    fact("uncommitted and in-place errors wrote nothing", r[0] == -1 && r[1] == -1 && r[2] == -1);
+    fact("nor called the user function", user_calls);
+    MPI_Type_free(&two);
     rc = MPI_Op_free(&op);
     fact("op_free, rc is success", rc == MPI_SUCCESS);
     fact("op_free sets MPI_OP_NULL", op == MPI_OP_NULL);
