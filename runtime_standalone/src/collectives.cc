@@ -48,14 +48,26 @@ status check_recv_buffer(const void* recvbuf) {
              : status::ok();
 }
 
+// A send buffer that is also the receive buffer (MPI-4.1 §2.3: an OUT argument is not aliased with
+// any other; the in-place form is MPI_IN_PLACE): the usual slip, which a run on more processes
+// turns into wrong results. MPI_BOTTOM twice may reach disjoint memory through absolute addresses.
+status check_not_aliased(const void* sendbuf, const void* recvbuf, std::int64_t scount) {
+  return scount > 0 && sendbuf == recvbuf && sendbuf != nullptr && sendbuf != gen::in_place
+             ? fail(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (the in-place form passes "
+                    "MPI_IN_PLACE as sendbuf)")
+             : status::ok();
+}
+
 // One block from sendbuf to recvbuf, checked before anything moves: counts and committed datatypes
-// (the send side's ignored when it is MPI_IN_PLACE, D139), and recvbuf no MPI_IN_PLACE.
+// (the send side's ignored when it is MPI_IN_PLACE, D139), recvbuf no MPI_IN_PLACE, and the two
+// buffers not the same.
 status check_block(const void* sendbuf, std::int64_t scount, const type_object& stype, const void* recvbuf,
                    std::int64_t rcount, const type_object& rtype) {
   if (sendbuf != gen::in_place)
     if (status st = check_elements(scount, stype); !st.is_ok()) return st;
   if (status st = check_elements(rcount, rtype); !st.is_ok()) return st;
-  return check_recv_buffer(recvbuf);
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  return check_not_aliased(sendbuf, recvbuf, scount);
 }
 
 template <typename C>
@@ -362,6 +374,7 @@ status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtyp
   if (status st = check_root(root); !st.is_ok()) return st;
   if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
   if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  if (status st = check_not_aliased(sendbuf, recvbuf, sendcount); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
@@ -380,6 +393,7 @@ status scatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_
   if (status st = check_v(comm.size, sendcounts, "sendcounts", displs, "displs"); !st.is_ok()) return st;
   if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
   if (recvbuf == gen::in_place) return check_elements(sendcounts[0], sendtype);  // the root keeps its block
+  if (status st = check_not_aliased(sendbuf, recvbuf, recvcount); !st.is_ok()) return st;
   return transfer(at(sendbuf, displs[0], sendtype), sendcounts[0], sendtype, recvbuf, recvcount, recvtype);
 }
 
@@ -393,6 +407,7 @@ status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& send
                   const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm) {
   if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
   if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  if (status st = check_not_aliased(sendbuf, recvbuf, sendcount); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
@@ -408,6 +423,7 @@ status alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, typ
   if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   if (sendbuf == gen::in_place) return check_elements(recvcounts[0], recvtype);  // its block stays
   if (status st = check_v(comm.size, sendcounts, "sendcounts", sdispls, "sdispls"); !st.is_ok()) return st;
+  if (status st = check_not_aliased(sendbuf, recvbuf, sendcounts[0]); !st.is_ok()) return st;
   return transfer(at(sendbuf, sdispls[0], sendtype), sendcounts[0], sendtype,
                   at(recvbuf, rdispls[0], recvtype), recvcounts[0], recvtype);
 }
@@ -696,29 +712,31 @@ status neighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* 
 
 namespace {
 // A reduction's count, operation (defined on the datatype: MPI_ERR_OP first, as on both hosts),
-// committed datatype, and receive buffer (no MPI_IN_PLACE).
-status check_reduction(const void* recvbuf, std::int64_t count, const type_object& t, handle_t op) {
+// committed datatype, and receive buffer (no MPI_IN_PLACE, not the send buffer).
+status check_reduction(const void* sendbuf, const void* recvbuf, std::int64_t count, const type_object& t,
+                       handle_t op) {
   if (status st = check_count(count, t); !st.is_ok()) return st;
   if (status st = check_op(op, t); !st.is_ok()) return st;
   if (status st = check_elements(count, t); !st.is_ok()) return st;
-  return check_recv_buffer(recvbuf);
+  if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
+  return check_not_aliased(sendbuf, recvbuf, count);
 }
 }  // namespace
 
 status scan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
 
 // Rank 0's recvbuf is undefined after MPI_Exscan (MPI-4.1 §7.11.2): it is left as it is.
-status exscan(const void*, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
-  return check_reduction(recvbuf, count, t, op);
+status exscan(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
+  return check_reduction(sendbuf, recvbuf, count, t, op);
 }
 
 status reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                             handle_t op, comm_object&) {  // the process's share: recvcount elements
-  if (status st = check_reduction(recvbuf, recvcount, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, recvcount, t, op); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, recvcount, t);
   return status::ok();
 }
@@ -731,14 +749,14 @@ status reduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, t
 }
 
 status reduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root, comm_object&) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   if (status st = check_root(root); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
 
 status allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, comm_object&) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   copy_bytes(sendbuf, recvbuf, count, t);
   return status::ok();
 }
@@ -1002,7 +1020,7 @@ status bcast_init(void* buffer, std::int64_t count, type_object& t, int root, co
 
 status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root,
                    comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   if (status st = check_root(root); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
@@ -1012,7 +1030,7 @@ status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_
 
 status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                       comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return allreduce(sendbuf, recvbuf, count, tt, op, c);
@@ -1125,7 +1143,7 @@ status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls
 
 status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return scan(sendbuf, recvbuf, count, tt, op, c);
@@ -1134,7 +1152,7 @@ status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_ob
 
 status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                    comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return exscan(sendbuf, recvbuf, count, tt, op, c);
@@ -1145,7 +1163,7 @@ template <typename C>
 status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                            handle_t op, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_counts("recvcounts", comm.size, recvcounts); !st.is_ok()) return st;
-  if (status st = check_reduction(recvbuf, recvcounts[0], t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, recvcounts[0], t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size)](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter(sendbuf, recvbuf, rc.data(), tt, op, c);
@@ -1154,7 +1172,7 @@ status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcoun
 
 status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                                  handle_t op, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(recvbuf, recvcount, t, op); !st.is_ok()) return st;
+  if (status st = check_reduction(sendbuf, recvbuf, recvcount, t, op); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter_block(sendbuf, recvbuf, recvcount, tt, op, c);

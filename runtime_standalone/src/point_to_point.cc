@@ -348,6 +348,11 @@ status sendrecv(const void* sendbuf, std::int64_t sendcount, type_object& sendty
   if (status st = check_transfer(recvcount, recvtype); !st.is_ok()) return st;
   if (status st = check_peer(source, true); !st.is_ok()) return st;
   if (status st = check_tag(recvtag, true); !st.is_ok()) return st;
+  // "The send and receive buffers must be disjoint" (MPI-4.1 §3.10; MPI_Sendrecv_replace is the
+  // one-buffer form): the same address twice is refused before anything is sent (D148).
+  if (sendbuf == recvbuf && sendbuf != nullptr && sendcount > 0 && recvcount > 0)
+    return fail(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (MPI_Sendrecv_replace exchanges "
+                "in one buffer)");
   if (status st = send(sendbuf, sendcount, sendtype, dest, sendtag, comm); !st.is_ok()) return st;
   return recv(recvbuf, recvcount, recvtype, source, recvtag, comm, out);
 }

@@ -5,6 +5,8 @@
  *   - NULL counts or displacements of a vector collective: MPI_ERR_ARG naming the array (it
  *     crashed reading them), in the blocking, nonblocking and persistent forms;
  *   - a derived datatype not committed: MPI_ERR_TYPE, as point-to-point says (it was taken);
+ *   - the same buffer to send and to receive, in a collective or MPI_Sendrecv: MPI_ERR_BUFFER, as
+ *     MPICH says (it was taken);
  * each on the communicator's handler, with the receive buffer unchanged and no user function run.
  * The cases both hosts answer alike are also in tests/diff/c/RT_collectives_one_process.c.
  * Exit status 0: passed. */
@@ -83,6 +85,33 @@ int main(int argc, char **argv) {
   OK(MPI_Allreduce(MPI_IN_PLACE, r, 1, MPI_INT, MPI_SUM, w));
   CHECK(r[0] == -1, "MPI_IN_PLACE as sendbuf changed the buffer: %d", r[0]);
 
+  /* ---- the same buffer to send and to receive (MPI-4.1 §2.3; MPICH says MPI_ERR_BUFFER too) ---- */
+  const char *aliased = "sendbuf and recvbuf are the same buffer";
+  int a[4] = {1, 2, 3, 4};
+  refused("allreduce, aliased", MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, w), MPI_ERR_BUFFER, aliased);
+  refused("reduce, aliased", MPI_Reduce(a, a, 1, MPI_INT, MPI_SUM, 0, w), MPI_ERR_BUFFER, aliased);
+  refused("scan, aliased", MPI_Scan(a, a, 1, MPI_INT, MPI_SUM, w), MPI_ERR_BUFFER, aliased);
+  refused("reduce_scatter_block, aliased", MPI_Reduce_scatter_block(a, a, 1, MPI_INT, MPI_SUM, w), MPI_ERR_BUFFER,
+          aliased);
+  refused("gather, aliased", MPI_Gather(a, 1, MPI_INT, a, 1, MPI_INT, 0, w), MPI_ERR_BUFFER, aliased);
+  refused("gatherv, aliased", MPI_Gatherv(a, 1, MPI_INT, a, one, zero, MPI_INT, 0, w), MPI_ERR_BUFFER, aliased);
+  refused("scatter, aliased", MPI_Scatter(a, 1, MPI_INT, a, 1, MPI_INT, 0, w), MPI_ERR_BUFFER, aliased);
+  refused("allgather, aliased", MPI_Allgather(a, 1, MPI_INT, a, 1, MPI_INT, w), MPI_ERR_BUFFER, aliased);
+  refused("alltoallv, aliased", MPI_Alltoallv(a, one, zero, MPI_INT, a, one, zero, MPI_INT, w), MPI_ERR_BUFFER,
+          aliased);
+  refused("allreduce_init, aliased", MPI_Allreduce_init(a, a, 1, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &q),
+          MPI_ERR_BUFFER, aliased);
+  refused("sendrecv, aliased",
+          MPI_Sendrecv(a, 1, MPI_INT, 0, 5, a, 1, MPI_INT, 0, 5, w, MPI_STATUS_IGNORE), MPI_ERR_BUFFER, aliased);
+  CHECK(a[0] == 1 && a[1] == 2 && a[2] == 3 && a[3] == 4, "a refused aliased call changed the buffer");
+  CHECK(q == MPI_REQUEST_NULL, "a refused call gave a request");
+  int flag = 1;
+  OK(MPI_Iprobe(0, 5, w, &flag, MPI_STATUS_IGNORE));
+  CHECK(!flag, "the refused MPI_Sendrecv sent its message");
+  /* A count of 0 moves nothing: the same address is then no error (as on MPICH). */
+  OK(MPI_Allreduce(a, a, 0, MPI_INT, MPI_SUM, w));
+  OK(MPI_Sendrecv_replace(a, 1, MPI_INT, 0, 6, 0, 6, w, MPI_STATUS_IGNORE));
+
   /* ---- NULL counts or displacements ---- */
   refused("gatherv, displs", MPI_Gatherv(s, 1, MPI_INT, r, one, NULL, MPI_INT, 0, w), MPI_ERR_ARG,
           "displs is NULL");
@@ -143,7 +172,7 @@ int main(int argc, char **argv) {
   CHECK(r[0] == 1 && r[1] == 2 && r[2] == -1, "allgather of a committed pair: %d %d %d", r[0], r[1], r[2]);
   clear();
 
-  CHECK(handled == 43, "the communicator's handler ran %d times, expected 43 (one per refused call)", handled);
+  CHECK(handled == 54, "the communicator's handler ran %d times, expected 54 (one per refused call)", handled);
   OK(MPI_Type_free(&two));
   OK(MPI_Op_free(&op));
   OK(MPI_Errhandler_free(&eh));
