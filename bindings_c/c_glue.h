@@ -232,8 +232,12 @@ class call {
   // datatype that holds some, whose lowest byte is at its origin, so not MPI_BOTTOM with a datatype
   // of absolute addresses) is MPI_ERR_BUFFER, as both hosts (D111); the generated bindings test
   // each buffer whose count and datatype are scalars (lowering.buffer_checks).
-  bool buffer_ok(const void* buf, std::int64_t count, type_object& t, const char* name) {
-    if (buf != nullptr || count <= 0 || t.size <= 0) [[likely]] return true;
+  // in_place_ok: the routine is a collective, whose core says which of its buffers MPI_IN_PLACE
+  // may stand for; elsewhere it is no buffer (a copy through it faulted: D149).
+  bool buffer_ok(const void* buf, std::int64_t count, type_object& t, const char* name, bool in_place_ok = true) {
+    if ((buf != nullptr && (in_place_ok || buf != MPI_IN_PLACE)) || count <= 0 || t.size <= 0) [[likely]]
+      return true;
+    if (buf == MPI_IN_PLACE) return in_place_buffer(name);
     return null_buffer(count, t, name);
   }
 
@@ -250,6 +254,12 @@ class call {
     pending_ = is_null ? mpiattr::fail(cls, "%s is %s", name, null_name)
                        : mpiattr::fail(cls, "%s (0x%x) is not a valid %s handle (freed, never created, or another kind's)",
                                        name, h, what);
+  }
+
+  [[gnu::cold, gnu::noinline]] bool in_place_buffer(const char* name) {
+    pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which stands for a collective's send buffer "
+                             "only", name);
+    return false;
   }
 
   [[gnu::cold, gnu::noinline]] bool null_buffer(std::int64_t count, type_object& t, const char* name) {

@@ -3,6 +3,8 @@ call (checks, lookups, locals), the expression passed to the core, and lines run
 core call's arguments follow from that. Each language supplies only its per-parameter rule."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -178,11 +180,19 @@ def buffered(fn):
     return out
 
 
+def in_place_allowed(fn) -> bool:
+    """Whether MPI_IN_PLACE may stand for one of a routine's buffers: the collectives (MPI-4.1 §7,
+    the neighbourhood ones of §9.6-9.8, whose core checks which buffer it may be), no other (D149)."""
+    return re.match(r"MPI-4\.1 §(7|9\.[678])\b", fn.ref or "") is not None
+
+
 def buffer_checks(fn, buf, count, name=lambda n: n) -> list[str]:
     """The bindings' test of each buffered(fn) triple, after every lookup (so that its error
     goes to the routine's handler): buf(name) and count(name) are the binding's expressions for
-    them, name(name) the parameter's name in messages; the datatype is its lookup's `<name>_o`."""
-    return [f'if (!c.buffer_ok({buf(p.name)}, {count(n.name)}, *{t.name}_o, "{name(p.name)}")) return c.fail();'
+    them, name(name) the parameter's name in messages; the datatype is its lookup's `<name>_o`.
+    Outside the collectives MPI_IN_PLACE is refused as well (in_place_allowed)."""
+    tail = "" if in_place_allowed(fn) else ", false"
+    return [f'if (!c.buffer_ok({buf(p.name)}, {count(n.name)}, *{t.name}_o, "{name(p.name)}"{tail})) return c.fail();'
             for p, n, t in buffered(fn)]
 
 

@@ -375,6 +375,7 @@ status gatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtyp
   if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
   if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   if (status st = check_not_aliased(sendbuf, recvbuf, sendcount); !st.is_ok()) return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
@@ -394,6 +395,7 @@ status scatterv(const void* sendbuf, const C* sendcounts, const D* displs, type_
   if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
   if (recvbuf == gen::in_place) return check_elements(sendcounts[0], sendtype);  // the root keeps its block
   if (status st = check_not_aliased(sendbuf, recvbuf, recvcount); !st.is_ok()) return st;
+  if (status st = check_buffer(sendbuf, sendcounts[0], sendtype, "sendbuf"); !st.is_ok()) return st;
   return transfer(at(sendbuf, displs[0], sendtype), sendcounts[0], sendtype, recvbuf, recvcount, recvtype);
 }
 
@@ -408,6 +410,7 @@ status allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& send
   if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
   if (status st = check_recv_buffer(recvbuf); !st.is_ok()) return st;
   if (status st = check_not_aliased(sendbuf, recvbuf, sendcount); !st.is_ok()) return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return transfer(sendbuf, sendcount, sendtype, at(recvbuf, displs[0], recvtype), recvcounts[0], recvtype);
 }
 
@@ -424,6 +427,8 @@ status alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls, typ
   if (sendbuf == gen::in_place) return check_elements(recvcounts[0], recvtype);  // its block stays
   if (status st = check_v(comm.size, sendcounts, "sendcounts", sdispls, "sdispls"); !st.is_ok()) return st;
   if (status st = check_not_aliased(sendbuf, recvbuf, sendcounts[0]); !st.is_ok()) return st;
+  if (status st = check_buffer(sendbuf, sendcounts[0], sendtype, "sendbuf"); !st.is_ok()) return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return transfer(at(sendbuf, sdispls[0], sendtype), sendcounts[0], sendtype,
                   at(recvbuf, rdispls[0], recvtype), recvcounts[0], recvtype);
 }
@@ -646,11 +651,21 @@ status neighbor_alltoallw_moves(const void* sendbuf, const C* sendcounts, const 
   return status::ok();
 }
 
-// Builds the moves, then makes them.
+// Builds the moves, then makes them. sendbuf and recvbuf, the buffers the blocks are displaced
+// from, are no NULL with a block's data to carry (D149; MPI_BOTTOM with absolute addresses is).
+status check_move_buffers(const void* sendbuf, const void* recvbuf, const std::vector<block_move>& moves) {
+  for (const block_move& m : moves) {
+    if (status st = check_buffer(sendbuf, m.scount, *m.stype, "sendbuf"); !st.is_ok()) return st;
+    if (status st = check_buffer(recvbuf, m.rcount, *m.rtype, "recvbuf"); !st.is_ok()) return st;
+  }
+  return status::ok();
+}
+
 template <class Build>
-status moved(Build build) {
+status moved(const void* sendbuf, const void* recvbuf, Build build) {
   std::vector<block_move> moves;
   if (status st = build(moves); !st.is_ok()) return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, moves); !st.is_ok()) return st;
   return make_moves(moves);
 }
 
@@ -660,7 +675,7 @@ template <typename C, typename D>
 status alltoallw(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
                  void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                  comm_object& comm) {
-  return moved([&](std::vector<block_move>& m) {
+  return moved(sendbuf, recvbuf, [&](std::vector<block_move>& m) {
     return alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                            comm, m);
   });
@@ -668,7 +683,7 @@ status alltoallw(const void* sendbuf, const C* sendcounts, const D* sdispls, han
 
 status neighbor_allgather(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                           std::int64_t recvcount, type_object& recvtype, comm_object& comm) {
-  return moved([&](std::vector<block_move>& m) {
+  return moved(sendbuf, recvbuf, [&](std::vector<block_move>& m) {
     return neighbor_allgather_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, m);
   });
 }
@@ -677,7 +692,7 @@ template <typename C, typename D>
 status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                            const C* recvcounts, const D* displs, type_object& recvtype,
                            comm_object& comm) {
-  return moved([&](std::vector<block_move>& m) {
+  return moved(sendbuf, recvbuf, [&](std::vector<block_move>& m) {
     return neighbor_allgatherv_moves(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                      comm, m);
   });
@@ -685,7 +700,7 @@ status neighbor_allgatherv(const void* sendbuf, std::int64_t sendcount, type_obj
 
 status neighbor_alltoall(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                          std::int64_t recvcount, type_object& recvtype, comm_object& comm) {
-  return moved([&](std::vector<block_move>& m) {
+  return moved(sendbuf, recvbuf, [&](std::vector<block_move>& m) {
     return neighbor_alltoall_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, m);
   });
 }
@@ -694,7 +709,7 @@ template <typename C, typename D>
 status neighbor_alltoallv(const void* sendbuf, const C* sendcounts, const D* sdispls,
                           type_object& sendtype, void* recvbuf, const C* recvcounts,
                           const D* rdispls, type_object& recvtype, comm_object& comm) {
-  return moved([&](std::vector<block_move>& m) {
+  return moved(sendbuf, recvbuf, [&](std::vector<block_move>& m) {
     return neighbor_alltoallv_moves(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                     recvtype, comm, m);
   });
@@ -704,7 +719,7 @@ template <typename C>
 status neighbor_alltoallw(const void* sendbuf, const C* sendcounts, const aint* sdispls,
                           handle_array sendtypes, void* recvbuf, const C* recvcounts,
                           const aint* rdispls, handle_array recvtypes, comm_object& comm) {
-  return moved([&](std::vector<block_move>& m) {
+  return moved(sendbuf, recvbuf, [&](std::vector<block_move>& m) {
     return neighbor_alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                                     recvtypes, comm, m);
   });
@@ -745,6 +760,9 @@ template <typename C>
 status reduce_scatter(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                       handle_t op, comm_object& comm) {
   if (status st = check_counts("recvcounts", comm.size, recvcounts); !st.is_ok()) return st;
+  if (sendbuf != gen::in_place)
+    if (status st = check_buffer(sendbuf, recvcounts[0], t, "sendbuf"); !st.is_ok()) return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], t, "recvbuf"); !st.is_ok()) return st;
   return reduce_scatter_block(sendbuf, recvbuf, recvcounts[0], t, op, comm);
 }
 
@@ -1055,6 +1073,7 @@ status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& se
   if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
   if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts[0], recvtype); !st.is_ok())
     return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1083,6 +1102,7 @@ status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, 
   if (status st = check_v(comm.size, sendcounts, "sendcounts", displs, "displs"); !st.is_ok()) return st;
   if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
   if (status st = check_elements(sendcounts[0], sendtype); !st.is_ok()) return st;
+  if (status st = check_buffer(sendbuf, sendcounts[0], sendtype, "sendbuf"); !st.is_ok()) return st;
   if (recvbuf != gen::in_place)
     if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1108,6 +1128,7 @@ status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object&
   if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
   if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts[0], recvtype); !st.is_ok())
     return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1134,6 +1155,9 @@ status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls
   if (status st = check_block(sendbuf, ns > 0 ? sendcounts[0] : 0, sendtype, recvbuf, recvcounts[0], recvtype);
       !st.is_ok())
     return st;
+  if (ns > 0)
+    if (status st = check_buffer(sendbuf, sendcounts[0], sendtype, "sendbuf"); !st.is_ok()) return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), rc = copy_of(recvcounts, comm.size),
                      rd = copy_of(rdispls, comm.size)](comm_object& c, type_object& s, type_object& r) {
@@ -1164,6 +1188,9 @@ status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcoun
                            handle_t op, comm_object& comm, handle_t info, handle_t& request) {
   if (status st = check_counts("recvcounts", comm.size, recvcounts); !st.is_ok()) return st;
   if (status st = check_reduction(sendbuf, recvbuf, recvcounts[0], t, op); !st.is_ok()) return st;
+  if (sendbuf != gen::in_place)
+    if (status st = check_buffer(sendbuf, recvcounts[0], t, "sendbuf"); !st.is_ok()) return st;
+  if (status st = check_buffer(recvbuf, recvcounts[0], t, "recvbuf"); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size)](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter(sendbuf, recvbuf, rc.data(), tt, op, c);
@@ -1194,6 +1221,7 @@ status alltoallw_init(const void* sendbuf, const C* sendcounts, const D* sdispls
                                   recvtypes, comm, checked);
       !st.is_ok())
     return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   const int n = comm.size, ns = sendbuf == gen::in_place ? 0 : n;  // in place: no send arrays
   return persistent_on(comm.handle, info,
                        [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), stypes = handles_of(sendtypes, ns),
@@ -1212,6 +1240,7 @@ status neighbor_allgather_init(const void* sendbuf, std::int64_t sendcount, type
                                            checked);
       !st.is_ok())
     return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return neighbor_allgather(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1227,6 +1256,7 @@ status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, typ
                                             recvtype, comm, checked);
       !st.is_ok())
     return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   int in = 0, out = 0;
   (void)degrees(comm, in, out);
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1244,6 +1274,7 @@ status neighbor_alltoall_init(const void* sendbuf, std::int64_t sendcount, type_
                                           checked);
       !st.is_ok())
     return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return neighbor_alltoall(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1260,6 +1291,7 @@ status neighbor_alltoallv_init(const void* sendbuf, const C* sendcounts, const D
                                            rdispls, recvtype, comm, checked);
       !st.is_ok())
     return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   int in = 0, out = 0;
   (void)degrees(comm, in, out);
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1280,6 +1312,7 @@ status neighbor_alltoallw_init(const void* sendbuf, const C* sendcounts, const a
                                            rdispls, recvtypes, comm, checked);
       !st.is_ok())
     return st;
+  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   int in = 0, out = 0;
   (void)degrees(comm, in, out);
   return persistent_on(comm.handle, info,

@@ -755,6 +755,7 @@ status pack_into(const void* inbuf, std::int64_t incount, type_object& t, void* 
   aint need = 0;  // (past MPI_Aint it does not fit either)
   if (__builtin_mul_overflow(incount, t.size, &need)) need = std::numeric_limits<aint>::max();
   if (status st = check_pack_room(need, position, outsize, true); !st.is_ok()) return st;
+  if (status st = check_packed(outbuf, need, "outbuf"); !st.is_ok()) return st;
   pack_elements(inbuf, incount, t, static_cast<char*>(outbuf) + position);
   position += static_cast<N>(need);
   return status::ok();
@@ -767,6 +768,7 @@ status unpack_from(const void* inbuf, N insize, N& position, void* outbuf, std::
   aint need = 0;
   if (__builtin_mul_overflow(outcount, t.size, &need)) need = std::numeric_limits<aint>::max();
   if (status st = check_pack_room(need, position, insize, false); !st.is_ok()) return st;
+  if (status st = check_packed(inbuf, need, "inbuf"); !st.is_ok()) return st;
   unpack_elements(static_cast<const char*>(inbuf) + position, outbuf, outcount, t);
   position += static_cast<N>(need);
   return status::ok();

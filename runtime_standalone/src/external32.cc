@@ -324,6 +324,8 @@ status pack_external(const char* datarep, const void* inbuf, std::int64_t incoun
   if (status st = external_items(datarep, incount, t, s, need); !st.is_ok()) return st;
   if (status st = check_pack_room(need, position, outsize, true); !st.is_ok()) return st;
   if (need == 0) return status::ok();  // nothing to read or write (buffers may be null)
+  if (status st = check_buffer(inbuf, incount, t, "inbuf"); !st.is_ok()) return st;
+  if (status st = check_packed(outbuf, need, "outbuf"); !st.is_ok()) return st;
   std::vector<char> native(static_cast<std::size_t>(incount) * static_cast<std::size_t>(t.size));
   pack_elements(inbuf, incount, t, native.data());
   if (status st = check_fits(native.data(), incount, s); !st.is_ok()) return st;
@@ -339,6 +341,8 @@ status unpack_external(const char* datarep, const void* inbuf, aint insize, aint
   if (status st = external_items(datarep, outcount, t, s, need); !st.is_ok()) return st;
   if (status st = check_pack_room(need, position, insize, false); !st.is_ok()) return st;
   if (need == 0) return status::ok();
+  if (status st = check_packed(inbuf, need, "inbuf"); !st.is_ok()) return st;
+  if (status st = check_buffer(outbuf, outcount, t, "outbuf"); !st.is_ok()) return st;
   std::vector<char> native(static_cast<std::size_t>(outcount) * static_cast<std::size_t>(t.size));
   convert(static_cast<const char*>(inbuf) + position, native.data(), outcount, s, false);
   unpack_elements(native.data(), outbuf, outcount, t);

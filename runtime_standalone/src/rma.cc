@@ -566,6 +566,8 @@ status do_get_accumulate(const void* origin, std::int64_t ocount, const type_obj
   bool no_op = is_op(op, "MPI_NO_OP");
   if (!no_op && otype != nullptr) {
     if (status st = check_type(ocount, *otype, "origin"); !st.is_ok()) return st;
+    // (the bindings' D111 test leaves this buffer out: MPI_NO_OP makes it ignored; D149)
+    if (status st = check_buffer(origin, ocount, *otype, "origin_addr"); !st.is_ok()) return st;
   }
   if (status st = check_type(rcount, rtype, "result"); !st.is_ok()) return st;
   if (status st = check_type(tcount, ttype, "target"); !st.is_ok()) return st;
@@ -645,6 +647,7 @@ status get_accumulate(const void* origin_addr, std::int64_t origin_count, type_o
 status fetch_and_op(const void* origin_addr, void* result_addr, type_object& datatype, int target_rank,
                     aint target_disp, handle_t op, win_object& win) {
   if (status st = check_single(datatype, "MPI_Fetch_and_op"); !st.is_ok()) return st;
+  if (status st = check_buffer(result_addr, 1, datatype, "result_addr"); !st.is_ok()) return st;  // (D149)
   return note_fence_use(do_get_accumulate(origin_addr, 1, &datatype, result_addr, 1, datatype, target_rank,
                                            target_disp, 1, datatype, op, win), target_rank, win);
 }
@@ -657,6 +660,10 @@ status compare_and_swap(const void* origin_addr, const void* compare_addr, void*
     return fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes an integer, logical or byte datatype "
                 "(MPI-4.1 section 13.3.4)");
   if (status st = check_target(target_rank, "target"); !st.is_ok()) return st;
+  // (no count: the bindings' D111 test does not reach these three; D149)
+  if (status st = check_buffer(origin_addr, 1, datatype, "origin_addr"); !st.is_ok()) return st;
+  if (status st = check_buffer(compare_addr, 1, datatype, "compare_addr"); !st.is_ok()) return st;
+  if (status st = check_buffer(result_addr, 1, datatype, "result_addr"); !st.is_ok()) return st;
   if (target_rank == MPI_PROC_NULL) return status::ok();
   const status swapped = [&]() -> status {
     std::lock_guard lock(rma_mutex());

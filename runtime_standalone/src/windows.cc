@@ -51,6 +51,10 @@ namespace api {
 
 status win_create(void* base, aint size, int disp_unit, handle_t info, comm_object& comm, handle_t& win) {
   if (status st = check_info(info); !st.is_ok()) return st;
+  // A window of size bytes at NULL (or MPI_IN_PLACE): every access would fault (D149).
+  if (size > 0 && (base == nullptr || base == gen::in_place))
+    return fail(MPI_ERR_BUFFER, "base is %s, with a window of %ld bytes", base == nullptr ? "NULL" : "MPI_IN_PLACE",
+                static_cast<long>(size));
   return make_window(base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, false, comm, info, win);
 }
 

@@ -4,6 +4,11 @@
  *   - MPI_Gather's recvbuf, MPI_Bcast, MPI_Send, MPI_Sendrecv's recvbuf, MPI_Allreduce, MPI_Iallreduce,
  *     MPI_Reduce_local, MPI_Pack, MPI_Put's origin, MPI_File_write and MPI_Gather_c: MPI_ERR_BUFFER
  *     naming the buffer, on the communicator's, window's or file's handler, nothing written;
+ *   - D149: the vector collectives' buffers (their counts are arrays), MPI_Pack's outbuf, MPI_Unpack's
+ *     inbuf and MPI_Get_accumulate's origin (unless MPI_NO_OP), which faulted; and MPI_ERR_ARG for
+ *     MPI_Request_get_status_some's NULL array_of_indices; MPI_IN_PLACE outside the collectives
+ *     (point-to-point, packing, RMA), MPI_Fetch_and_op's and MPI_Compare_and_swap's buffers,
+ *     MPI_Win_create at NULL, and the persistent and partitioned _init forms' buffers;
  *   - legal NULLs still work: a count of 0, a datatype without data, MPI_IN_PLACE, and MPI_BOTTOM
  *     with a datatype of absolute addresses (MPI_Bcast, MPI_Sendrecv: the data arrive).
  * Exit status 0: passed. */
@@ -59,13 +64,83 @@ int main(int argc, char **argv) {
   CHECK(pos == 0, "a refused MPI_Pack leaves the position");
   CHECK(memcmp(w, (int[4]){9, 9, 9, 9}, sizeof w) == 0, "nothing was written");
 
+  /* D149: the buffers D111's generated test leaves out, which faulted (a helper's NULL sweep):
+   * those of the vector collectives (their counts are arrays), MPI_Pack's outbuf and MPI_Unpack's
+   * inbuf (sizes in bytes), MPI_Get_accumulate's origin (MPI_NO_OP makes it ignored). */
+  int one[1] = {4}, zero[1] = {0};
+  MPI_Datatype ints[1] = {MPI_INT};
+  REFUSED(MPI_Gatherv(v, 4, MPI_INT, NULL, one, zero, MPI_INT, 0, MPI_COMM_WORLD), "recvbuf", comm_calls);
+  REFUSED(MPI_Igatherv(v, 4, MPI_INT, NULL, one, zero, MPI_INT, 0, MPI_COMM_WORLD, &req), "recvbuf", comm_calls);
+  CHECK(req == MPI_REQUEST_NULL, "a refused MPI_Igatherv makes no request");
+  REFUSED(MPI_Scatterv(NULL, one, zero, MPI_INT, w, 4, MPI_INT, 0, MPI_COMM_WORLD), "sendbuf", comm_calls);
+  REFUSED(MPI_Allgatherv(v, 4, MPI_INT, NULL, one, zero, MPI_INT, MPI_COMM_WORLD), "recvbuf", comm_calls);
+  REFUSED(MPI_Alltoallv(NULL, one, zero, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_WORLD), "sendbuf", comm_calls);
+  REFUSED(MPI_Alltoallv(v, one, zero, MPI_INT, NULL, one, zero, MPI_INT, MPI_COMM_WORLD), "recvbuf", comm_calls);
+  REFUSED(MPI_Reduce_scatter(NULL, w, one, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "sendbuf", comm_calls);
+  REFUSED(MPI_Reduce_scatter(v, NULL, one, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "recvbuf", comm_calls);
+  REFUSED(MPI_Alltoallw(NULL, one, zero, ints, w, one, zero, ints, MPI_COMM_WORLD), "sendbuf", comm_calls);
+  REFUSED(MPI_Alltoallw(v, one, zero, ints, NULL, one, zero, ints, MPI_COMM_WORLD), "recvbuf", comm_calls);
+  pos = 0;
+  REFUSED(MPI_Pack(v, 4, MPI_INT, NULL, (int)sizeof packed, &pos, MPI_COMM_WORLD), "outbuf", comm_calls);
+  REFUSED(MPI_Unpack(NULL, (int)sizeof packed, &pos, w, 4, MPI_INT, MPI_COMM_WORLD), "inbuf", comm_calls);
+  CHECK(pos == 0, "a refused MPI_Pack or MPI_Unpack leaves the position");
+  CHECK(memcmp(w, (int[4]){9, 9, 9, 9}, sizeof w) == 0, "nothing was written");
+  MPI_Request some[1] = {MPI_REQUEST_NULL};
+  OK(MPI_Irecv(packed, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, &some[0]));
+  int outcount = -5;
+  {
+    const int before = comm_calls;
+    const int rc = MPI_Request_get_status_some(1, some, &outcount, NULL, MPI_STATUSES_IGNORE);
+    int cls = -1;
+    OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_ARG && comm_calls == before + 1 && outcount == -5,
+          "MPI_Request_get_status_some with NULL array_of_indices: class %d, outcount %d", cls, outcount);
+  }
+  OK(MPI_Cancel(&some[0]));
+  OK(MPI_Wait(&some[0], MPI_STATUS_IGNORE));
+
+  /* D149: MPI_IN_PLACE outside the collectives is no buffer (a copy through it faulted), and the
+   * persistent and partitioned forms check their buffers at _init, where they faulted at the start. */
+  REFUSED(MPI_Send(MPI_IN_PLACE, 2, MPI_INT, 0, 0, MPI_COMM_WORLD), "MPI_IN_PLACE", comm_calls);
+  REFUSED(MPI_Recv(MPI_IN_PLACE, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_IN_PLACE", comm_calls);
+  REFUSED(MPI_Sendrecv_replace(MPI_IN_PLACE, 2, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_IN_PLACE", comm_calls);
+  REFUSED(MPI_Send_init(MPI_IN_PLACE, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, &req), "MPI_IN_PLACE", comm_calls);
+  REFUSED(MPI_Pack(MPI_IN_PLACE, 4, MPI_INT, packed, (int)sizeof packed, &pos, MPI_COMM_WORLD), "MPI_IN_PLACE",
+          comm_calls);
+  REFUSED(MPI_Pack(v, 4, MPI_INT, MPI_IN_PLACE, (int)sizeof packed, &pos, MPI_COMM_WORLD), "MPI_IN_PLACE",
+          comm_calls);
+  REFUSED(MPI_Pack_external("external32", v, 4, MPI_INT, NULL, (MPI_Aint)sizeof packed, &(MPI_Aint){0}),
+          "outbuf", comm_calls);
+  REFUSED(MPI_Psend_init(NULL, 2, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req), "buf", comm_calls);
+  REFUSED(MPI_Precv_init(MPI_IN_PLACE, 2, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req), "MPI_IN_PLACE",
+          comm_calls);
+  REFUSED(MPI_Gatherv_init(v, 4, MPI_INT, NULL, one, zero, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+          "recvbuf", comm_calls);
+  REFUSED(MPI_Alltoallw_init(v, one, zero, ints, NULL, one, zero, ints, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+          "recvbuf", comm_calls);
+  CHECK(req == MPI_REQUEST_NULL, "a refused call made a request");
+  CHECK(pos == 0, "a refused MPI_Pack moved the position");
+
   /* A window's and a file's buffers: their own handlers. */
-  MPI_Win win;
+  MPI_Win win = MPI_WIN_NULL;
+  REFUSED(MPI_Win_create(NULL, sizeof w, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win), "base", comm_calls);
+  CHECK(win == MPI_WIN_NULL, "a refused MPI_Win_create made a window");
   OK(MPI_Win_create(w, sizeof w, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
   OK(MPI_Win_create_errhandler(on_win, &weh));
   OK(MPI_Win_set_errhandler(win, weh));
   OK(MPI_Win_fence(0, win));
   REFUSED(MPI_Put(NULL, 2, MPI_INT, 0, 0, 2, MPI_INT, win), "origin_addr", win_calls);
+  int result[2] = {0, 0};
+  REFUSED(MPI_Get_accumulate(NULL, 2, MPI_INT, result, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_SUM, win),
+          "origin_addr", win_calls);
+  OK(MPI_Get_accumulate(NULL, 0, MPI_INT, result, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_NO_OP, win));
+  REFUSED(MPI_Put(MPI_IN_PLACE, 2, MPI_INT, 0, 0, 2, MPI_INT, win), "MPI_IN_PLACE", win_calls);
+  REFUSED(MPI_Fetch_and_op(v, NULL, MPI_INT, 0, 0, MPI_SUM, win), "result_addr", win_calls);
+  REFUSED(MPI_Fetch_and_op(MPI_IN_PLACE, result, MPI_INT, 0, 0, MPI_SUM, win), "MPI_IN_PLACE", win_calls);
+  REFUSED(MPI_Compare_and_swap(v, NULL, result, MPI_INT, 0, 0, win), "compare_addr", win_calls);
+  REFUSED(MPI_Compare_and_swap(v, v, MPI_IN_PLACE, MPI_INT, 0, 0, win), "MPI_IN_PLACE", win_calls);
+  CHECK(result[0] == 9 && result[1] == 9, "MPI_NO_OP with a NULL origin fetched %d %d", result[0], result[1]);
   OK(MPI_Win_fence(0, win));
   OK(MPI_Win_free(&win));
   CHECK(w[0] == 9 && w[1] == 9, "a refused MPI_Put wrote nothing");
