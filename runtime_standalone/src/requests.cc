@@ -291,6 +291,10 @@ namespace {
 status attach_to(std::uint64_t owner, const char* whose, void* buffer, std::int64_t size) {
   const bool automatic = buffer == gen::buffer_automatic;
   if (!automatic && size < 0) return fail(MPI_ERR_ARG, "size %lld is negative", static_cast<long long>(size));
+  // (D149: space at NULL or at MPI_IN_PLACE is no space; MPI_BUFFER_AUTOMATIC is its own address)
+  if (!automatic && size > 0 && (buffer == nullptr || buffer == gen::in_place))
+    return fail(MPI_ERR_BUFFER, "buffer is %s, with a size of %lld", buffer == nullptr ? "NULL" : "MPI_IN_PLACE",
+                static_cast<long long>(size));
   auto& p = queues();
   std::lock_guard lock(p.mu);
   if (p.buffers.count(owner) != 0)

@@ -8,7 +8,8 @@
  *     inbuf and MPI_Get_accumulate's origin (unless MPI_NO_OP), which faulted; and MPI_ERR_ARG for
  *     MPI_Request_get_status_some's NULL array_of_indices; MPI_IN_PLACE outside the collectives
  *     (point-to-point, packing, RMA), MPI_Fetch_and_op's and MPI_Compare_and_swap's buffers,
- *     MPI_Win_create at NULL, and the persistent and partitioned _init forms' buffers;
+ *     MPI_Win_create and MPI_Buffer_attach at NULL, and the persistent and partitioned _init forms'
+ *     buffers;
  *   - legal NULLs still work: a count of 0, a datatype without data, MPI_IN_PLACE, and MPI_BOTTOM
  *     with a datatype of absolute addresses (MPI_Bcast, MPI_Sendrecv: the data arrive).
  * Exit status 0: passed. */
@@ -121,6 +122,15 @@ int main(int argc, char **argv) {
           "recvbuf", comm_calls);
   CHECK(req == MPI_REQUEST_NULL, "a refused call made a request");
   CHECK(pos == 0, "a refused MPI_Pack moved the position");
+  REFUSED(MPI_Buffer_attach(NULL, 1024), "buffer is NULL", comm_calls);
+  REFUSED(MPI_Comm_attach_buffer(MPI_COMM_WORLD, NULL, 1024), "buffer is NULL", comm_calls);
+  OK(MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0));  /* (MPI_BUFFER_AUTOMATIC is no NULL: legal) */
+  {
+    void *got = NULL;
+    int got_size = -1;
+    OK(MPI_Buffer_detach(&got, &got_size));
+    CHECK(got == MPI_BUFFER_AUTOMATIC, "the detached buffer is not MPI_BUFFER_AUTOMATIC");
+  }
 
   /* A window's and a file's buffers: their own handlers. */
   MPI_Win win = MPI_WIN_NULL;
