@@ -237,8 +237,7 @@ class call {
   bool buffer_ok(const void* buf, std::int64_t count, type_object& t, const char* name, bool in_place_ok = true) {
     if ((buf != nullptr && (in_place_ok || buf != MPI_IN_PLACE)) || count <= 0 || t.size <= 0) [[likely]]
       return true;
-    if (buf == MPI_IN_PLACE) return in_place_buffer(name);
-    return null_buffer(count, t, name);
+    return buffer_checked(buf, count, t, name);
   }
 
   // Raises the pending (or given) failure on the chosen error handler; returns the error code.
@@ -256,19 +255,10 @@ class call {
                                        name, h, what);
   }
 
-  [[gnu::cold, gnu::noinline]] bool in_place_buffer(const char* name) {
-    pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which stands for a collective's send buffer "
-                             "only", name);
-    return false;
-  }
-
-  [[gnu::cold, gnu::noinline]] bool null_buffer(std::int64_t count, type_object& t, const char* name) {
-    aint true_lb = 0, true_extent = 0;
-    (void)api::type_get_true_extent(t, true_lb, true_extent);
-    if (true_lb != 0) return true;  // (absolute addresses from MPI_BOTTOM, or data past NULL)
-    pending_ = mpiattr::fail(MPI_ERR_BUFFER, "%s is NULL, with a count of %lld and data to carry (MPI_BOTTOM is "
-                             "NULL too: it needs a datatype of absolute addresses)", name, static_cast<long long>(count));
-    return false;
+  [[gnu::cold, gnu::noinline]] bool buffer_checked(const void* buf, std::int64_t count, type_object& t,
+                                                   const char* name) {
+    pending_ = api::check_buffer(buf, count, t, name);
+    return pending_.is_ok();
   }
 
   // MPI_COMM_WORLD and MPI_COMM_SELF exist in the World Model only (MPI-4.1 §11.2, D49).

@@ -720,6 +720,17 @@ status type_create_darray_c(int size, int rank, int ndims, const count_t* gsizes
   });
 }
 
+status check_buffer(const void* buf, std::int64_t count, const type_object& t, const char* name) {
+  if ((buf != nullptr && buf != gen::in_place) || count <= 0 || t.size <= 0) return status::ok();
+  if (buf == gen::in_place)
+    return fail(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which stands for a collective's send buffer only", name);
+  aint true_lb = 0, true_extent = 0;
+  (void)type_get_true_extent(const_cast<type_object&>(t), true_lb, true_extent);  // (reads only)
+  if (true_lb != 0) return status::ok();  // (absolute addresses from MPI_BOTTOM, or data past NULL)
+  return fail(MPI_ERR_BUFFER, "%s is NULL, with a count of %lld and data to carry (MPI_BOTTOM is NULL too: it "
+              "needs a datatype of absolute addresses)", name, static_cast<long long>(count));
+}
+
 status type_get_true_extent(type_object& t, aint& true_lb, aint& true_extent) {
   const auto& m = blocks(t.map);
   if (m.empty()) {

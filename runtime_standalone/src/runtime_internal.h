@@ -325,26 +325,12 @@ inline status check_count(long long count, const type_object& t) {
   return status::ok();
 }
 
-// A NULL buffer with data to carry (D111, D149): count > 0 elements of t that hold data whose lowest
-// byte is at t's origin. MPI_BOTTOM is NULL too, and with a datatype of absolute addresses legal.
-// MPI_IN_PLACE with data to carry is no buffer either.
-
 // Packed bytes (MPI_Pack's outbuf, MPI_Unpack's inbuf, the external32 forms): `need` of them at a
 // NULL or MPI_IN_PLACE address (D149).
 inline status check_packed(const void* buf, long long need, const char* name) {
   if (need <= 0 || (buf != nullptr && buf != gen::in_place)) return status::ok();
   return fail(MPI_ERR_BUFFER, "%s is %s, with %lld bytes to %s", name, buf == nullptr ? "NULL" : "MPI_IN_PLACE", need,
               name[0] == 'o' ? "pack" : "unpack");
-}
-inline status check_buffer(const void* buf, long long count, const type_object& t, const char* name) {
-  if ((buf != nullptr && buf != gen::in_place) || count <= 0 || t.size <= 0) return status::ok();
-  if (buf == gen::in_place)  // (callers take a collective's legal MPI_IN_PLACE first)
-    return fail(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which stands for a collective's send buffer only", name);
-  aint true_lb = 0, true_extent = 0;
-  (void)api::type_get_true_extent(const_cast<type_object&>(t), true_lb, true_extent);  // (reads only)
-  if (true_lb != 0) return status::ok();
-  return fail(MPI_ERR_BUFFER, "%s is NULL, with a count of %lld and data to carry (MPI_BOTTOM is NULL too: it "
-              "needs a datatype of absolute addresses)", name, count);
 }
 
 // ---- one-sided communication (rma.cc, windows.cc; docs/decisions.md D46) ----

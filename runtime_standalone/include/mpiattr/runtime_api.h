@@ -149,6 +149,12 @@ status type_create_struct(int count, const int* blocklengths, const aint* displa
                           type_object* const* types, handle_t& newtype);
 status type_create_resized(type_object& oldtype, aint lb, aint extent, handle_t& newtype);
 status type_get_true_extent(type_object& datatype, aint& true_lb, aint& true_extent);
+// A buffer of count elements of t at buf (D111, D149): NULL with data to carry (count > 0 elements
+// of a t that holds data whose lowest byte is at its origin; MPI_BOTTOM, NULL too, with a datatype
+// of absolute addresses passes), or MPI_IN_PLACE with data to carry, is MPI_ERR_BUFFER naming it.
+// The bindings test with it each buffer whose count and datatype are scalars (call::buffer_ok),
+// the runtime the others (a collective takes its legal MPI_IN_PLACE first).
+status check_buffer(const void* buf, std::int64_t count, const type_object& t, const char* name);
 status pack(const void* inbuf, int incount, type_object& datatype, void* outbuf, int outsize,
             int& position, comm_object& comm);
 status unpack(const void* inbuf, int insize, int& position, void* outbuf, int outcount,
