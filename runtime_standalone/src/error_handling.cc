@@ -21,6 +21,16 @@ void register_errhandler_invoker(language lang, errhandler_invoker invoke) {
 }
 
 namespace {
+// The exit status of a process a fatal error ends: the error's class, as MPICH and Open MPI exit
+// (MPI-4.1 §9.3: as if MPI_ABORT were called; §11.5: its errorcode goes to the environment), or
+// 1 when that would read as success (a class of 256 and up) or MPI is not usable (before init,
+// after finalize: the hosts exit 1 too). D150.
+int fatal_exit_status(int code) {
+  int cls = 0;
+  if (!rt().usable() || !errors::class_of(code, &cls) || (cls & 0xFF) == 0) return 1;
+  return cls & 0xFF;
+}
+
 // Calls error handler `eh` for `code` raised on object (kind, obj) in `routine`. A fatal handler
 // prints `context` after the code's text: what went wrong when the code is a callback's own.
 void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int code, const char* routine,
@@ -36,7 +46,7 @@ void invoke_handler(errhandler_object* eh, object_kind kind, handle_t obj, int c
     else
       std::fprintf(stderr, "mpiattr: fatal error in %s: %s\n", routine, text);
     std::fflush(stderr);
-    std::_Exit(1);
+    std::_Exit(fatal_exit_status(code));
   }
   if (eh->what == b::none) {
     if (auto inv = g_eh_invokers[static_cast<int>(eh->lang)].load()) inv(*eh, kind, obj, code);

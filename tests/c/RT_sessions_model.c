@@ -13,13 +13,14 @@
 #include "c_errors.h"
 #include "fatal_child.h"
 
-/* A call made in a child, which must end it through the initial handler: exit status 1, and a
- * message naming `routine` and saying each of `says` (up to three, NULL-ended). */
-static void expect_fatal(void (*call)(int), int which, const char *routine, const char *says0, const char *says1,
-                         const char *says2) {
+/* A call made in a child, which must end it through the initial handler with exit status
+ * `status` (D150: the error's class while a session keeps MPI usable, 1 when neither model is
+ * active), and a message naming `routine` and saying each of `says` (up to three, NULL-ended). */
+static void expect_fatal(void (*call)(int), int which, int status, const char *routine, const char *says0,
+                         const char *says1, const char *says2) {
   char msg[4096];
   int st = run_child(call, which, msg, sizeof msg);
-  CHECK(st == 1, "%s (case %d): exit status %d, expected 1 (stderr '%s')", routine, which, st, msg);
+  CHECK(st == status, "%s (case %d): exit status %d, expected %d (stderr '%s')", routine, which, st, status, msg);
   CHECK(strstr(msg, routine) != NULL, "case %d: message does not name %s: '%s'", which, routine, msg);
   const char *says[] = {says0, says1, says2};
   for (int i = 0; i < 3; ++i)
@@ -106,7 +107,7 @@ static void on_session_error(MPI_Session *session, int *code, ...) {
 int main(int argc, char **argv) {
   /* Nothing yet: a routine says to initialize with either model. */
   models(0, 0, "before anything");
-  expect_fatal(fatal_call, 0, "MPI_Comm_create_keyval", "not initialized", "MPI_Session_init", "MPI_Init");
+  expect_fatal(fatal_call, 0, 1, "MPI_Comm_create_keyval", "not initialized", "MPI_Session_init", "MPI_Init");
 
   /* MPI_Session_init's errors go to its errhandler argument (MPI-4.1 §11.3.1), with no model
    * active: MPI_ERRORS_RETURN returns the error, a handler of the program's is called once with
@@ -132,14 +133,14 @@ int main(int argc, char **argv) {
    * nothing to finalize. */
   OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
   models(0, 0, "sessions only");
-  expect_fatal(fatal_call, 1, "MPI_Comm_set_attr", "MPI_ERR_COMM", "MPI_COMM_WORLD", "MPI_Init was not called");
-  expect_fatal(fatal_call, 2, "MPI_Comm_size", "MPI_ERR_COMM", "MPI_COMM_SELF", "World Model");
-  expect_fatal(fatal_call, 3, "MPI_Finalize", "MPI_Init was not called", NULL, NULL);
+  expect_fatal(fatal_call, 1, MPI_ERR_COMM, "MPI_Comm_set_attr", "MPI_ERR_COMM", "MPI_COMM_WORLD", "MPI_Init was not called");
+  expect_fatal(fatal_call, 2, MPI_ERR_COMM, "MPI_Comm_size", "MPI_ERR_COMM", "MPI_COMM_SELF", "World Model");
+  expect_fatal(fatal_call, 3, MPI_ERR_OTHER, "MPI_Finalize", "MPI_Init was not called", NULL, NULL);
   OK(MPI_Session_finalize(&s));
 
   /* Every session ended: MPI is not usable, until the next session. */
   models(0, 0, "after the first session");
-  expect_fatal(fatal_call, 0, "MPI_Comm_create_keyval", "no session is live", "MPI_Init was not called", NULL);
+  expect_fatal(fatal_call, 0, 1, "MPI_Comm_create_keyval", "no session is live", "MPI_Init was not called", NULL);
   session_round("MPI_THREAD_FUNNELED", "MPI_THREAD_FUNNELED", "MPI initialized again");
   session_round(NULL, "MPI_THREAD_SINGLE", "and again");
 
@@ -181,12 +182,12 @@ int main(int argc, char **argv) {
   CHECK(deleted == 10, "freeing the communicator deleted %d in all, expected 10", deleted);
   OK(MPI_Comm_free_keyval(&key));
   OK(MPI_Group_free(&g));
-  expect_fatal(fatal_call, 2, "MPI_Comm_size", "MPI_COMM_SELF", "MPI_Finalize was called", NULL);
-  expect_fatal(fatal_call, 4, "MPI_Init", "MPI_Finalize was called", "MPI_Session_init", NULL);
+  expect_fatal(fatal_call, 2, MPI_ERR_COMM, "MPI_Comm_size", "MPI_COMM_SELF", "MPI_Finalize was called", NULL);
+  expect_fatal(fatal_call, 4, MPI_ERR_OTHER, "MPI_Init", "MPI_Finalize was called", "MPI_Session_init", NULL);
   OK(MPI_Session_finalize(&s));
 
   /* Both models ended: not usable, until a session after MPI_Finalize. */
-  expect_fatal(fatal_call, 0, "MPI_Comm_create_keyval", "MPI_Finalize ended the World Model", "every session was finalized",
+  expect_fatal(fatal_call, 0, 1, "MPI_Comm_create_keyval", "MPI_Finalize ended the World Model", "every session was finalized",
                NULL);
   session_round("MPI_THREAD_MULTIPLE", "MPI_THREAD_MULTIPLE", "a session after MPI_Finalize");
   models(1, 1, "at the end");

@@ -1,9 +1,11 @@
 /* rt_prog: the program runtime_check.py runs (D26, D27). argv[1] is what it does:
  *   hello         MPI_Init, print "rank R of S" (and MPIATTR_TEST_VAR when set), MPI_Finalize
  *   exit N        MPI_Init, MPI_Finalize, exit status N
- *   abort         print three lines to stdout, MPI_Abort(MPI_COMM_WORLD, 3)
+ *   abort [N]     print three lines to stdout, MPI_Abort(MPI_COMM_WORLD, N), N 3 unless given
  *   fatal         print three lines, then an error under MPI_ERRORS_ARE_FATAL (a keyval that is not one)
  *   errors_abort  the same under MPI_ERRORS_ABORT
+ * fatal and errors_abort first write to stderr the exit status expected: the error's class,
+ * MPI_ERR_KEYVAL (D150), which runtime_check.py reads from that line.
  * Nothing is flushed by the program: stdout to a file is fully buffered, so what reaches the file
  * is what MPI flushed before ending the process. */
 #include <mpi.h>
@@ -30,10 +32,11 @@ int main(int argc, char **argv) {
     return argc > 2 ? atoi(argv[2]) : 0;
   } else if (strcmp(mode, "abort") == 0) {
     three_lines();
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Abort(MPI_COMM_WORLD, argc > 2 ? atoi(argv[2]) : 3);
   } else if (strcmp(mode, "fatal") == 0 || strcmp(mode, "errors_abort") == 0) {
     if (strcmp(mode, "errors_abort") == 0) MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ABORT);
     three_lines();
+    fprintf(stderr, "rt_prog: expecting exit status %d (MPI_ERR_KEYVAL)\n", MPI_ERR_KEYVAL);
     int value = 0;
     MPI_Comm_set_attr(MPI_COMM_WORLD, 12345, &value); /* not a keyval: MPI_ERR_KEYVAL, fatal */
   } else {

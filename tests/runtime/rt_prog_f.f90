@@ -1,7 +1,8 @@
 ! rt_prog_f: the Fortran program runtime_check.py runs (D26, D27). The first argument is what it does:
 !   hello   MPI_INIT, print "rank R of S", MPI_FINALIZE
 !   abort   print three lines to unit 6 (print *, write), MPI_ABORT(MPI_COMM_WORLD, 3)
-!   fatal   print three lines, then an error under MPI_ERRORS_ARE_FATAL (a keyval that is not one)
+!   fatal   print three lines, then an error under MPI_ERRORS_ARE_FATAL (a keyval that is not one);
+!           on stderr first the exit status expected, the class MPI_ERR_KEYVAL (D150)
 ! gfortran buffers unit 6 when it is a file: what reaches the file is what MPI flushed.
 program rt_prog_f
   use mpi
@@ -21,6 +22,8 @@ program rt_prog_f
     call MPI_ABORT(MPI_COMM_WORLD, 3, ierr)
   case ('fatal')
     call three_lines()
+    ! (D150: the exit status is the error's class; runtime_check.py reads it from this line)
+    write (0, '(a,i0,a)') 'rt_prog_f: expecting exit status ', MPI_ERR_KEYVAL, ' (MPI_ERR_KEYVAL)'
     call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, 12345, 0_MPI_ADDRESS_KIND, ierr)
   case default
     write (0, '(2a)') 'rt_prog_f: unknown mode ', trim(mode)

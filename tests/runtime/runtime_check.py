@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,7 +49,8 @@ INIT_REFUSED = ("several processes", "mpiattr-run -n 1", HOST_DOC)
 class Case:
     argv: tuple[str, ...]  # {name} stands for a program: run, mpiexec, mpirun, c, cxx, f,
                            # mpiexec.mpich, mpiexec.openmpi
-    status: int | str = 0  # the exit status, or "nonzero"
+    status: int | str = 0  # the exit status, "nonzero", or "expected": the N of the program's
+                           # "expecting exit status N" line (an error class, D150)
     stdout: str | None = ""  # the whole of stdout's file (None: not checked)
     stdout_has: tuple[str, ...] = ()
     stderr_has: tuple[str, ...] = ()
@@ -64,20 +66,25 @@ CASES: dict[str, Case] = {
     # ---- D27: output is kept when the process ends in MPI_Abort or a fatal error ----
     "D27_c_abort": Case(c("abort"), status=3, stdout=C_LINES,
                         stderr_has=("MPI_Abort called with error code 3",)),
-    "D27_c_fatal": Case(c("fatal"), status=1, stdout=C_LINES,
+    "D27_c_fatal": Case(c("fatal"), status="expected", stdout=C_LINES,
                         stderr_has=("fatal error in MPI_Comm_set_attr", "MPI_ERR_KEYVAL")),
-    "D27_c_errors_abort": Case(c("errors_abort"), status=1, stdout=C_LINES,
+    "D27_c_errors_abort": Case(c("errors_abort"), status="expected", stdout=C_LINES,
                                stderr_has=("fatal error in MPI_Comm_set_attr", "MPI_ERR_KEYVAL")),
     # The program's output comes before the message, as it was written before it.
     "D27_c_abort_output_first": Case(c("abort"), status=3, merged=True, stdout=None,
                                      stdout_has=(C_LINES + "mpiattr: MPI_Abort called with error code 3\n",)),
-    "D27_c_fatal_output_first": Case(c("fatal"), status=1, merged=True, stdout=None,
+    "D27_c_fatal_output_first": Case(c("fatal"), status="expected", merged=True, stdout=None,
                                      stdout_has=(C_LINES + "mpiattr: fatal error in MPI_Comm_set_attr",)),
+    # ---- D150: MPI_Abort's exit status is its errorcode's low 8 bits, 0 included ----
+    "D150_c_abort_zero": Case(c("abort", "0"), status=0, stdout=C_LINES,
+                              stderr_has=("MPI_Abort called with error code 0",)),
+    "D150_c_abort_low_8_bits": Case(c("abort", "258"), status=2, stdout=C_LINES,
+                                    stderr_has=("MPI_Abort called with error code 258",)),
     "D27_cxx_abort": Case(("{cxx}",), status=3, stdout=CXX_LINES,
                           stderr_has=("MPI_Abort called with error code 3",)),
     "D27_fortran_abort": Case(("{f}", "abort"), status=3, stdout=F_LINES,
                               stderr_has=("MPI_Abort called with error code 3",)),
-    "D27_fortran_fatal": Case(("{f}", "fatal"), status=1, stdout=F_LINES,
+    "D27_fortran_fatal": Case(("{f}", "fatal"), status="expected", stdout=F_LINES,
                               stderr_has=("fatal error in MPI_COMM_SET_ATTR", "MPI_ERR_KEYVAL")),
     "D27_fortran_abort_output_first": Case(("{f}", "abort"), status=3, merged=True, stdout=None,
                                            stdout_has=(F_LINES + "mpiattr: MPI_Abort called",)),
@@ -211,6 +218,12 @@ def run_case(name: str, case: Case, bin_dir: Path) -> int:
         problems.append("exit status 0, expected non-zero")
     elif isinstance(case.status, int) and p.returncode != case.status:
         problems.append(f"exit status {p.returncode}, expected {case.status}")
+    elif case.status == "expected":
+        said = re.search(r"expecting exit status (\d+)", stdout if case.merged else stderr)
+        if said is None:
+            problems.append("the program did not say which exit status to expect")
+        elif p.returncode != int(said.group(1)):
+            problems.append(f"exit status {p.returncode}, expected {said.group(1)} ({said.group(0)})")
     if case.stdout is not None and stdout != case.stdout:
         problems.append(f"stdout's file holds {stdout!r}, expected {case.stdout!r}")
     for s in case.stdout_has:
