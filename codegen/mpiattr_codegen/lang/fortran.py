@@ -799,13 +799,18 @@ def f08_handle_constants(spec: Spec) -> list[tuple[str, str, int]]:
 
 # ---- the routines of the Fortran bindings only (spec/fortran.toml, docs/decisions.md D51) ----
 
+# The largest rank of an array (Fortran 2008): mpif.h's MPI_SIZEOF has a specific for each rank.
+MAX_RANK = 15
+
+
 def fr_specifics(fr, form: str) -> list[dict]:
     """The specific procedures of a Fortran-only routine in one binding (form: mpif, mpi or f08):
     each with its link name (`name`), dummy arguments (`args`), the ISO_FORTRAN_ENV kind it needs
     (`use`), its declarations (`decls`), the C++ parameters of its entry point (`c_params`) and what
     that entry point writes into size (`bytes`, MPI_SIZEOF only). MPI_F_SYNC_REG is one procedure
-    under its own name (mpi_f08: MPI_F_sync_reg_f08, as every routine's specific); MPI_SIZEOF one
-    per type of x, MPIATTR_SIZEOF_<TAG> (mpi_f08: _F08, whose ierror is OPTIONAL), all external
+    under its own name (mpi_f08: MPI_F_sync_reg_f08, as every routine's specific), the same in
+    mpif.h and the mpi module; MPI_SIZEOF one per type of x, MPIATTR_SIZEOF_<TAG> (mpi_f08: _F08,
+    whose ierror is OPTIONAL; mpif.h: one per type and rank, _<TAG>_R<rank>), all external
     procedures of libmpiattr."""
     f08 = form == "f08"
     names = [p.name for p in fr.params] + ([fr.ierror] if fr.ierror else [])
@@ -832,13 +837,25 @@ def fr_specifics(fr, form: str) -> list[dict]:
         if sp.type == "CHARACTER":
             t = "character(len=*)"
         hidden = [f"std::size_t {x.name}_len"] if sp.type == "CHARACTER" else []
-        out.append({"name": f"MPIATTR_SIZEOF_{sp.tag}" + ("_F08" if f08 else ""),
-                    "args": ", ".join(names), "use": sp.kind,
-                    "decls": [f"{t}, dimension(..), intent(in) :: {x.name}",
-                              f"integer, intent(out) :: {size.name}", *ierr],
-                    "c_params": ", ".join([f"const void* {x.name}", f"MPI_Fint* {size.name}",
-                                           *c_ierr, *hidden]),
-                    "bytes": sp.bytes, "unused": [x.name] + ([f"{x.name}_len"] if hidden else [])})
+        # The modules: x assumed rank (one specific per type). mpif.h: one specific per type and
+        # rank, x scalar or assumed size (_R<rank>), so that mpif.h is Fortran 2008 and a program
+        # that includes it builds at -std=f2008, as with Open MPI's (assumed rank is Fortran
+        # 2018); DIMENSION as a statement of its own keeps rank 15 within fixed form's 72 columns
+        # (D151). The entry points read only the type, by address: the same C for every form.
+        for rank in (range(MAX_RANK + 1) if form == "mpif" else (None,)):
+            if rank is None:
+                x_decls = [f"{t}, dimension(..), intent(in) :: {x.name}"]
+            else:
+                x_decls = [f"{t}, intent(in) :: {x.name}"]
+                if rank:
+                    x_decls.append(f"dimension {x.name}({','.join(['1'] * (rank - 1) + ['*'])})")
+            out.append({"name": f"MPIATTR_SIZEOF_{sp.tag}" + ("_F08" if f08 else "")
+                                + ("" if rank is None else f"_R{rank}"),
+                        "args": ", ".join(names), "use": sp.kind,
+                        "decls": [*x_decls, f"integer, intent(out) :: {size.name}", *ierr],
+                        "c_params": ", ".join([f"const void* {x.name}", f"MPI_Fint* {size.name}",
+                                               *c_ierr, *hidden]),
+                        "bytes": sp.bytes, "unused": [x.name] + ([f"{x.name}_len"] if hidden else [])})
     return out
 
 
