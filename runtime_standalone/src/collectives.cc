@@ -14,10 +14,17 @@
 namespace mpiattr {
 namespace {
 
+// Set while a persistent collective's `_init` runs the blocking routine for its checks only
+// (checks_only, below): each check is then the blocking routine's own, and what MPI_Start will
+// run, so the two cannot drift apart. The three places that write (copy_bytes, transfer after its
+// block's checks, moved after its buffers') return before writing; a block's truncation is found
+// at MPI_Start, as on the hosts.
+thread_local bool t_checks_only = false;
+
 // A one-process transfer of count elements of t from send to recv: the bytes of the type map
 // only, so recv's gaps keep their contents (a copy of extent bytes would overwrite them).
 void copy_bytes(const void* send, void* recv, std::int64_t count, const type_object& t) {
-  if (send == gen::in_place || count <= 0 || send == recv) return;
+  if (t_checks_only || send == gen::in_place || count <= 0 || send == recv) return;
   if (contiguous(t)) {
     std::memmove(recv, send, static_cast<std::size_t>(count) * static_cast<std::size_t>(t.size));
     return;
@@ -337,7 +344,7 @@ namespace {
 status transfer(const void* send, std::int64_t scount, const type_object& stype, void* recv, std::int64_t rcount,
                 const type_object& rtype, char* scratch = nullptr) {
   if (status st = check_block(send, scount, stype, recv, rcount, rtype); !st.is_ok()) return st;
-  if (send == gen::in_place) return status::ok();
+  if (send == gen::in_place || t_checks_only) return status::ok();
   aint bytes = static_cast<aint>(scount) * stype.size;
   if (bytes > static_cast<aint>(rcount) * rtype.size)
     return fail(MPI_ERR_TRUNCATE, "%ld bytes sent, the receive holds %ld", static_cast<long>(bytes),
@@ -666,7 +673,7 @@ status moved(const void* sendbuf, const void* recvbuf, Build build) {
   std::vector<block_move> moves;
   if (status st = build(moves); !st.is_ok()) return st;
   if (status st = check_move_buffers(sendbuf, recvbuf, moves); !st.is_ok()) return st;
-  return make_moves(moves);
+  return t_checks_only ? status::ok() : make_moves(moves);
 }
 
 }  // namespace
@@ -965,6 +972,18 @@ struct objects {
   }
 };
 
+// Runs `blocking`, the blocking routine called with an `_init`'s arguments, for its checks only
+// (t_checks_only): what the `_init` refuses is exactly what the blocking routine refuses.
+template <class Blocking>
+status checks_only(Blocking&& blocking) {
+  struct restore {
+    bool was;
+    ~restore() { t_checks_only = was; }
+  } r{t_checks_only};
+  t_checks_only = true;
+  return blocking();
+}
+
 // A persistent collective's request: MPI_Start calls `run`.
 status persistent_request(handle_t info, std::function<status()> run, handle_t& request) {
   if (status st = check_info(info); !st.is_ok()) return st;
@@ -1038,8 +1057,11 @@ status bcast_init(void* buffer, std::int64_t count, type_object& t, int root, co
 
 status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op, int root,
                    comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
-  if (status st = check_root(root); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return reduce(sendbuf, recvbuf, count, t, op, root, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return reduce(sendbuf, recvbuf, count, tt, op, root, c);
@@ -1048,7 +1070,11 @@ status reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_
 
 status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                       comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return allreduce(sendbuf, recvbuf, count, t, op, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return allreduce(sendbuf, recvbuf, count, tt, op, c);
@@ -1057,8 +1083,11 @@ status allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, ty
 
 status gather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                    type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return gather(sendbuf, sendcount, s, recvbuf, recvcount, r, root, c);
@@ -1069,11 +1098,11 @@ template <typename C, typename D>
 status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                     const C* recvcounts, const D* displs, type_object& recvtype, int root,
                     comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
-  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts[0], recvtype); !st.is_ok())
+  if (status st = checks_only([&] {
+        return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+      });
+      !st.is_ok())
     return st;
-  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1083,11 +1112,11 @@ status gatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& se
 
 status scatter_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                     type_object& recvtype, int root, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_root(root); !st.is_ok()) return st;
-  if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
-  if (status st = check_elements(sendcount, sendtype); !st.is_ok()) return st;
-  if (recvbuf != gen::in_place)
-    if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return scatter(sendbuf, sendcount, s, recvbuf, recvcount, r, root, c);
@@ -1098,13 +1127,11 @@ template <typename C, typename D>
 status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, type_object& sendtype,
                      void* recvbuf, std::int64_t recvcount, type_object& recvtype, int root, comm_object& comm,
                      handle_t info, handle_t& request) {
-  if (status st = check_root(root); !st.is_ok()) return st;
-  if (status st = check_v(comm.size, sendcounts, "sendcounts", displs, "displs"); !st.is_ok()) return st;
-  if (sendbuf == gen::in_place) return fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE (only the root's recvbuf may be)");
-  if (status st = check_elements(sendcounts[0], sendtype); !st.is_ok()) return st;
-  if (status st = check_buffer(sendbuf, sendcounts[0], sendtype, "sendbuf"); !st.is_ok()) return st;
-  if (recvbuf != gen::in_place)
-    if (status st = check_elements(recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, sc = copy_of(sendcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1114,7 +1141,11 @@ status scatterv_init(const void* sendbuf, const C* sendcounts, const D* displs, 
 
 status allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                       type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return allgather(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1125,10 +1156,11 @@ template <typename C, typename D>
 status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                        const C* recvcounts, const D* displs, type_object& recvtype, comm_object& comm,
                        handle_t info, handle_t& request) {
-  if (status st = check_v(comm.size, recvcounts, "recvcounts", displs, "displs"); !st.is_ok()) return st;
-  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts[0], recvtype); !st.is_ok())
+  if (status st = checks_only([&] {
+        return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+      });
+      !st.is_ok())
     return st;
-  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size), d = copy_of(displs, comm.size)](
                         comm_object& c, type_object& s, type_object& r) {
@@ -1138,7 +1170,11 @@ status allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object&
 
 status alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf, std::int64_t recvcount,
                      type_object& recvtype, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_block(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return alltoall(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1149,15 +1185,12 @@ template <typename C, typename D>
 status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls, type_object& sendtype,
                       void* recvbuf, const C* recvcounts, const D* rdispls, type_object& recvtype,
                       comm_object& comm, handle_t info, handle_t& request) {
-  const int ns = sendbuf == gen::in_place ? 0 : comm.size;  // in place: the send arrays are ignored
-  if (status st = check_v(comm.size, recvcounts, "recvcounts", rdispls, "rdispls"); !st.is_ok()) return st;
-  if (status st = check_v(ns, sendcounts, "sendcounts", sdispls, "sdispls"); !st.is_ok()) return st;
-  if (status st = check_block(sendbuf, ns > 0 ? sendcounts[0] : 0, sendtype, recvbuf, recvcounts[0], recvtype);
+  if (status st = checks_only([&] {
+        return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+      });
       !st.is_ok())
     return st;
-  if (ns > 0)
-    if (status st = check_buffer(sendbuf, sendcounts[0], sendtype, "sendbuf"); !st.is_ok()) return st;
-  if (status st = check_buffer(recvbuf, recvcounts[0], recvtype, "recvbuf"); !st.is_ok()) return st;
+  const int ns = sendbuf == gen::in_place ? 0 : comm.size;  // in place: the send arrays are ignored
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), rc = copy_of(recvcounts, comm.size),
                      rd = copy_of(rdispls, comm.size)](comm_object& c, type_object& s, type_object& r) {
@@ -1167,7 +1200,7 @@ status alltoallv_init(const void* sendbuf, const C* sendcounts, const D* sdispls
 
 status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                  comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = checks_only([&] { return scan(sendbuf, recvbuf, count, t, op, comm); }); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return scan(sendbuf, recvbuf, count, tt, op, c);
@@ -1176,7 +1209,7 @@ status scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_ob
 
 status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_object& t, handle_t op,
                    comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(sendbuf, recvbuf, count, t, op); !st.is_ok()) return st;
+  if (status st = checks_only([&] { return exscan(sendbuf, recvbuf, count, t, op, comm); }); !st.is_ok()) return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return exscan(sendbuf, recvbuf, count, tt, op, c);
@@ -1186,11 +1219,11 @@ status exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, type_
 template <typename C>
 status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcounts, type_object& t,
                            handle_t op, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_counts("recvcounts", comm.size, recvcounts); !st.is_ok()) return st;
-  if (status st = check_reduction(sendbuf, recvbuf, recvcounts[0], t, op); !st.is_ok()) return st;
-  if (sendbuf != gen::in_place)
-    if (status st = check_buffer(sendbuf, recvcounts[0], t, "sendbuf"); !st.is_ok()) return st;
-  if (status st = check_buffer(recvbuf, recvcounts[0], t, "recvbuf"); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return reduce_scatter(sendbuf, recvbuf, recvcounts, t, op, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=, rc = copy_of(recvcounts, comm.size)](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter(sendbuf, recvbuf, rc.data(), tt, op, c);
@@ -1199,7 +1232,11 @@ status reduce_scatter_init(const void* sendbuf, void* recvbuf, const C* recvcoun
 
 status reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, type_object& t,
                                  handle_t op, comm_object& comm, handle_t info, handle_t& request) {
-  if (status st = check_reduction(sendbuf, recvbuf, recvcount, t, op); !st.is_ok()) return st;
+  if (status st = checks_only([&] {
+        return reduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm);
+      });
+      !st.is_ok())
+    return st;
   return persistent({comm.handle, t.handle, t.handle}, info,
                     [=](comm_object& c, type_object& tt, type_object&) {
                       return reduce_scatter_block(sendbuf, recvbuf, recvcount, tt, op, c);
@@ -1216,12 +1253,11 @@ template <typename C, typename D>
 status alltoallw_init(const void* sendbuf, const C* sendcounts, const D* sdispls, handle_array sendtypes,
                       void* recvbuf, const C* recvcounts, const D* rdispls, handle_array recvtypes,
                       comm_object& comm, handle_t info, handle_t& request) {
-  std::vector<block_move> checked;
-  if (status st = alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                                  recvtypes, comm, checked);
+  if (status st = checks_only([&] {
+        return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+      });
       !st.is_ok())
     return st;
-  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   const int n = comm.size, ns = sendbuf == gen::in_place ? 0 : n;  // in place: no send arrays
   return persistent_on(comm.handle, info,
                        [=, sc = copy_of(sendcounts, ns), sd = copy_of(sdispls, ns), stypes = handles_of(sendtypes, ns),
@@ -1235,12 +1271,11 @@ status alltoallw_init(const void* sendbuf, const C* sendcounts, const D* sdispls
 status neighbor_allgather_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                                std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request) {
-  std::vector<block_move> checked;
-  if (status st = neighbor_allgather_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                           checked);
+  if (status st = checks_only([&] {
+        return neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      });
       !st.is_ok())
     return st;
-  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return neighbor_allgather(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1251,12 +1286,11 @@ template <typename C, typename D>
 status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                                 const C* recvcounts, const D* displs, type_object& recvtype,
                                 comm_object& comm, handle_t info, handle_t& request) {
-  std::vector<block_move> checked;
-  if (status st = neighbor_allgatherv_moves(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                            recvtype, comm, checked);
+  if (status st = checks_only([&] {
+        return neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+      });
       !st.is_ok())
     return st;
-  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   int in = 0, out = 0;
   (void)degrees(comm, in, out);
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1269,12 +1303,11 @@ status neighbor_allgatherv_init(const void* sendbuf, std::int64_t sendcount, typ
 status neighbor_alltoall_init(const void* sendbuf, std::int64_t sendcount, type_object& sendtype, void* recvbuf,
                               std::int64_t recvcount, type_object& recvtype, comm_object& comm, handle_t info,
                               handle_t& request) {
-  std::vector<block_move> checked;
-  if (status st = neighbor_alltoall_moves(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                          checked);
+  if (status st = checks_only([&] {
+        return neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+      });
       !st.is_ok())
     return st;
-  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
                     [=](comm_object& c, type_object& s, type_object& r) {
                       return neighbor_alltoall(sendbuf, sendcount, s, recvbuf, recvcount, r, c);
@@ -1286,12 +1319,12 @@ status neighbor_alltoallv_init(const void* sendbuf, const C* sendcounts, const D
                                type_object& sendtype, void* recvbuf, const C* recvcounts,
                                const D* rdispls, type_object& recvtype, comm_object& comm, handle_t info,
                                handle_t& request) {
-  std::vector<block_move> checked;
-  if (status st = neighbor_alltoallv_moves(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                           rdispls, recvtype, comm, checked);
+  if (status st = checks_only([&] {
+        return neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                  comm);
+      });
       !st.is_ok())
     return st;
-  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   int in = 0, out = 0;
   (void)degrees(comm, in, out);
   return persistent({comm.handle, sendtype.handle, recvtype.handle}, info,
@@ -1307,12 +1340,12 @@ status neighbor_alltoallw_init(const void* sendbuf, const C* sendcounts, const a
                                handle_array sendtypes, void* recvbuf, const C* recvcounts,
                                const aint* rdispls, handle_array recvtypes, comm_object& comm, handle_t info,
                                handle_t& request) {
-  std::vector<block_move> checked;
-  if (status st = neighbor_alltoallw_moves(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                           rdispls, recvtypes, comm, checked);
+  if (status st = checks_only([&] {
+        return neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                  comm);
+      });
       !st.is_ok())
     return st;
-  if (status st = check_move_buffers(sendbuf, recvbuf, checked); !st.is_ok()) return st;
   int in = 0, out = 0;
   (void)degrees(comm, in, out);
   return persistent_on(comm.handle, info,
