@@ -17,8 +17,8 @@ namespace {
 // Set while a persistent collective's `_init` runs the blocking routine for its checks only
 // (checks_only, below): each check is then the blocking routine's own, and what MPI_Start will
 // run, so the two cannot drift apart. The three places that write (copy_bytes, transfer after its
-// block's checks, moved after its buffers') return before writing; a block's truncation is found
-// at MPI_Start, as on the hosts.
+// block's checks, moved after its buffers') return before writing; a block's truncation is still
+// found at MPI_Start (no `_init` checked it before either).
 thread_local bool t_checks_only = false;
 
 // A one-process transfer of count elements of t from send to recv: the bytes of the type map
